@@ -1,0 +1,31 @@
+# pueval: the set-up on a fresh machine is `make test` and `make reproduce-aaai2017`.
+GO      ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS := -X main.version=$(VERSION)
+BIN     := bin/pueval
+
+.PHONY: all build test bench fmt-check fuzz clean
+
+all: build
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/pueval
+
+## test: go vet, then every test (the command CI runs).
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+## bench: every benchmark once; see README "Performance" for the numbers and how they were taken.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## fuzz: a short run of every fuzz target (the corpus they find is kept under testdata/fuzz).
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./internal/scorefile
+
+clean:
+	rm -rf bin

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pueval/pueval/internal/scorefile"
+	"github.com/pueval/pueval/metrics"
+)
+
+// metricsReport is the JSON output of `pueval metrics`.
+type metricsReport struct {
+	N     int                 `json:"n"`
+	NPos  int                 `json:"n_pos"`
+	AUC   number              `json:"auc"`
+	AUCPR number              `json:"aucpr"` // average precision
+	AUL   number              `json:"aul"`
+	Max   map[string]optimum  `json:"max"`
+	PU    *metrics.PUMeasures `json:"pu,omitempty"`
+}
+
+// thresholdMetrics are the metrics whose maxima over thresholds are reported, in output order.
+var thresholdMetrics = []struct {
+	key string
+	m   metrics.Metric
+}{
+	{"acc", metrics.Confusion.Accuracy},
+	{"bacc", metrics.Confusion.BalancedAccuracy},
+	{"f1", metrics.Confusion.F1},
+	{"mcc", metrics.Confusion.MCC},
+}
+
+func runMetrics(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("metrics")
+	input := fs.String("input", "", "CSV `file` with header score,label (label 1 or 0)")
+	format := fs.String("format", "json", "output `format`: json or table")
+	pu := fs.Bool("pu", false, "also report the PULP paper's PU measures (label 1 = labeled, 0 = unlabeled)")
+	if help, err := parseFlags(e, fs, args); help || err != nil {
+		return err
+	}
+	if *input == "" {
+		return errors.New("--input is required")
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	d, err := scorefile.ReadFile(*input)
+	if err != nil {
+		return err
+	}
+	r, err := metrics.Rank(d.Scores, d.Labels)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *input, err)
+	}
+	rep := metricsReport{
+		N: r.N(), NPos: r.Positives(),
+		AUC: number(r.AUC()), AUCPR: number(r.AveragePrecision()), AUL: number(r.AUL()),
+		Max: map[string]optimum{},
+	}
+	for _, tm := range thresholdMetrics {
+		rep.Max[tm.key] = optimumOf(r.Max(tm.m))
+	}
+	if *pu {
+		m := r.PU()
+		rep.PU = &m
+	}
+	if *format == "json" {
+		return writeJSON(e.stdout, rep)
+	}
+	t := newTable(e.stdout)
+	t.row("n", rep.N)
+	t.row("n_pos", rep.NPos)
+	t.row("auc", float64(rep.AUC))
+	t.row("aucpr", float64(rep.AUCPR))
+	t.row("aul", float64(rep.AUL))
+	for _, tm := range thresholdMetrics {
+		o := rep.Max[tm.key]
+		t.row("max "+tm.key, float64(o.Value), "at score >= "+o.Threshold.String())
+	}
+	if rep.PU != nil {
+		p := rep.PU
+		for _, kv := range []struct {
+			k string
+			v float64
+		}{{"pu pulp", p.PULP}, {"pu lee_liu", p.LeeLiu}, {"pu pseudo_f", p.PseudoF}, {"pu f1", p.F1},
+			{"pu mi", p.MI}, {"pu pearson", p.Pearson}, {"pu map", p.MAP}, {"pu auc", p.AUC}} {
+			t.row(kv.k, kv.v)
+		}
+	}
+	return t.flush()
+}

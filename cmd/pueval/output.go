@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/pueval/pueval/metrics"
+)
+
+// number is a float64 that encodes to JSON even when infinite or NaN: a
+// threshold of +Inf (predict nothing positive) is written as the string
+// "+Inf", which Python's float() and most JSON consumers read back; NaN as null.
+type number float64
+
+func (x number) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	switch {
+	case math.IsNaN(f):
+		return []byte("null"), nil
+	case math.IsInf(f, 1):
+		return []byte(`"+Inf"`), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+func (x number) String() string { return strconv.FormatFloat(float64(x), 'g', 6, 64) }
+
+// optimum is the JSON form of metrics.Optimum.
+type optimum struct {
+	Value     number `json:"value"`
+	Threshold number `json:"threshold"`
+}
+
+func optimumOf(o metrics.Optimum) optimum { return optimum{number(o.Value), number(o.Threshold)} }
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// table writes aligned key/value rows.
+type table struct{ tw *tabwriter.Writer }
+
+func newTable(w io.Writer) *table { return &table{tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)} }
+
+func (t *table) row(cols ...any) {
+	for i, c := range cols {
+		if i > 0 {
+			fmt.Fprint(t.tw, "\t")
+		}
+		switch v := c.(type) {
+		case float64:
+			fmt.Fprint(t.tw, number(v))
+		default:
+			fmt.Fprint(t.tw, v)
+		}
+	}
+	fmt.Fprintln(t.tw)
+}
+
+func (t *table) flush() error { return t.tw.Flush() }
+
+func checkFormat(f string) error {
+	if f != "json" && f != "table" {
+		return fmt.Errorf("--format %q: want json or table", f)
+	}
+	return nil
+}

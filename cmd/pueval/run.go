@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// command is one subcommand of pueval. To add one, write its run function in
+// a file of its own and list it in commands.
+type command struct {
+	name    string
+	args    string // synopsis of the arguments, for help
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env carries the streams of one invocation, so that tests can call run directly.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+var commands []command
+
+func init() {
+	// Assigned in init because the help command refers to the list itself.
+	commands = []command{
+		{"metrics", "--input FILE [--format json|table] [--pu]", "ROC/PR/lift areas and best thresholds of a scored, labeled sample", runMetrics},
+		{"version", "", "print the version of pueval", runVersion},
+		{"help", "[COMMAND]", "show help for pueval or for one command", runHelp},
+	}
+}
+
+// run executes pueval with the given arguments (without the program name).
+// Every error it returns starts with "pueval:".
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	e := &env{stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		printOverview(stderr)
+		return errors.New("pueval: no command given")
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		printOverview(stdout)
+		return nil
+	}
+	c, ok := lookup(name)
+	if !ok {
+		return fmt.Errorf("pueval: unknown command %q (run 'pueval help' for the list)", name)
+	}
+	if err := c.run(ctx, e, args[1:]); err != nil {
+		if strings.HasPrefix(err.Error(), "pueval:") {
+			return err
+		}
+		return fmt.Errorf("pueval: %s: %w", c.name, err)
+	}
+	return nil
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func printOverview(w io.Writer) {
+	fmt.Fprintln(w, "pueval: recover the true performance of classifiers from positive-unlabeled data")
+	fmt.Fprintln(w, "\nUsage: pueval COMMAND [flags]\n\nCommands:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range commands {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.summary)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nRun 'pueval COMMAND -h' for the flags of a command.")
+}
+
+func runHelp(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("help")
+	if help, err := parseFlags(e, fs, args); help || err != nil {
+		return err
+	}
+	args = fs.Args()
+	if len(args) == 0 {
+		printOverview(e.stdout)
+		return nil
+	}
+	c, ok := lookup(args[0])
+	if !ok {
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+	return c.run(ctx, e, []string{"-h"})
+}
+
+// flagSet returns a flag set for command name whose errors are returned, not printed.
+func flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses args into fs. It reports help=true (and prints the usage
+// to stdout) when -h was given; parse errors come back naming the command.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) (help bool, err error) {
+	err = fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		c, _ := lookup(fs.Name())
+		fmt.Fprintf(e.stdout, "Usage: pueval %s %s\n\n%s.\n", c.name, c.args, upperFirst(c.summary))
+		if hasFlags(fs) {
+			fmt.Fprintln(e.stdout, "\nFlags:")
+			fs.SetOutput(e.stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("pueval: %s: %v (see 'pueval %s -h')", fs.Name(), err, fs.Name())
+	}
+	return false, nil
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
