@@ -16,6 +16,7 @@ const module = "github.com/pueval/pueval"
 var allowedImports = map[string][]string{
 	"":                   {},
 	"cmd/pueval":         {"*"},
+	"datasets/synth":     {},
 	"internal/scorefile": {},
 	"metrics":            {},
 }
