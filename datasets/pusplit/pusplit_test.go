@@ -1,0 +1,120 @@
+package pusplit
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// labels returns n labels with the first n1 positive.
+func labels(n, n1 int) []bool {
+	y := make([]bool, n)
+	for i := range n1 {
+		y[i] = true
+	}
+	return y
+}
+
+func disjointSorted(t *testing.T, s Split, n int) {
+	t.Helper()
+	if !slices.IsSorted(s.Labeled) || !slices.IsSorted(s.Unlabeled) {
+		t.Fatal("index sets not sorted")
+	}
+	seen := make([]bool, n)
+	for _, i := range append(slices.Clone(s.Labeled), s.Unlabeled...) {
+		if seen[i] {
+			t.Fatalf("index %d drawn twice", i)
+		}
+		seen[i] = true
+	}
+}
+
+func TestAAAI2017Counts(t *testing.T) {
+	// Pima: n = 768, n1 = 268 (DESIGN.md table); n_L = 100, beta = 0.75:
+	// L has 75 positives and 25 negatives; U is the other 668 (below the cap),
+	// with 268-75 = 193 positives: alpha = 193/668.
+	y := labels(768, 268)
+	s, err := AAAI2017(rand.New(rand.NewPCG(1, 2)), y, 100, 0.75, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disjointSorted(t, s, len(y))
+	if len(s.Labeled) != 100 || s.Beta(y) != 0.75 || len(s.Unlabeled) != 668 || s.Alpha(y) != 193.0/668 {
+		t.Errorf("L %d beta %v U %d alpha %v", len(s.Labeled), s.Beta(y), len(s.Unlabeled), s.Alpha(y))
+	}
+}
+
+func TestAAAI2017CapAndExpectedAlpha(t *testing.T) {
+	// Shuttle: n = 58000, n1 = 8903, n_L = 1000, beta = 0.95: U is capped at 10,000 and
+	// alpha has expectation (8903 - 950)/(58000 - 1000) = 0.139526 (the paper's Table 1 gives 0.140).
+	y := labels(58000, 8903)
+	var sum float64
+	const reps = 40
+	for r := range reps {
+		s, err := AAAI2017(rand.New(rand.NewPCG(3, uint64(r))), y, 1000, 0.95, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Unlabeled) != 10000 || s.Beta(y) != 0.95 {
+			t.Fatalf("U %d beta %v", len(s.Unlabeled), s.Beta(y))
+		}
+		sum += s.Alpha(y)
+	}
+	// The standard deviation of one alpha is about sqrt(.14*.86/10000) = 0.0035 (less, without replacement).
+	if m := sum / reps; math.Abs(m-(8903.0-950)/57000) > 3*0.0035/math.Sqrt(reps) {
+		t.Errorf("mean alpha %v, want %v", m, (8903.0-950)/57000)
+	}
+}
+
+func TestPSB2019Counts(t *testing.T) {
+	// n = 8124, n1 = 3916 (Mushroom). PSBSizes: n_u = 5000, n_l = 500 (10,000 + 1,000 > 8124).
+	y := labels(8124, 3916)
+	nL, nU, err := PSBSizes(len(y), 3916, []float64{1, 0.9, 0.8, 0.7})
+	if err != nil || nL != 500 || nU != 5000 {
+		t.Fatalf("sizes %d %d %v", nL, nU, err)
+	}
+	// beta = 0.8: L = 400 positives + 100 negatives; remaining 3516 positives of 7624:
+	// alpha = 3516/7624 = 0.461175; U = round(0.461175*5000) = 2306 positives + 2694 negatives.
+	s, err := PSB2019(rand.New(rand.NewPCG(4, 4)), y, nL, nU, 0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disjointSorted(t, s, len(y))
+	if len(s.Labeled) != 500 || s.Beta(y) != 0.8 || len(s.Unlabeled) != 5000 || s.Alpha(y) != 2306.0/5000 {
+		t.Errorf("L %d beta %v U %d alpha %v", len(s.Labeled), s.Beta(y), len(s.Unlabeled), s.Alpha(y))
+	}
+}
+
+func TestDeterministicAndSeedSensitive(t *testing.T) {
+	y := labels(5000, 1200)
+	a, _ := AAAI2017(rand.New(rand.NewPCG(9, 9)), y, 1000, 0.95, 10000)
+	b, _ := AAAI2017(rand.New(rand.NewPCG(9, 9)), y, 1000, 0.95, 10000)
+	c, _ := AAAI2017(rand.New(rand.NewPCG(9, 10)), y, 1000, 0.95, 10000)
+	if !slices.Equal(a.Labeled, b.Labeled) || !slices.Equal(a.Unlabeled, b.Unlabeled) {
+		t.Error("same seed, different split")
+	}
+	if slices.Equal(a.Labeled, c.Labeled) {
+		t.Error("different seeds, same split")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	y := labels(500, 100)
+	if _, err := AAAI2017(rng, y, 1000, 1, 0); err == nil {
+		t.Error("n_L 1000 > 100 positives accepted")
+	}
+	if _, err := AAAI2017(rng, y, 100, 0, 0); err == nil {
+		t.Error("beta 0 accepted")
+	}
+	if _, err := AAAI2017(rng, y, 500, 0.2, 0); err == nil {
+		t.Error("empty unlabeled set accepted")
+	}
+	if _, err := PSB2019(rng, y, 100, 1000, 0.9); err == nil {
+		t.Error("n_u 1000 from 400 remaining accepted")
+	}
+	if _, _, err := PSBSizes(900, 300, []float64{1}); err == nil {
+		t.Error("PSBSizes accepted n = 900")
+	}
+}

@@ -1,0 +1,144 @@
+package results
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// ScoreCache stores out-of-bag scores under content keys, one file per entry
+// in DIR/<key[:2]>/<key>.scores.
+type ScoreCache struct {
+	dir string
+}
+
+// Scores is a cached entry: one score and one label per row.
+type Scores struct {
+	Scores []float64
+	Labels []bool
+}
+
+// ErrCorrupt is returned (wrapped) by Get for an entry that fails its checksum.
+var ErrCorrupt = errors.New("corrupt score cache entry")
+
+const cacheMagic = "pueval-scores-v1\n"
+
+// OpenScoreCache opens (creating if needed) a score cache in dir.
+func OpenScoreCache(dir string) (*ScoreCache, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &ScoreCache{dir: dir}, nil
+}
+
+// Dir is the cache's directory.
+func (c *ScoreCache) Dir() string { return c.dir }
+
+// Key hashes its parts, encoded as JSON, into a hex SHA-256 key. Pass every
+// value that determines the scores (struct fields in a fixed order; maps are
+// encoded with sorted keys).
+func Key(parts ...any) (string, error) {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for i, p := range parts {
+		if err := enc.Encode(p); err != nil {
+			return "", fmt.Errorf("cache key part %d: %w", i, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (c *ScoreCache) path(key string) (string, error) {
+	if len(key) < 8 {
+		return "", fmt.Errorf("score cache key %q too short", key)
+	}
+	return filepath.Join(c.dir, key[:2], key+".scores"), nil
+}
+
+// Get returns the entry for key; ok is false when there is none. A corrupt
+// entry returns an error wrapping ErrCorrupt (the caller recomputes and Puts).
+func (c *ScoreCache) Get(key string) (s Scores, ok bool, err error) {
+	p, err := c.path(key)
+	if err != nil {
+		return Scores{}, false, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Scores{}, false, nil
+	}
+	if err != nil {
+		return Scores{}, false, err
+	}
+	s, err = decodeScores(b)
+	if err != nil {
+		return Scores{}, false, fmt.Errorf("%s: %w", p, err)
+	}
+	return s, true, nil
+}
+
+// Put stores an entry atomically (temporary file + rename).
+func (c *ScoreCache) Put(key string, s Scores) error {
+	if len(s.Scores) != len(s.Labels) {
+		return fmt.Errorf("score cache: %d scores but %d labels", len(s.Scores), len(s.Labels))
+	}
+	p, err := c.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return WriteFileAtomic(p, encodeScores(s))
+}
+
+// Layout: magic, uint64 n, n float64 (little endian bits), n label bytes, sha256 of all before.
+func encodeScores(s Scores) []byte {
+	n := len(s.Scores)
+	b := make([]byte, 0, len(cacheMagic)+8+9*n+sha256.Size)
+	b = append(b, cacheMagic...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(n))
+	for _, x := range s.Scores {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	for _, l := range s.Labels {
+		if l {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
+}
+
+func decodeScores(b []byte) (Scores, error) {
+	if len(b) < len(cacheMagic)+8+sha256.Size || !bytes.HasPrefix(b, []byte(cacheMagic)) {
+		return Scores{}, fmt.Errorf("%w: bad header", ErrCorrupt)
+	}
+	body, sum := b[:len(b)-sha256.Size], b[len(b)-sha256.Size:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return Scores{}, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
+	}
+	body = body[len(cacheMagic):]
+	n := binary.LittleEndian.Uint64(body)
+	body = body[8:]
+	if uint64(len(body)) != 9*n {
+		return Scores{}, fmt.Errorf("%w: %d bytes for %d rows", ErrCorrupt, len(body), n)
+	}
+	s := Scores{Scores: make([]float64, n), Labels: make([]bool, n)}
+	for i := range s.Scores {
+		s.Scores[i] = math.Float64frombits(binary.LittleEndian.Uint64(body[8*i:]))
+	}
+	for i, v := range body[8*n:] {
+		s.Labels[i] = v == 1
+	}
+	return s, nil
+}

@@ -1,0 +1,21 @@
+// Package results stores what an experiment produces (DESIGN.md section 9):
+//
+//   - records.jsonl: one JSON object per finished cell ([Record]), written
+//     with a single append and an fsync each, so a killed run loses at most
+//     the cell in flight. On reopening, a torn last line is cut off, the last
+//     record of a cell wins, and cells whose last record is "ok" count as done,
+//     so a re-run skips them and retries failed ones. [Store.Finalize]
+//     rewrites the file atomically with one record per cell in grid order, so
+//     the finished file does not depend on the number of workers or on
+//     interruptions (timings aside).
+//   - manifest.json ([Manifest]): config hash, code version, data
+//     fingerprints, start and end times, machine; written atomically.
+//   - a content-keyed score cache ([ScoreCache]): the out-of-bag scores (and
+//     labels) of a cell under a key hashed from everything that determines
+//     them (data fingerprint, split, classifier configuration, seed), so an
+//     ablation that changes only the estimator or the recovery reuses them.
+//     Entries carry a SHA-256 checksum; a corrupt entry is reported and
+//     treated as missing.
+//
+// The package imports no other stage: the runner fills the records.
+package results

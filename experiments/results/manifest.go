@@ -1,0 +1,63 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ManifestFile is the name of the manifest in a results directory.
+const ManifestFile = "manifest.json"
+
+// Manifest describes a run of an experiment: what was run, with which code and
+// data, on which machine, and when.
+type Manifest struct {
+	Schema      int               `json:"schema"`
+	Experiment  string            `json:"experiment"`
+	Config      string            `json:"config"`      // where the config came from
+	ConfigHash  string            `json:"config_hash"` // sha256 of the config's canonical form
+	CodeVersion string            `json:"code_version"`
+	GoVersion   string            `json:"go_version"`
+	Kernel      string            `json:"kernel,omitempty"` // classifier kernel used (e.g. scalar, avx512)
+	Data        map[string]string `json:"data,omitempty"`   // data set -> fingerprint
+	Cells       int               `json:"cells"`
+	Done        int               `json:"done"`
+	Failed      int               `json:"failed"`
+	Started     time.Time         `json:"started"`
+	Finished    *time.Time        `json:"finished,omitempty"` // nil while running or interrupted
+	Machine     Machine           `json:"machine"`
+}
+
+// Machine identifies where a run happened.
+type Machine struct {
+	Host string `json:"host"`
+	OS   string `json:"os"`
+	Arch string `json:"arch"`
+	CPUs int    `json:"cpus"`
+}
+
+// WriteManifest writes dir/manifest.json atomically.
+func WriteManifest(dir string, m Manifest) error {
+	m.Schema = SchemaVersion
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(dir, ManifestFile), append(b, '\n'))
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (Manifest, error) {
+	path := filepath.Join(dir, ManifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Manifest{}, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,99 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// SchemaVersion is the version of the record format; readers reject other versions.
+const SchemaVersion = 1
+
+// Status values of a record.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// Record is the result of one cell of an experiment grid.
+type Record struct {
+	Schema     int               `json:"schema"`
+	Experiment string            `json:"experiment"`
+	Cell       string            `json:"cell"` // canonical identity, e.g. "bank/beta=0.95/repeat=3"
+	Dataset    string            `json:"dataset"`
+	Grid       map[string]string `json:"grid,omitempty"` // grid values as canonical text
+	Repeat     int               `json:"repeat"`
+	// Seed of the cell, decimal text: JSON numbers lose precision above 2^53.
+	Seed  string `json:"seed"`
+	Sizes Sizes  `json:"sizes"`
+	// True class prior of the unlabeled set and positive fraction of the labeled set.
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	// Estimates by estimator name.
+	Estimates map[string]Estimate `json:"estimates,omitempty"`
+	// Metrics by metric name ("auc", "aucpr", "acc", ...), then by estimate
+	// ("truth", "pu", "IR", "DR", "IE", "DE", ...).
+	Metrics  map[string]map[string]float64 `json:"metrics,omitempty"`
+	Status   string                        `json:"status"`
+	Error    string                        `json:"error,omitempty"`
+	Warnings []string                      `json:"warnings,omitempty"`
+	// Seconds spent per stage; excluded from comparisons of results.
+	Timings map[string]float64 `json:"timings,omitempty"`
+}
+
+// Sizes are the sizes of the data set and of the PU split of a cell.
+type Sizes struct {
+	N         int `json:"n"`         // examples in the data set
+	D         int `json:"d"`         // features
+	NPos      int `json:"n_pos"`     // positives in the data set
+	Labeled   int `json:"labeled"`   // |L|
+	Unlabeled int `json:"unlabeled"` // |U|
+}
+
+// Estimate is the output of a class-prior estimator in a cell.
+type Estimate struct {
+	Alpha    float64  `json:"alpha"`
+	Beta     float64  `json:"beta"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Validate checks that a record can be stored and read back: identity set,
+// known status, and only finite numbers (JSON has no NaN or Inf).
+func (r *Record) Validate() error {
+	if r.Cell == "" || r.Experiment == "" {
+		return fmt.Errorf("record without experiment or cell id")
+	}
+	if r.Status != StatusOK && r.Status != StatusFailed {
+		return fmt.Errorf("cell %s: status %q is not %q or %q", r.Cell, r.Status, StatusOK, StatusFailed)
+	}
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+	if bad(r.Alpha) || bad(r.Beta) {
+		return fmt.Errorf("cell %s: alpha %v or beta %v is not finite", r.Cell, r.Alpha, r.Beta)
+	}
+	for name, e := range r.Estimates {
+		if bad(e.Alpha) || bad(e.Beta) {
+			return fmt.Errorf("cell %s: estimate %s (%v, %v) is not finite", r.Cell, name, e.Alpha, e.Beta)
+		}
+	}
+	for m, byEst := range r.Metrics {
+		for est, v := range byEst {
+			if bad(v) {
+				return fmt.Errorf("cell %s: metric %s/%s is %v", r.Cell, m, est, v)
+			}
+		}
+	}
+	return nil
+}
+
+// Marshal encodes the record as one line of JSON (with the trailing newline).
+// Map keys are sorted by encoding/json, so equal records give equal bytes.
+func (r *Record) Marshal() ([]byte, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("cell %s: %w", r.Cell, err)
+	}
+	return append(b, '\n'), nil
+}
