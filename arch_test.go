@@ -21,6 +21,7 @@ var allowedImports = map[string][]string{
 	"experiments/results": {},
 	"internal/scorefile":  {},
 	"metrics":             {},
+	"report":              {"experiments/results", "metrics", "estimators/recovery"},
 }
 
 func goList(t *testing.T, format string) [][]string {
