@@ -1,0 +1,276 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"codeberg.org/go-pdf/fpdf"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// PNGDPI is the resolution of the PNG figures.
+const PNGDPI = 200
+
+var plotSetup sync.Once
+
+// setupPlotting sets gonum/plot's process-wide defaults once: a sans-serif
+// font (plot and plotter keep separate copies of the default), and fixed PDF
+// dates so that figures are byte-identical from run to run.
+func setupPlotting() {
+	plotSetup.Do(func() {
+		plot.DefaultFont.Variant = "Sans"
+		plotter.DefaultFont.Variant = "Sans"
+		epoch := time.Unix(0, 0).UTC()
+		fpdf.SetDefaultCreationDate(epoch)
+		fpdf.SetDefaultModificationDate(epoch)
+		fpdf.SetDefaultCatalogSort(true)
+	})
+}
+
+// newPlot returns a plot with the report's style: sans fonts, light horizontal grid.
+func newPlot(title, xlabel, ylabel string) *plot.Plot {
+	setupPlotting()
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	g := plotter.NewGrid()
+	g.Vertical.Color = nil
+	g.Horizontal.Color = color.Gray{Y: 225}
+	p.Add(g)
+	return p
+}
+
+// Figure is a drawing of a given size, saved as PNG, PDF and SVG.
+type Figure struct {
+	Name string // file base name
+	W, H vg.Length
+	Draw func(c draw.Canvas)
+}
+
+// Formats are the file formats every figure is written in.
+var Formats = []string{"png", "pdf", "svg"}
+
+// Save writes dir/Name.{png,pdf,svg} and returns the paths.
+func (f Figure) Save(dir string) ([]string, error) {
+	setupPlotting()
+	var paths []string
+	for _, ext := range Formats {
+		b, err := f.Render(ext)
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(dir, f.Name+"."+ext)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// Render draws the figure in one format: png (at PNGDPI), pdf or svg.
+func (f Figure) Render(format string) ([]byte, error) {
+	setupPlotting()
+	var buf bytes.Buffer
+	switch format {
+	case "png":
+		img := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(PNGDPI), vgimg.UseBackgroundColor(color.White))
+		f.Draw(draw.New(img))
+		if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
+			return nil, fmt.Errorf("figure %s: png: %w", f.Name, err)
+		}
+		return buf.Bytes(), nil
+	case "pdf":
+		pc := vgpdf.New(f.W, f.H)
+		f.Draw(draw.New(pc))
+		if _, err := pc.WriteTo(&buf); err != nil {
+			return nil, fmt.Errorf("figure %s: pdf: %w", f.Name, err)
+		}
+		return buf.Bytes(), nil
+	case "svg":
+		sc := vgsvg.NewWith(vgsvg.UseWH(f.W, f.H))
+		f.Draw(draw.New(sc))
+		if _, err := sc.WriteTo(&buf); err != nil {
+			return nil, fmt.Errorf("figure %s: svg: %w", f.Name, err)
+		}
+		return buf.Bytes(), nil
+	}
+	return nil, fmt.Errorf("figure %s: unknown format %q", f.Name, format)
+}
+
+// swatch is a legend thumbnail: a filled rectangle with an outline.
+type swatch struct{ fill color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	pts := []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}, r.Min}
+	c.FillPolygon(s.fill, pts)
+	c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}, pts)
+}
+
+// withLegendRight draws plot p in the left part of c and a legend in a column
+// on the right, outside the data, so no box or curve is ever covered.
+func withLegendRight(p *plot.Plot, entries []string, thumbs []plot.Thumbnailer) func(draw.Canvas) {
+	return func(c draw.Canvas) {
+		setupPlotting()
+		l := plot.NewLegend()
+		l.TextStyle.Font.Size = vg.Points(9)
+		l.Padding = vg.Points(3)
+		l.ThumbnailWidth = vg.Points(14)
+		for i, e := range entries {
+			l.Add(e, thumbs[i])
+		}
+		lw := l.Rectangle(c).Size().X + vg.Points(12)
+		plotArea := draw.Crop(c, 0, -lw, 0, 0)
+		p.Draw(plotArea)
+		legendArea := draw.Crop(c, c.Size().X-lw+vg.Points(6), 0, 0, 0)
+		l.Top = true
+		l.Left = true
+		l.YOffs = -p.Title.TextStyle.Height(p.Title.Text) - vg.Points(8)
+		l.Draw(legendArea)
+	}
+}
+
+// boxes is a plotter of grouped box plots from precomputed BoxStats: group g
+// is centred at x = g, series s is shifted within the group.
+type boxes struct {
+	stats  [][]BoxStats // [series][group]
+	colors []color.Color
+	width  float64 // width of one box in x units
+}
+
+func (b *boxes) offset(s int) float64 {
+	n := float64(len(b.stats))
+	return (float64(s) - (n-1)/2) * b.width * 1.15
+}
+
+func (b *boxes) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	line := draw.LineStyle{Color: color.Black, Width: vg.Points(0.6)}
+	for s, series := range b.stats {
+		for g, st := range series {
+			if st.N == 0 {
+				continue
+			}
+			x := float64(g) + b.offset(s)
+			x0, x1 := trX(x-b.width/2), trX(x+b.width/2)
+			xm := trX(x)
+			q1, q3 := trY(st.Q1), trY(st.Q3)
+			box := []vg.Point{{X: x0, Y: q1}, {X: x1, Y: q1}, {X: x1, Y: q3}, {X: x0, Y: q3}, {X: x0, Y: q1}}
+			c.FillPolygon(b.colors[s], c.ClipPolygonXY(box))
+			c.StrokeLines(line, c.ClipLinesXY(box)...)
+			c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(1.2)},
+				c.ClipLinesXY([]vg.Point{{X: x0, Y: trY(st.Median)}, {X: x1, Y: trY(st.Median)}})...)
+			capW := (x1 - x0) / 4
+			for _, w := range [][2]float64{{st.Q1, st.WhiskerLo}, {st.Q3, st.WhiskerHi}} {
+				c.StrokeLines(line, c.ClipLinesXY([]vg.Point{{X: xm, Y: trY(w[0])}, {X: xm, Y: trY(w[1])}})...)
+				c.StrokeLines(line, c.ClipLinesXY([]vg.Point{{X: xm - capW, Y: trY(w[1])}, {X: xm + capW, Y: trY(w[1])}})...)
+			}
+			gs := draw.GlyphStyle{Color: color.Gray{Y: 90}, Radius: vg.Points(1.3), Shape: draw.CircleGlyph{}}
+			for _, o := range st.Outliers {
+				pt := vg.Point{X: xm, Y: trY(o)}
+				if c.Contains(pt) {
+					c.DrawGlyph(gs, pt)
+				}
+			}
+		}
+	}
+}
+
+func (b *boxes) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymin, ymax = math.Inf(1), math.Inf(-1)
+	groups := 0
+	for _, series := range b.stats {
+		groups = max(groups, len(series))
+		for _, st := range series {
+			if st.N == 0 {
+				continue
+			}
+			ymin = math.Min(ymin, st.WhiskerLo)
+			ymax = math.Max(ymax, st.WhiskerHi)
+			for _, o := range st.Outliers {
+				ymin, ymax = math.Min(ymin, o), math.Max(ymax, o)
+			}
+		}
+	}
+	if math.IsInf(ymin, 1) {
+		ymin, ymax = 0, 1
+	}
+	return -0.6, float64(groups) - 0.4, ymin, ymax
+}
+
+// BoxChart describes a grouped box plot: one box per (group, series).
+type BoxChart struct {
+	Title, XLabel, YLabel string
+	Groups                []string
+	Series                []string
+	Colors                []color.Color
+	Stats                 [][]BoxStats // [series][group]
+	// YMin, YMax fix the y range when YMax > YMin (points outside are clipped).
+	YMin, YMax float64
+	ZeroLine   bool // draw a dashed line at y = 0
+}
+
+// Figure returns the chart as a figure of the given size.
+func (bc BoxChart) Figure(name string, w, h vg.Length) Figure {
+	p := newPlot(bc.Title, bc.XLabel, bc.YLabel)
+	width := 0.8 / float64(len(bc.Series)) / 1.15
+	b := &boxes{stats: bc.Stats, colors: bc.Colors, width: width}
+	if bc.ZeroLine {
+		zero := plotter.NewFunction(func(float64) float64 { return 0 })
+		zero.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+		zero.Color = color.Gray{Y: 120}
+		p.Add(zero)
+	}
+	p.Add(b)
+	p.NominalX(bc.Groups...)
+	p.X.Min, p.X.Max = -0.6, float64(len(bc.Groups))-0.4
+	if bc.YMax > bc.YMin {
+		p.Y.Min, p.Y.Max = bc.YMin, bc.YMax
+	}
+	thumbs := make([]plot.Thumbnailer, len(bc.Series))
+	for i := range thumbs {
+		thumbs[i] = swatch{bc.Colors[i]}
+	}
+	return Figure{Name: name, W: w, H: h, Draw: withLegendRight(p, bc.Series, thumbs)}
+}
+
+// methodColors are the paper's colours for the estimates of AAAI-2017 Figure 2
+// ("red boxes" for PU, "yellow and green" for IR and DR, "blue and purple" for
+// IE and DE), reused for the PSB-2019 methods.
+var methodColors = map[string]color.Color{
+	"PU": color.RGBA{R: 0xd6, G: 0x3a, B: 0x3a, A: 0xff},
+	"IR": color.RGBA{R: 0xf2, G: 0xc9, B: 0x3d, A: 0xff},
+	"DR": color.RGBA{R: 0x5c, G: 0xb8, B: 0x5c, A: 0xff},
+	"IE": color.RGBA{R: 0x4a, G: 0x86, B: 0xc8, A: 0xff},
+	"DE": color.RGBA{R: 0x9b, G: 0x6b, B: 0xc2, A: 0xff},
+	"CR": color.RGBA{R: 0x5c, G: 0xb8, B: 0x5c, A: 0xff},
+	"CE": color.RGBA{R: 0x4a, G: 0x86, B: 0xc8, A: 0xff},
+}
+
+// MethodColors returns the colours of the named methods (grey for unknown names).
+func MethodColors(names []string) []color.Color {
+	out := make([]color.Color, len(names))
+	for i, n := range names {
+		c, ok := methodColors[n]
+		if !ok {
+			c = color.Gray{Y: uint8(120 + 20*(i%5))}
+		}
+		out[i] = c
+	}
+	return out
+}
