@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"gonum.org/v1/plot/plotter"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -66,4 +68,49 @@ func TestSaveWritesAllFormats(t *testing.T) {
 		}
 	}
 	_ = color.Black
+}
+
+func TestHeatMapsAndLinesRender(t *testing.T) {
+	// |x - y| on a grid, undefined (NaN) where x + y > 1.5.
+	var g Grid
+	for i := 0; i <= 20; i++ {
+		g.X = append(g.X, float64(i)/20)
+		g.Y = append(g.Y, float64(i)/20)
+	}
+	for r := range g.Y {
+		row := make([]float64, len(g.X))
+		for c := range g.X {
+			row[c] = math.Abs(g.X[c] - g.Y[r])
+			if g.X[c]+g.Y[r] > 1.5 {
+				row[c] = math.NaN()
+			}
+		}
+		g.Z = append(g.Z, row)
+	}
+	hm := HeatMaps{XLabel: "alpha-hat", YLabel: "beta-hat", BarLabel: "|AUC - AUC est|", Cols: 2, Max: 1,
+		Undefined: color.Gray{Y: 160}, Panels: []HeatPanel{{Title: "a", Grid: g, VLines: []float64{0.25}, HLines: []float64{0.75}}, {Title: "b", Grid: g}}}
+	lc := LineChart{Title: "ROC", XLabel: "FPR", YLabel: "TPR", Diagonal: true, YMax: 1,
+		Series: []Series{{Name: "PU", X: []float64{0, 0.5, 1}, Y: []float64{0, 0.8, 1}, Color: color.Black,
+			Marks: []plotter.XY{{X: 0.5, Y: 0.8}}}}}
+	lf, err := lc.Figure("roc", 12*vg.Centimeter, 9*vg.Centimeter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := Panels("panels", 20*vg.Centimeter, 9*vg.Centimeter, 2, []LineChart{lc, lc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Figure{hm.Figure("heat", 16*vg.Centimeter, 8*vg.Centimeter), lf, pf} {
+		a, err := f.Render("png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := f.Render("png")
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: PNG differs between renders", f.Name)
+		}
+		if dir := os.Getenv("PUEVAL_FIGURE_DIR"); dir != "" {
+			f.Save(dir)
+		}
+	}
 }
