@@ -21,6 +21,7 @@ var papersFS embed.FS
 // estimate against the traditional truth. Table 2 has no DR or DE (NaN).
 type AAAIRow struct {
 	Dataset     string
+	Runs        int // repeats aggregated (the paper: 50; 0 for published rows)
 	Alpha, Beta float64
 	D, N1, N    int
 	E           float64 // mean |error| of the estimated beta - alpha

@@ -52,6 +52,7 @@ type Sizes struct {
 
 // Estimate is the output of a class-prior estimator in a cell.
 type Estimate struct {
+	Method   string   `json:"method"`
 	Alpha    float64  `json:"alpha"`
 	Beta     float64  `json:"beta"`
 	Warnings []string `json:"warnings,omitempty"`
