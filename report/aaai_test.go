@@ -93,3 +93,23 @@ func TestAAAITablesGolden(t *testing.T) {
 		golden(t, name+".csv", ct.CSV())
 	}
 }
+
+func TestAAAIReportWritesEverything(t *testing.T) {
+	dir := t.TempDir()
+	frag, err := AAAIReport(dir, fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteIndex(dir, "fixture", frag); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"table1.md", "table1.tex", "table1.csv", "table2.md", "table1-same-model.md",
+		"table2-same-model.csv", "fig2a.png", "fig2b.pdf", "fig2c.svg", "fig2d.png", "signtest.md", "index.html"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s missing or empty: %v", f, err)
+		}
+	}
+	if d := os.Getenv("PUEVAL_FIGURE_DIR"); d != "" {
+		AAAIReport(d, fixture(t))
+	}
+}

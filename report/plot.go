@@ -210,7 +210,9 @@ func (b *boxes) DataRange() (xmin, xmax, ymin, ymax float64) {
 	if math.IsInf(ymin, 1) {
 		ymin, ymax = 0, 1
 	}
-	return -0.6, float64(groups) - 0.4, ymin, ymax
+	// A margin keeps the extreme whiskers and outliers off the frame and the title.
+	pad := 0.05 * (ymax - ymin)
+	return -0.6, float64(groups) - 0.4, ymin - pad, ymax + pad
 }
 
 // BoxChart describes a grouped box plot: one box per (group, series).
