@@ -114,25 +114,61 @@ func (rc *Recovery) DirectAUC() float64 {
 // score), which are the exact recovered values of those two thresholds. Each
 // point keeps the threshold it was recovered at; after sorting the thresholds
 // need not be monotone. O(K log K).
+//
+// Etas that differ only by rounding count as equal (see [tieTolerance]): where
+// two thresholds have the same eta in exact arithmetic (common: with alpha =
+// 0.3, beta = 0.9, |L| = 2,000, |U| = 20,000, any two thresholds 3 labeled and
+// 10 unlabeled examples apart do), rounding could put the higher gamma first,
+// and the running maximum would then lift the lower point and add area that
+// the exact curve does not have (the vertical segment must be entered at its
+// lowest gamma). So after sorting, every maximal run of points whose
+// consecutive etas differ by at most the tolerance takes the run's smallest
+// eta and is ordered by gamma ascending.
 func (rc *Recovery) ROC(o Outside) []metrics.ROCPoint {
-	out := make([]metrics.ROCPoint, 0, len(rc.pts))
+	out := make([]metrics.ROCPoint, 1, len(rc.pts))
+	out[0] = metrics.ROCPoint{Threshold: math.Inf(1)}
 	for k := 1; k < rc.lastK; k++ {
 		p := rc.pts[k]
 		if e, g, ok := o.apply(p.Eta, p.Gamma); ok {
 			out = append(out, metrics.ROCPoint{Threshold: p.Threshold, FPR: e, TPR: g})
 		}
 	}
-	slices.SortFunc(out, func(a, b metrics.ROCPoint) int {
-		return cmp.Or(cmp.Compare(a.FPR, b.FPR), cmp.Compare(a.TPR, b.TPR), cmp.Compare(b.Threshold, a.Threshold))
-	})
-	first := metrics.ROCPoint{Threshold: math.Inf(1)}
-	last := metrics.ROCPoint{Threshold: rc.pts[rc.lastK].Threshold, FPR: 1, TPR: 1}
-	out = append(append([]metrics.ROCPoint{first}, out...), last)
+	byGamma := func(a, b metrics.ROCPoint) int {
+		return cmp.Or(cmp.Compare(a.TPR, b.TPR), cmp.Compare(b.Threshold, a.Threshold))
+	}
+	pts := out[1:]
+	slices.SortFunc(pts, func(a, b metrics.ROCPoint) int { return cmp.Or(cmp.Compare(a.FPR, b.FPR), byGamma(a, b)) })
+	tol := tieTolerance(rc.alpha, rc.beta)
+	for i := 0; i < len(pts); {
+		j := i + 1
+		for j < len(pts) && pts[j].FPR-pts[j-1].FPR <= tol {
+			j++
+		}
+		if j-i > 1 {
+			run := pts[i:j]
+			eta := run[0].FPR
+			slices.SortFunc(run, byGamma)
+			for r := range run {
+				run[r].FPR = eta
+			}
+		}
+		i = j
+	}
+	out = append(out, metrics.ROCPoint{Threshold: rc.pts[rc.lastK].Threshold, FPR: 1, TPR: 1})
 	for i := 1; i < len(out); i++ {
 		out[i].TPR = max(out[i].TPR, out[i-1].TPR)
 	}
 	return out
 }
+
+// tieTolerance is how close two recovered etas must be to count as equal in
+// Algorithm 1: 1e-12 / (beta - alpha). Eq. 2 evaluated in float64 is within
+// about 8e-16 / (beta - alpha) of its exact value, and alpha, beta themselves
+// carry a relative representation error of 1e-16 that moves eta by about as
+// much, so etas equal in exact arithmetic land well within the tolerance;
+// genuinely different etas of a sample differ by multiples of about
+// 1 / (|L| |U| (beta - alpha)), far more for any sample that fits in memory.
+func tieTolerance(alpha, beta float64) float64 { return 1e-12 / (beta - alpha) }
 
 // IndirectAUC is the trapezoid area under [Recovery.ROC] (AAAI-2017
 // Algorithm 1; IR/IE in the paper's tables).
@@ -187,21 +223,30 @@ func (rc *Recovery) Value(m Measure, k int) float64 { return m.Clip(m.Of(rc.Rate
 
 // Max returns the maximum over thresholds of the recovered measure m
 // (PSB-2019 Eqs. 12-15) and the threshold that attains it. The arg-max is
-// taken on the unclipped values, ties to the highest threshold (as
-// metrics.Ranking.Max), and the value is then clipped to [Measure.Range]; see
-// the package documentation for why. O(K).
+// taken on the unclipped values and the value then clipped to
+// [Measure.Range] (see the package documentation for why). Ties go to the
+// highest threshold, as in metrics.Ranking.Max; values within
+// [tieTolerance] of the maximum tie, because values equal in exact arithmetic
+// come out of Eqs. 1-2 differing by rounding. O(K): one pass for the maximum,
+// one for the highest threshold that reaches it.
 func (rc *Recovery) Max(m Measure) metrics.Optimum {
-	best := metrics.Optimum{Value: math.Inf(-1), Threshold: math.NaN()}
+	top, best := math.Inf(-1), -1
 	for k := range rc.pts {
-		if v := m.Of(rc.Rates(k)); v > best.Value {
-			best = metrics.Optimum{Value: v, Threshold: rc.pts[k].Threshold}
+		if v := m.Of(rc.Rates(k)); v > top {
+			top, best = v, k
 		}
 	}
-	if math.IsNaN(best.Threshold) { // every value NaN: only an invalid Measure gets here
+	if best < 0 { // every value NaN: only an invalid Measure gets here
 		return metrics.Optimum{Value: math.NaN(), Threshold: math.Inf(1)}
 	}
-	best.Value = m.Clip(best.Value)
-	return best
+	tol := tieTolerance(rc.alpha, rc.beta)
+	for k := range best {
+		if m.Of(rc.Rates(k)) >= top-tol {
+			best = k
+			break
+		}
+	}
+	return metrics.Optimum{Value: m.Clip(m.Of(rc.Rates(best))), Threshold: rc.pts[best].Threshold}
 }
 
 // PUMax is the maximum over thresholds of the uncorrected measure (labeled
