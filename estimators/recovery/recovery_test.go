@@ -196,13 +196,27 @@ func exactMixture(s1, s0 []float64, a, b, cp, dn int) (l, u []float64, lTruth, u
 // U, the indirect AUC-PR equals the true average precision on U, and the
 // recovered acc, bacc, F1, mcc equal the true ones on D = L u U at every
 // threshold (so their maxima and arg-maxima agree too).
+//
+// The first case failed before Algorithm 1 treated etas equal up to rounding
+// as ties (alpha = 6/34 is not a binary fraction, two thresholds with eta 1/7
+// came out of Eq. 2 as ...288 and ...285, the higher gamma was sorted first
+// and the area grew from 0.786 to 0.810). The last two failed before Max did
+// the same for values: the recovered bacc (acc) ties at two thresholds, and
+// rounding picked the lower threshold 2 (1) instead of the truth's 6 (2).
 func TestExactMixtureIdentity(t *testing.T) {
 	s1 := []float64{0.9, 0.8, 0.7, 0.7, 0.5, 0.3}
 	s0 := []float64{0.8, 0.6, 0.5, 0.4, 0.2, 0.2, 0.1}
-	for _, c := range []struct{ a, b, cp, dn int }{{3, 1, 1, 3}, {2, 0, 1, 4}, {5, 2, 2, 7}, {1, 0, 1, 1}} {
-		l, u, lt, ut := exactMixture(s1, s0, c.a, c.b, c.cp, c.dn)
-		beta := float64(c.a*len(s1)) / float64(c.a*len(s1)+c.b*len(s0))
-		alpha := float64(c.cp*len(s1)) / float64(c.cp*len(s1)+c.dn*len(s0))
+	for _, c := range []struct {
+		s1, s0       []float64
+		a, b, cp, dn int
+	}{
+		{s1, s0, 2, 0, 1, 4}, {s1, s0, 3, 1, 1, 3}, {s1, s0, 5, 2, 2, 7}, {s1, s0, 1, 0, 1, 1},
+		{[]float64{4, 2, 6, 7, 6}, []float64{6, 7, 5, 4, 0}, 1, 2, 1, 4},
+		{[]float64{4, 2, 5, 1}, []float64{6, 0, 6, 0, 1}, 3, 2, 2, 3},
+	} {
+		l, u, lt, ut := exactMixture(c.s1, c.s0, c.a, c.b, c.cp, c.dn)
+		beta := float64(c.a*len(c.s1)) / float64(c.a*len(c.s1)+c.b*len(c.s0))
+		alpha := float64(c.cp*len(c.s1)) / float64(c.cp*len(c.s1)+c.dn*len(c.s0))
 		rc := mustNew(t, puRanking(t, l, u), alpha, beta)
 		truthU, err := metrics.Rank(u, ut)
 		if err != nil {
