@@ -25,7 +25,7 @@ func CheckPriors(alpha, beta float64) error {
 		return fmt.Errorf("recovery: beta = %v is not a proportion in [0, 1]: %w", beta, ErrPriors)
 	}
 	if !(beta-alpha > 0) {
-		return fmt.Errorf("recovery: beta - alpha = %v - %v = %v <= 0 (the equations divide by beta - alpha): %w",
+		return fmt.Errorf("recovery: beta - alpha = %v - %v = %.6g <= 0 (the equations divide by beta - alpha): %w",
 			beta, alpha, beta-alpha, ErrPriors)
 	}
 	return nil
