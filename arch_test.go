@@ -18,6 +18,7 @@ var allowedImports = map[string][]string{
 	"cmd/pueval":          {"*"},
 	"datasets/pusplit":    {},
 	"datasets/synth":      {},
+	"estimators/recovery": {"metrics"},
 	"experiments":         {"*"},
 	"experiments/results": {},
 	"internal/scorefile":  {},

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/internal/scorefile"
+	"github.com/pueval/pueval/metrics"
+)
+
+// priorEstimate is what a class-prior estimator gives `pueval correct
+// --estimate`: alpha (positives among the unlabeled), beta (positives among
+// the labeled) and warnings. It is reported under "estimate" in the output.
+type priorEstimate struct {
+	Method   string   `json:"method"`
+	Alpha    number   `json:"alpha"`
+	Beta     number   `json:"beta"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// priorEstimators are the names --estimate accepts. A nil entry is an
+// estimator this build does not have yet: the class-prior estimators
+// (estimators/classprior, issue 5) are wired in by setting the entry to a
+// function that runs the estimator on the labeled and unlabeled scores, for
+// example
+//
+//	"alphamax-n": func(l, u []float64) (priorEstimate, error) {
+//		e, err := classprior.AlphaMaxN{}.Estimate(l, u, rand.New(rand.NewPCG(1, 1)))
+//		return priorEstimate{Alpha: number(e.Alpha), Beta: number(e.Beta), Warnings: e.Warnings}, err
+//	},
+//
+// Nothing else in this file needs to change: runCorrect fills in Method.
+var priorEstimators = map[string]func(labeled, unlabeled []float64) (priorEstimate, error){
+	"alphamax-n": nil,
+}
+
+// correctReport is the JSON output of `pueval correct`.
+type correctReport struct {
+	Alpha      number         `json:"alpha"`
+	Beta       number         `json:"beta"`
+	C          number         `json:"c"`
+	Pi         number         `json:"pi"`
+	NLabeled   int            `json:"n_labeled"`
+	NUnlabeled int            `json:"n_unlabeled"`
+	Outside    string         `json:"outside"`
+	Estimate   *priorEstimate `json:"estimate,omitempty"`
+	AUC        struct {
+		PU       number `json:"pu"`
+		Direct   number `json:"direct"`
+		Indirect number `json:"indirect"`
+	} `json:"auc"`
+	AUCPR struct {
+		PU       number `json:"pu"`
+		Indirect number `json:"indirect"`
+	} `json:"aucpr"`
+	Acc  thresholdReport `json:"acc"`
+	BAcc thresholdReport `json:"bacc"`
+	F1   thresholdReport `json:"f1"`
+	MCC  thresholdReport `json:"mcc"`
+}
+
+// thresholdReport is one PSB-2019 threshold metric: the PU and the recovered
+// maximum over thresholds. Threshold is where the recovered one is attained
+// (the threshold to deploy), PUThreshold where the PU one is.
+type thresholdReport struct {
+	PU          number `json:"pu"`
+	Recovered   number `json:"recovered"`
+	Threshold   number `json:"threshold"`
+	PUThreshold number `json:"pu_threshold"`
+}
+
+func (c *correctReport) measure(m recovery.Measure) *thresholdReport {
+	switch m {
+	case recovery.Accuracy:
+		return &c.Acc
+	case recovery.BalancedAccuracy:
+		return &c.BAcc
+	case recovery.F1:
+		return &c.F1
+	}
+	return &c.MCC
+}
+
+func runCorrect(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("correct")
+	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
+	alpha := fs.Float64("alpha", 0, "proportion of positives among the unlabeled examples")
+	beta := fs.Float64("beta", 0, "proportion of positives among the labeled examples (1 = clean labels)")
+	estimate := fs.String("estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(estimatorNames(), ", ")+") instead of --alpha/--beta")
+	outside := fs.String("outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
+	format := fs.String("format", "json", "output `format`: json or table")
+	if help, err := parseFlags(e, fs, args); help || err != nil {
+		return err
+	}
+	if *input == "" {
+		return errors.New("--input is required")
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	out, err := recovery.ParseOutside(*outside)
+	if err != nil {
+		return fmt.Errorf("--outside %q: want drop or clip", *outside)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var estimator func(l, u []float64) (priorEstimate, error)
+	switch {
+	case *estimate != "" && (set["alpha"] || set["beta"]):
+		return errors.New("give either --alpha and --beta or --estimate, not both")
+	case *estimate != "":
+		fn, ok := priorEstimators[*estimate]
+		if !ok {
+			return fmt.Errorf("--estimate %q: unknown method (want %s)", *estimate, strings.Join(estimatorNames(), ", "))
+		}
+		if fn == nil {
+			return fmt.Errorf("--estimate %s: the class-prior estimators are not available in this build; give --alpha and --beta", *estimate)
+		}
+		estimator = fn
+	case !set["alpha"] || !set["beta"]:
+		return errors.New("give --alpha and --beta (use --beta 1 for clean labels), or --estimate METHOD")
+	}
+
+	d, err := scorefile.ReadFile(*input)
+	if err != nil {
+		return err
+	}
+	r, err := metrics.Rank(d.Scores, d.Labels)
+	if err != nil {
+		return fmt.Errorf("%s: %w (label 1 = labeled, 0 = unlabeled)", *input, err)
+	}
+	var est *priorEstimate
+	a, b := *alpha, *beta
+	if estimator != nil {
+		labeled, unlabeled := split(d)
+		pe, err := estimator(labeled, unlabeled)
+		if err != nil {
+			return fmt.Errorf("--estimate %s on %s: %w", *estimate, *input, err)
+		}
+		pe.Method = *estimate
+		est = &pe
+		a, b = float64(pe.Alpha), float64(pe.Beta)
+		for _, w := range pe.Warnings {
+			fmt.Fprintf(e.stderr, "pueval: correct: warning: %s: %s\n", *estimate, w)
+		}
+	}
+	rc, err := recovery.New(r, a, b)
+	if err != nil {
+		if est != nil {
+			return fmt.Errorf("--estimate %s gave alpha %v, beta %v: %w", *estimate, a, b, err)
+		}
+		return fmt.Errorf("--alpha %v --beta %v: %w", a, b, err)
+	}
+	s, err := rc.Summary(out)
+	if err != nil {
+		return err
+	}
+	rep := correctReport{
+		Alpha: number(s.Alpha), Beta: number(s.Beta), C: number(s.C), Pi: number(s.Pi),
+		NLabeled: r.Positives(), NUnlabeled: r.Negatives(), Outside: out.String(), Estimate: est,
+	}
+	rep.AUC.PU, rep.AUC.Direct, rep.AUC.Indirect = number(s.AUC.PU), number(s.AUC.Direct), number(s.AUC.Indirect)
+	rep.AUCPR.PU, rep.AUCPR.Indirect = number(s.AUCPR.PU), number(s.AUCPR.Indirect)
+	for _, m := range recovery.Measures {
+		o := s.Optima(m)
+		*rep.measure(m) = thresholdReport{
+			PU: number(o.PU.Value), Recovered: number(o.Recovered.Value),
+			Threshold: number(o.Recovered.Threshold), PUThreshold: number(o.PU.Threshold),
+		}
+	}
+	if *format == "json" {
+		return writeJSON(e.stdout, rep)
+	}
+	t := newTable(e.stdout)
+	if est != nil {
+		t.row("estimate", est.Method)
+	}
+	t.row("alpha", float64(rep.Alpha))
+	t.row("beta", float64(rep.Beta))
+	t.row("c", float64(rep.C))
+	t.row("pi", float64(rep.Pi))
+	t.row("n_labeled", rep.NLabeled)
+	t.row("n_unlabeled", rep.NUnlabeled)
+	t.row("outside", rep.Outside)
+	t.row("", "pu", "direct", "indirect")
+	t.row("auc", float64(rep.AUC.PU), float64(rep.AUC.Direct), float64(rep.AUC.Indirect))
+	t.row("aucpr", float64(rep.AUCPR.PU), "", float64(rep.AUCPR.Indirect))
+	t.row("", "pu", "recovered", "at score >=", "pu at score >=")
+	for _, m := range recovery.Measures {
+		tr := rep.measure(m)
+		t.row("max "+m.String(), float64(tr.PU), float64(tr.Recovered), tr.Threshold, tr.PUThreshold)
+	}
+	return t.flush()
+}
+
+// split returns the scores of the labeled (label 1) and unlabeled (label 0) rows.
+func split(d scorefile.Data) (labeled, unlabeled []float64) {
+	for i, s := range d.Scores {
+		if d.Labels[i] {
+			labeled = append(labeled, s)
+		} else {
+			unlabeled = append(unlabeled, s)
+		}
+	}
+	return labeled, unlabeled
+}
+
+func estimatorNames() []string { return slices.Sorted(maps.Keys(priorEstimators)) }

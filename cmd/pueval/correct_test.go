@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// The AAAI-2017 Figure 1 data as PU data: label 1 = labeled ({.986, .863,
+// .699}, all positive: beta = 1), 0 = unlabeled (one positive in five: alpha =
+// 0.2). Every expected number below is computed by hand in
+// estimators/recovery.TestAAAIFigure1Hand.
+const aaaiFigure1PU = "score,label\n0.986,1\n0.943,0\n0.863,1\n0.789,0\n0.699,1\n0.473,0\n0.211,0\n0.009,0\n"
+
+type correctJSON struct {
+	Alpha, Beta, C, Pi float64
+	NLabeled           int `json:"n_labeled"`
+	NUnlabeled         int `json:"n_unlabeled"`
+	Outside            string
+	Estimate           *struct {
+		Method      string
+		Alpha, Beta float64
+		Warnings    []string
+	}
+	AUC                struct{ PU, Direct, Indirect float64 }
+	PR                 struct{ PU, Indirect float64 } `json:"aucpr"`
+	Acc, BAcc, F1, MCC struct {
+		PU, Recovered, Threshold float64
+		PUThreshold              float64 `json:"pu_threshold"`
+	}
+}
+
+func runCorrectJSON(t *testing.T, args ...string) correctJSON {
+	t.Helper()
+	out, _, err := runCLI(t, append([]string{"correct"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got correctJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return got
+}
+
+// correctNear compares floats that went through JSON and a few operations.
+func correctNear(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+func TestCorrectJSON(t *testing.T) {
+	in := writeFile(t, "pu.csv", aaaiFigure1PU)
+	got := runCorrectJSON(t, "--input", in, "--alpha", "0.2", "--beta", "1")
+	if got.Alpha != 0.2 || got.Beta != 1 || got.C != 0.375 || got.Pi != 0.5 || got.NLabeled != 3 || got.NUnlabeled != 5 ||
+		got.Outside != "drop" || got.Estimate != nil {
+		t.Errorf("header %+v", got)
+	}
+	// AUC_pu 12/15; Eq. 4 (0.8 - 0.1)/0.8; Algorithm 1 (drop) 65/72. AUC-PR_pu
+	// 34/45 (metrics.TestAAAIFigure1); indirect (drop) 1/2.
+	if !correctNear(got.AUC.PU, 0.8) || !correctNear(got.AUC.Direct, 0.875) || !correctNear(got.AUC.Indirect, 65.0/72) ||
+		!correctNear(got.PR.PU, 34.0/45) || !correctNear(got.PR.Indirect, 0.5) {
+		t.Errorf("areas %+v %+v", got.AUC, got.PR)
+	}
+	for _, c := range []struct {
+		name                string
+		pu, rec, thr, puThr float64
+	}{
+		{"acc", 0.75, 7.0 / 8, 0.699, 0.986},
+		{"bacc", 0.8, 7.0 / 8, 0.699, 0.699},
+		{"f1", 0.75, 8.0 / 9, 0.699, 0.699},
+		{"mcc", 0.6, 3 / math.Sqrt(15), 0.699, 0.699},
+	} {
+		m := map[string]struct {
+			PU, Recovered, Threshold float64
+			PUThreshold              float64 `json:"pu_threshold"`
+		}{"acc": got.Acc, "bacc": got.BAcc, "f1": got.F1, "mcc": got.MCC}[c.name]
+		if !correctNear(m.PU, c.pu) || !correctNear(m.Recovered, c.rec) || m.Threshold != c.thr || m.PUThreshold != c.puThr {
+			t.Errorf("%s: %+v, want pu %v recovered %v at %v (pu at %v)", c.name, m, c.pu, c.rec, c.thr, c.puThr)
+		}
+	}
+	// Clip: Algorithm 1 keeps .986 as (0, 1/3): AUC 11/12, AUC-PR 13/18.
+	clip := runCorrectJSON(t, "--input", in, "--alpha", "0.2", "--beta", "1", "--outside", "clip")
+	if clip.Outside != "clip" || !correctNear(clip.AUC.Indirect, 11.0/12) || !correctNear(clip.PR.Indirect, 13.0/18) || clip.AUC.Direct != 0.875 {
+		t.Errorf("clip: %+v %+v", clip.AUC, clip.PR)
+	}
+}
+
+func TestCorrectTable(t *testing.T) {
+	out, _, err := runCLI(t, "correct", "--input", writeFile(t, "pu.csv", aaaiFigure1PU), "--alpha", "0.2", "--beta", "1", "--format", "table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"alpha", "pi", "0.5", "indirect", "0.902778", "max mcc", "0.774597", "0.699", "0.986", "outside      drop"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCorrectErrors(t *testing.T) {
+	in := writeFile(t, "pu.csv", aaaiFigure1PU)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "--input is required"},
+		{[]string{"--input", in}, "give --alpha and --beta"},
+		{[]string{"--input", in, "--alpha", "0.2"}, "give --alpha and --beta (use --beta 1 for clean labels)"},
+		{[]string{"--input", in, "--alpha", "0.2", "--beta", "1", "--estimate", "alphamax-n"}, "not both"},
+		{[]string{"--input", in, "--estimate", "alphamax-n"}, "--estimate alphamax-n: the class-prior estimators are not available in this build"},
+		{[]string{"--input", in, "--estimate", "em"}, `--estimate "em": unknown method (want alphamax-n)`},
+		{[]string{"--input", in, "--alpha", "0.2", "--beta", "1", "--outside", "trim"}, `--outside "trim": want drop or clip`},
+		{[]string{"--input", in, "--alpha", "0.2", "--beta", "1", "--format", "xml"}, "--format"},
+		{[]string{"--input", in, "--alpha", "0.6", "--beta", "0.6"}, "--alpha 0.6 --beta 0.6: recovery: beta - alpha = 0.6 - 0.6 = 0 <= 0"},
+		{[]string{"--input", in, "--alpha", "0.2", "--beta", "1.5"}, "beta = 1.5 is not a proportion"},
+		{[]string{"--input", "/does/not/exist", "--alpha", "0.2", "--beta", "1"}, "/does/not/exist"},
+		{[]string{"--input", writeFile(t, "one.csv", "score,label\n0.5,1\n0.4,1\n"), "--alpha", "0.2", "--beta", "1"}, "one.csv: metrics: 2 positives and 0 negatives"},
+	} {
+		_, _, err := runCLI(t, append([]string{"correct"}, c.args...)...)
+		if err == nil || !strings.HasPrefix(err.Error(), "pueval: correct: ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want one starting with 'pueval: correct: ' containing %q", c.args, err, c.want)
+		}
+	}
+}
+
+// withEstimator installs a stand-in for an estimator of estimators/classprior
+// under the name alphamax-n for the duration of the test: it shows what the
+// wiring of issue 5's estimator has to provide and that runCorrect needs no
+// other change.
+func withEstimator(t *testing.T, fn func(l, u []float64) (priorEstimate, error)) {
+	t.Helper()
+	old := priorEstimators["alphamax-n"]
+	priorEstimators["alphamax-n"] = fn
+	t.Cleanup(func() { priorEstimators["alphamax-n"] = old })
+}
+
+func TestCorrectEstimateHook(t *testing.T) {
+	in := writeFile(t, "pu.csv", aaaiFigure1PU)
+	var gotL, gotU []float64
+	withEstimator(t, func(l, u []float64) (priorEstimate, error) {
+		gotL, gotU = l, u
+		return priorEstimate{Alpha: 0.2, Beta: 1, Warnings: []string{"few labeled examples"}}, nil
+	})
+	out, stderr, err := runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gotL) != 3 || gotL[0] != 0.986 || len(gotU) != 5 || gotU[0] != 0.943 {
+		t.Errorf("estimator got labeled %v, unlabeled %v", gotL, gotU)
+	}
+	var got correctJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// Same alpha, beta as TestCorrectJSON, so the same numbers.
+	if got.Estimate == nil || got.Estimate.Method != "alphamax-n" || got.Estimate.Alpha != 0.2 || got.Estimate.Beta != 1 ||
+		len(got.Estimate.Warnings) != 1 || got.Alpha != 0.2 || !correctNear(got.AUC.Indirect, 65.0/72) {
+		t.Errorf("got %+v, estimate %+v", got, got.Estimate)
+	}
+	if !strings.Contains(stderr, "warning: alphamax-n: few labeled examples") {
+		t.Errorf("stderr %q lacks the warning", stderr)
+	}
+	table, _, err := runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n", "--format", "table")
+	if err != nil || !strings.Contains(table, "estimate     alphamax-n") {
+		t.Errorf("table %v:\n%s", err, table)
+	}
+
+	// An estimate with beta <= alpha is reported as such, not fixed.
+	withEstimator(t, func(l, u []float64) (priorEstimate, error) { return priorEstimate{Alpha: 0.7, Beta: 0.6}, nil })
+	_, _, err = runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n")
+	if err == nil || !strings.Contains(err.Error(), "--estimate alphamax-n gave alpha 0.7, beta 0.6: recovery: beta - alpha") {
+		t.Errorf("error %v", err)
+	}
+	withEstimator(t, func(l, u []float64) (priorEstimate, error) { return priorEstimate{}, errors.New("constant scores") })
+	_, _, err = runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n")
+	if err == nil || !strings.Contains(err.Error(), "--estimate alphamax-n on "+in+": constant scores") {
+		t.Errorf("error %v", err)
+	}
+}
