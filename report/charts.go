@@ -152,6 +152,10 @@ type HeatMaps struct {
 	LineLegend []Series
 }
 
+// unitTicks labels the unit interval at 0, .25, .5, .75 and 1.
+var unitTicks = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.25, Label: ".25"},
+	{Value: 0.5, Label: ".5"}, {Value: 0.75, Label: ".75"}, {Value: 1, Label: "1"}})
+
 // HeatPalette is the colour scale of the heat maps: Moreland's smooth
 // blue-red diverging map, with dark (large error) at the top.
 func HeatPalette() palette.Palette {
@@ -168,7 +172,7 @@ func (hm HeatMaps) Figure(name string, w, h vg.Length) Figure {
 		setupPlotting()
 		barW := vg.Points(70)
 		if len(hm.LineLegend) > 0 {
-			barW = vg.Points(150)
+			barW = vg.Points(200)
 		}
 		area := draw.Crop(c, 0, -barW, 0, 0)
 		rows := (len(hm.Panels) + hm.Cols - 1) / hm.Cols
@@ -222,6 +226,10 @@ func (hm HeatMaps) Figure(name string, w, h vg.Length) Figure {
 				}
 			}
 			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
+			if x0 >= 0 && x1 <= 1 && y0 >= 0 && y1 <= 1 {
+				p.X.Tick.Marker, p.Y.Tick.Marker = unitTicks, unitTicks
+				p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+			}
 			p.Draw(tiles.At(area, i%hm.Cols, i/hm.Cols))
 		}
 		// Colour bar (and line legend) on the right.
@@ -231,6 +239,7 @@ func (hm HeatMaps) Figure(name string, w, h vg.Length) Figure {
 		cb := &plotter.ColorBar{ColorMap: colorMapOf(pal, hm.Min, hm.Max), Vertical: true}
 		bp.Add(cb)
 		bp.Y.Label.TextStyle.Font.Size = vg.Points(9)
+		bp.Y.Tick.Label.Font.Size = vg.Points(8)
 		barArea := draw.Crop(right, 0, -(barW - vg.Points(60)), vg.Points(30), -vg.Points(30))
 		if len(hm.LineLegend) > 0 {
 			barArea = draw.Crop(right, 0, -(barW - vg.Points(60)), right.Size().Y/2, -vg.Points(30))

@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/internal/scorefile"
 	"github.com/pueval/pueval/metrics"
+	"github.com/pueval/pueval/report"
 )
 
 // priorEstimate is what a class-prior estimator gives `pueval correct
@@ -95,6 +97,7 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	estimate := fs.String("estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(estimatorNames(), ", ")+") instead of --alpha/--beta")
 	outside := fs.String("outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
 	format := fs.String("format", "json", "output `format`: json or table")
+	plotDir := fs.String("plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
 	if help, err := parseFlags(e, fs, args); help || err != nil {
 		return err
 	}
@@ -174,6 +177,11 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 			Threshold: number(o.Recovered.Threshold), PUThreshold: number(o.PU.Threshold),
 		}
 	}
+	if *plotDir != "" {
+		if err := plotCorrection(rc, out, *plotDir); err != nil {
+			return err
+		}
+	}
 	if *format == "json" {
 		return writeJSON(e.stdout, rep)
 	}
@@ -197,6 +205,23 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 		t.row("max "+m.String(), float64(tr.PU), float64(tr.Recovered), tr.Threshold, tr.PUThreshold)
 	}
 	return t.flush()
+}
+
+// plotCorrection draws the PU and recovered curves into dir.
+func plotCorrection(rc *recovery.Recovery, o recovery.Outside, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--plot: %w", err)
+	}
+	figs, err := report.CorrectionFigures(rc, o)
+	if err != nil {
+		return fmt.Errorf("--plot: %w", err)
+	}
+	for _, f := range figs {
+		if _, err := f.Save(dir); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		}
+	}
+	return nil
 }
 
 // split returns the scores of the labeled (label 1) and unlabeled (label 0) rows.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -175,5 +177,18 @@ func TestCorrectEstimateHook(t *testing.T) {
 	_, _, err = runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n")
 	if err == nil || !strings.Contains(err.Error(), "--estimate alphamax-n on "+in+": constant scores") {
 		t.Errorf("error %v", err)
+	}
+}
+
+func TestCorrectPlot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "plots")
+	in := writeFile(t, "pu.csv", aaaiFigure1PU)
+	if _, _, err := runCLI(t, "correct", "--input", in, "--alpha", "0.2", "--beta", "1", "--plot", dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"roc.png", "roc.pdf", "roc.svg", "pr.png", "pr.pdf", "pr.svg"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }

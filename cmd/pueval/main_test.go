@@ -119,3 +119,23 @@ func TestMetricsTable(t *testing.T) {
 		}
 	}
 }
+
+func TestFigureCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "figure", "aaai2017-fig4", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "aaai2017-fig4.png") || !strings.Contains(out, "note: AAAI-2017 Figure 4") {
+		t.Errorf("output:\n%s", out)
+	}
+	if _, _, err := runCLI(t, "figure", "--out", dir, "psb2019-fig1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fig1.json")); err != nil {
+		t.Error(err)
+	}
+	if _, _, err := runCLI(t, "figure", "nope", "--out", dir); err == nil || !strings.Contains(err.Error(), "unknown figure") {
+		t.Errorf("unknown figure: %v", err)
+	}
+}

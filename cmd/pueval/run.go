@@ -30,7 +30,8 @@ func init() {
 	// Assigned in init because the help command refers to the list itself.
 	commands = []command{
 		{"metrics", "--input FILE [--format json|table] [--pu]", "ROC/PR/lift areas and best thresholds of a scored, labeled sample", runMetrics},
-		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--format json|table]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
+		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
+		{"figure", "NAME --out DIR", "draw a figure of the papers from their equations alone (no data needed)", runFigure},
 		{"version", "", "print the version of pueval", runVersion},
 		{"help", "[COMMAND]", "show help for pueval or for one command", runHelp},
 	}
