@@ -257,9 +257,9 @@ func emWeights(in, edge []float64, n int) []float64 {
 			if c == 0 {
 				continue
 			}
-			r := share(w[i], w[i+1])
-			next[i] += c * r
-			next[i+1] += c * (1 - r)
+			lo, hi := split(w[i], w[i+1])
+			next[i] += c * lo
+			next[i+1] += c * hi
 		}
 		for i := range w {
 			w[i] = next[i] / float64(n)
@@ -268,11 +268,13 @@ func emWeights(in, edge []float64, n int) []float64 {
 	return w
 }
 
-// share is the fraction of a point shared by two bins of weights u and v
-// that EM assigns to the first: u/(u+v), and 1/2 when both are zero.
-func share(u, v float64) float64 {
+// split returns the fractions of a point shared by two bins of weights u and
+// v that EM assigns to each: u/(u+v) and v/(u+v), each computed directly so
+// that a tiny share is not lost to 1 - (a share close to 1); 1/2 each when
+// both weights are zero.
+func split(u, v float64) (lo, hi float64) {
 	if u+v == 0 {
-		return 0.5
+		return 0.5, 0.5
 	}
-	return u / (u + v)
+	return u / (u + v), v / (u + v)
 }

@@ -186,9 +186,9 @@ type problem struct {
 	h   *histogram
 	use []int // stored-bin indices with a > 0
 	sep separable
-	// shares of edge points to the lower bin, per stored edge, for the
-	// component and the mixture (minorise-maximise weights).
-	compShare, mixShare []float64
+	// shares of edge points to the lower and the upper bin, per stored
+	// edge, for the component and the mixture (minorise-maximise weights).
+	compLo, compHi, mixLo, mixHi []float64
 	hasEdge             bool
 }
 
@@ -205,8 +205,8 @@ func newProblem(h *histogram) *problem {
 		pr.sep.a[j] = h.a[i]
 		pr.sep.p[j] = h.p[i]
 	}
-	pr.compShare = make([]float64, len(h.compEdge))
-	pr.mixShare = make([]float64, len(h.mixEdge))
+	e := len(h.compEdge)
+	pr.compLo, pr.compHi, pr.mixLo, pr.mixHi = make([]float64, e), make([]float64, e), make([]float64, e), make([]float64, e)
 	for i := range h.compEdge {
 		if h.compEdge[i] > 0 || h.mixEdge[i] > 0 {
 			pr.hasEdge = true
@@ -231,12 +231,12 @@ func (pr *problem) coefficients() {
 	for j, i := range pr.use {
 		c, d := h.compIn[i], h.mixIn[i]
 		if i < len(h.compEdge) {
-			c += h.compEdge[i] * pr.compShare[i]
-			d += h.mixEdge[i] * pr.mixShare[i]
+			c += h.compEdge[i] * pr.compLo[i]
+			d += h.mixEdge[i] * pr.mixLo[i]
 		}
 		if i > 0 {
-			c += h.compEdge[i-1] * (1 - pr.compShare[i-1])
-			d += h.mixEdge[i-1] * (1 - pr.mixShare[i-1])
+			c += h.compEdge[i-1] * pr.compHi[i-1]
+			d += h.mixEdge[i-1] * pr.mixHi[i-1]
 		}
 		pr.sep.c[j], pr.sep.d[j] = c/n1, d/n
 	}
@@ -249,8 +249,8 @@ func (pr *problem) coefficients() {
 func (pr *problem) updateShares(beta []float64, alpha float64) {
 	h := pr.h
 	for i := range h.compEdge {
-		pr.compShare[i] = share(beta[i]*h.a[i], beta[i+1]*h.a[i+1])
-		pr.mixShare[i] = share((1-beta[i])*h.a[i]+alpha*h.p[i], (1-beta[i+1])*h.a[i+1]+alpha*h.p[i+1])
+		pr.compLo[i], pr.compHi[i] = split(beta[i]*h.a[i], beta[i+1]*h.a[i+1])
+		pr.mixLo[i], pr.mixHi[i] = split((1-beta[i])*h.a[i]+alpha*h.p[i], (1-beta[i+1])*h.a[i+1]+alpha*h.p[i+1])
 	}
 }
 
