@@ -67,10 +67,27 @@ func (e *alphaMax) Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estim
 	est.Curves = append(est.Curves, c2)
 	est.Warnings = append(est.Warnings, w2...)
 	est.Alpha, est.Beta = combine(c1.Estimate, c2.Estimate)
-	if !(est.Beta > est.Alpha) {
-		est.Warnings = append(est.Warnings, fmt.Sprintf("beta-hat %.4g <= alpha-hat %.4g: the labeled set does not look richer in positives than the unlabeled set, and corrections that divide by beta - alpha are undefined", est.Beta, est.Alpha))
-	}
+	est.Warnings = append(est.Warnings, gapWarnings(est.Alpha, est.Beta)...)
 	return est, nil
+}
+
+// SmallGap is the beta-hat - alpha-hat below which AlphaMax-N warns: the
+// recovered metrics divide by beta - alpha (AAAI 2017 Eqs. 1-4), so an
+// error of 0.01 in either estimate moves them by 20% or more.
+const SmallGap = 0.05
+
+// gapWarnings flags an AlphaMax-N estimate whose beta - alpha is not
+// positive or is small. With both run estimates in (0, 1) the algebra gives
+// beta - alpha = al (1 - au) / (1 - au kappa) > 0, so the first case cannot
+// come from the runs; it is checked because callers divide by the gap.
+func gapWarnings(alpha, beta float64) []string {
+	switch {
+	case !(beta > alpha):
+		return []string{fmt.Sprintf("beta-hat %.4g <= alpha-hat %.4g: corrections that divide by beta - alpha are undefined", beta, alpha)}
+	case beta-alpha < SmallGap:
+		return []string{fmt.Sprintf("beta-hat - alpha-hat = %.4g is below %g: the labeled and unlabeled scores look alike, and corrections that divide by beta - alpha are unstable", beta-alpha, SmallGap)}
+	}
+	return nil
 }
 
 // combine turns the two AlphaMax-N runs into (alpha, beta): with

@@ -39,11 +39,17 @@ func median(v []float64) float64 {
 	return (v[m-1] + v[m]) / 2
 }
 
-// normalise maps f linearly onto [0, 1]; flat reports a constant f.
+// flatTol is the relative range below which a curve counts as flat: a
+// mixture identical to the component gives a curve that is constant up to
+// rounding, and normalising the rounding noise would make a knee of it.
+const flatTol = 1e-10
+
+// normalise maps f linearly onto [0, 1]; flat reports a curve constant up to
+// rounding (range at most flatTol times its magnitude).
 func normalise(f []float64) (out []float64, flat bool) {
 	lo, hi := slices.Min(f), slices.Max(f)
 	out = make([]float64, len(f))
-	if !(hi > lo) {
+	if !(hi-lo > flatTol*math.Max(1, math.Max(math.Abs(lo), math.Abs(hi)))) {
 		return out, true
 	}
 	for i, v := range f {

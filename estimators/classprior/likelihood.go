@@ -10,14 +10,16 @@ import (
 const logFloor = 1e-14
 
 // Tolerances of the per-alpha solver. The multiplier is found to the last few
-// bits (|sum a*beta - alpha| <= solveTol*alpha), and the minorise-maximise
-// loop that handles points on bin edges stops when no weight moves by more
-// than mmTol.
+// bits (|sum a*beta - alpha| <= solveTol*alpha). The minorise-maximise loop
+// that handles points on bin edges stops when a step raises the objective by
+// less than mmTol (relative): with many points on edges the likelihood only
+// depends on sums of neighbouring weights, so the weights may keep drifting
+// along directions that change nothing.
 const (
 	solveTol   = 1e-14
 	maxNewton  = 300
-	mmTol      = 1e-12
-	maxMMSteps = 2000
+	mmTol      = 1e-14
+	maxMMSteps = 5000
 )
 
 // solution is the maximiser beta (one weight per stored bin) of the per-alpha
@@ -180,11 +182,20 @@ func (s *separable) solve(hint float64, beta []float64) (float64, error) {
 	return lo + t*(hi-lo), nil
 }
 
+// negligibleWeight is the mixture weight below which a bin counts as empty.
+// A bin holding a single point has weight at least 1/n; smaller weights only
+// arise from EM on a bin that holds nothing but points shared with a
+// neighbour, which it loses geometrically (to 1e-297 and below). Their
+// densities lie far below the published objective's 1e-5 floor, so the
+// published objective is flat in their weights too.
+const negligibleWeight = 1e-12
+
 // problem is the per-alpha problem of one AlphaMax run on a histogram, with
 // the bins that carry mixture mass (the only ones with a say) listed in use.
 type problem struct {
-	h   *histogram
-	use []int // stored-bin indices with a > 0
+	h    *histogram
+	use  []int  // stored-bin indices with a > negligibleWeight
+	used []bool // per stored bin
 	sep separable
 	// shares of edge points to the lower and the upper bin, per stored
 	// edge, for the component and the mixture (minorise-maximise weights).
@@ -193,10 +204,11 @@ type problem struct {
 }
 
 func newProblem(h *histogram) *problem {
-	pr := &problem{h: h}
+	pr := &problem{h: h, used: make([]bool, len(h.a))}
 	for i, a := range h.a {
-		if a > 0 {
+		if a > negligibleWeight {
 			pr.use = append(pr.use, i)
+			pr.used[i] = true
 		}
 	}
 	m := len(pr.use)
@@ -284,26 +296,107 @@ func (pr *problem) solveAt(alpha float64, warm *solution) (*solution, error) {
 			full[i] = alpha
 		}
 	}
-	prev := make([]float64, m)
-	for step := 0; step < maxMMSteps; step++ {
-		pr.updateShares(full, alpha)
+	// One minorise-maximise step: split the edge points at the current
+	// densities and solve the separable problem exactly.
+	step := func(from []float64) ([]float64, error) {
+		pr.updateShares(from, alpha)
 		pr.coefficients()
-		copy(prev, sol.beta)
 		lam, err := pr.sep.solve(hint, sol.beta)
 		if err != nil {
 			return nil, err
 		}
 		sol.lambda, hint = lam, lam
-		full = pr.fullBeta(sol.beta)
-		moved := 0.0
-		for j := range prev {
-			moved = math.Max(moved, math.Abs(prev[j]-sol.beta[j]))
+		return pr.fullBeta(sol.beta), nil
+	}
+	// Plain MM converges linearly, slowly when most points lie on edges;
+	// SQUAREM (Varadhan and Roland 2008, scheme S3) extrapolates from two
+	// steps. The extrapolation is an affine combination of feasible points,
+	// so sum a beta = alpha still holds; it is shortened until it stays in
+	// the box and kept only if it raises the objective.
+	prev := math.Inf(-1) // the warm start is feasible for the previous alpha, not this one
+	for range maxMMSteps {
+		b1, err := step(full)
+		if err != nil {
+			return nil, err
 		}
-		if step > 0 && moved <= mmTol {
+		b2, err := step(b1)
+		if err != nil {
+			return nil, err
+		}
+		next, obj := b2, pr.objective(b2, alpha)
+		var rr, vv float64
+		for i := range full {
+			r, v := b1[i]-full[i], b2[i]-2*b1[i]+full[i]
+			rr += r * r
+			vv += v * v
+		}
+		if vv > 0 {
+			for t := -math.Sqrt(rr / vv); t < -1; t = (t - 1) / 2 {
+				cand := make([]float64, len(full))
+				inBox := true
+				for i := range full {
+					r, v := b1[i]-full[i], b2[i]-2*b1[i]+full[i]
+					cand[i] = full[i] - 2*t*r + t*t*v
+					if cand[i] < 0 || cand[i] > 1 {
+						inBox = false
+						break
+					}
+				}
+				if !inBox {
+					continue
+				}
+				c, err := step(cand)
+				if err != nil {
+					return nil, err
+				}
+				if o := pr.objective(c, alpha); o > obj {
+					next, obj = c, o
+				}
+				break
+			}
+		}
+		full = next
+		if obj-prev <= mmTol*math.Max(1, math.Abs(obj)) {
 			break
 		}
+		prev = obj
+	}
+	// Report the weights of the point returned.
+	for j, i := range pr.use {
+		sol.beta[j] = full[i]
 	}
 	return sol, nil
+}
+
+// objective is the published per-alpha objective (to be maximised, without
+// its 1e-5 floors and constants) at the weights beta (all stored bins):
+// (1/n1) sum over component points of log of their density under
+// sum beta_k a_k U_k, plus (1/n) sum over mixture points of log of
+// sum ((1 - beta_k) a_k + alpha p_k) U_k, leaving out component points whose
+// bins are all out of use (their term does not depend on beta).
+func (pr *problem) objective(beta []float64, alpha float64) float64 {
+	h := pr.h
+	var lc, lm float64
+	term := func(count, v float64) float64 {
+		if count == 0 {
+			return 0
+		}
+		return count * math.Log(v) // -Inf for a point given no density
+	}
+	for i, a := range h.a {
+		if pr.used[i] {
+			lc += term(h.compIn[i], beta[i]*a)
+		}
+		lm += term(h.mixIn[i], (1-beta[i])*a+alpha*h.p[i])
+		if i < len(h.compEdge) {
+			b := h.a[i+1]
+			if pr.used[i] || pr.used[i+1] {
+				lc += term(h.compEdge[i], beta[i]*a+beta[i+1]*b)
+			}
+			lm += term(h.mixEdge[i], (1-beta[i])*a+alpha*h.p[i]+(1-beta[i+1])*b+alpha*h.p[i+1])
+		}
+	}
+	return lc/float64(h.n1) + lm/float64(h.n)
 }
 
 // logLik is the value the published ll_cmb2 records for the weights beta

@@ -4,8 +4,9 @@ package classprior
 // /usr/bin/python3, numpy 1.24, scipy 1.10): an independent implementation of
 // the published histogram model that maximises the per-alpha objective with a
 // general solver (SLSQP on the point-level, non-separable objective). The
-// integer case puts every interior point on a bin edge (width 1 by MATLAB's
-// integer rule), which exercises the closed-interval handling.
+// integer cases put every interior point on a bin edge (width 1 by MATLAB's
+// integer rule), which exercises the closed-interval handling; in the tiny
+// ones EM also leaves bins with weights near 1e-297.
 var oracleCases = []struct {
 	name          string
 	width         float64
@@ -26,5 +27,19 @@ var oracleCases = []struct {
 		x1:     []float64{3.0, 5.0, 3.0, 3.0, 3.0, 4.0, 5.0, 3.0, 4.0, 6.0, 6.0, 5.0, 4.0, 5.0, 4.0, 5.0, 6.0, 6.0, 4.0, 3.0},
 		alpha:  []float64{0.01, 0.10, 0.25, 0.40, 0.60, 0.80, 0.99},
 		loglik: []float64{-2.133833165963, -2.136628205226, -2.150230381450, -2.176431001327, -2.232584829019, -2.409626403402, -3.455462078085},
+	},
+	{
+		name: "tiny-run1", width: 1.0, bins: 8,
+		x:      []float64{3.0, 4.0, 7.0, 7.0, 4.0, 0.0, 5.0, 0.0, 7.0, 4.0, 0.0, 7.0, 1.0, 5.0, 6.0, 4.0},
+		x1:     []float64{5.0, 1.0, 3.0, 4.0, 0.0, 3.0, 2.0, 2.0, 2.0, 3.0},
+		alpha:  []float64{0.01, 0.10, 0.25, 0.40, 0.60, 0.80, 0.99},
+		loglik: []float64{-11.509106160195, -11.542041505146, -11.606153049976, -11.727171268541, -11.977447159684, -12.268663598073, -13.208401169735},
+	},
+	{
+		name: "tiny-run2", width: 1.0, bins: 8,
+		x:      []float64{5.0, 1.0, 3.0, 4.0, 0.0, 3.0, 2.0, 2.0, 2.0, 3.0},
+		x1:     []float64{3.0, 4.0, 7.0, 7.0, 4.0, 0.0, 5.0, 0.0, 7.0, 4.0, 0.0, 7.0, 1.0, 5.0, 6.0, 4.0},
+		alpha:  []float64{0.01, 0.10, 0.25, 0.40, 0.60, 0.80, 0.99},
+		loglik: []float64{-11.622305027252, -11.683171493480, -11.740465178337, -11.804984035120, -12.006965218758, -12.383767136726, -13.534999450543},
 	},
 }

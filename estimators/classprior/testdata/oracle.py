@@ -86,7 +86,12 @@ cont_x1 = np.round(rng.normal(2, 1, 80), 4)
 int_x = rng.integers(0, 7, 40).astype(float)
 int_x1 = np.minimum(rng.integers(3, 8, 20), 6).astype(float)
 alphas = [0.01, 0.1, 0.25, 0.4, 0.6, 0.8, 0.99]
-for name, x, x1 in (("continuous", cont_x, cont_x1), ("integer", int_x, int_x1)):
+# A tiny all-integer sample whose EM leaves bins with weights near 1e-297
+# (points only on edges they share with fuller bins): both AlphaMax-N runs.
+tiny_l = np.array([5, 1, 3, 4, 0, 3, 2, 2, 2, 3], float)
+tiny_u = np.array([3, 4, 7, 7, 4, 0, 5, 0, 7, 4, 0, 7, 1, 5, 6, 4], float)
+for name, x, x1 in (("continuous", cont_x, cont_x1), ("integer", int_x, int_x1),
+                    ("tiny-run1", tiny_u, tiny_l), ("tiny-run2", tiny_l, tiny_u)):
     w, K, ll = curve(x, x1, alphas)
     print(name, "width", repr(w), "bins", K)
     print("  x  =", ",".join(repr(float(v)) for v in x))
