@@ -30,6 +30,7 @@ func init() {
 	// Assigned in init because the help command refers to the list itself.
 	commands = []command{
 		{"metrics", "--input FILE [--format json|table] [--pu]", "ROC/PR/lift areas and best thresholds of a scored, labeled sample", runMetrics},
+		{"estimate", "--input FILE [--method alphamax|alphamax-n] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N)", runEstimate},
 		{"version", "", "print the version of pueval", runVersion},
 		{"help", "[COMMAND]", "show help for pueval or for one command", runHelp},
 	}
