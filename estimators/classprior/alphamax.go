@@ -163,4 +163,3 @@ func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []stri
 	}
 	return c, warnings, nil
 }
-

@@ -245,7 +245,9 @@ func TestSubsampleCap(t *testing.T) {
 	if a.Alpha != b.Alpha || a.Beta != b.Beta {
 		t.Errorf("same seed, different estimates: %v %v", a, b)
 	}
-	if !slices.ContainsFunc(a.Warnings, func(w string) bool { return strings.Contains(w, "1000 unlabeled scores drawn with replacement from 3000") }) {
+	if !slices.ContainsFunc(a.Warnings, func(w string) bool {
+		return strings.Contains(w, "1000 unlabeled scores drawn with replacement from 3000")
+	}) {
 		t.Errorf("warnings %q", a.Warnings)
 	}
 }
@@ -267,7 +269,6 @@ func TestEstimateMatchesStudy(t *testing.T) {
 		}
 	}
 }
-
 
 // TestConcentratedComponent: a component sample with a tiny spread next to a
 // wide mixture needs more than maxBins bins; that, and a spread below the

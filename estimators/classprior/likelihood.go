@@ -196,11 +196,11 @@ type problem struct {
 	h    *histogram
 	use  []int  // stored-bin indices with a > negligibleWeight
 	used []bool // per stored bin
-	sep separable
+	sep  separable
 	// shares of edge points to the lower and the upper bin, per stored
 	// edge, for the component and the mixture (minorise-maximise weights).
 	compLo, compHi, mixLo, mixHi []float64
-	hasEdge             bool
+	hasEdge                      bool
 }
 
 func newProblem(h *histogram) *problem {
