@@ -170,19 +170,21 @@ func all(studyCell) bool { return true }
 // studyTable formats the study as the preformatted block of the package documentation.
 func studyTable(main, sep []studyCell, reps int) string {
 	var b strings.Builder
-	row := func(format string, a ...any) { fmt.Fprintf(&b, "\t"+format+"\n", a...) }
+	row := func(format string, a ...any) {
+		b.WriteString("\t" + strings.TrimRight(fmt.Sprintf(format, a...), " ") + "\n")
+	}
 	head := fmt.Sprintf("%-14s %4s %4s %4s", "family", "n_L", "beta", "alph")
 	head2 := fmt.Sprintf("%29s", "")
 	for _, k := range Knees() {
-		head += fmt.Sprintf(" | %-12s", k)
-		head2 += fmt.Sprintf(" | %-5s  %-5s", "a", "b-a")
+		head += fmt.Sprintf(" | %-13s", k)
+		head2 += fmt.Sprintf(" | %-5s   %-5s", "a", "b-a")
 	}
 	row("%s", head)
 	row("%s", head2)
 	cellRow := func(c studyCell) {
 		line := fmt.Sprintf("%-14s %4d %4.2f %4.2f", c.family, c.nL, c.beta, c.alpha)
 		for r := range Knees() {
-			line += fmt.Sprintf(" | %.3f  %.3f", c.maeAlpha[r], c.maeGap[r])
+			line += fmt.Sprintf(" | %.3f   %.3f", c.maeAlpha[r], c.maeGap[r])
 		}
 		row("%s", line)
 	}
@@ -193,7 +195,7 @@ func studyTable(main, sep []studyCell, reps int) string {
 		line := fmt.Sprintf("%-29s", name)
 		for r := range Knees() {
 			a, g := meanOver(cells, r, keep)
-			line += fmt.Sprintf(" | %.3f  %.3f", a, g)
+			line += fmt.Sprintf(" | %.3f   %.3f", a, g)
 		}
 		row("%s", line)
 	}
