@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // MinScores is the smallest number of scores each side must have.
@@ -20,9 +21,6 @@ type alphaMax struct {
 }
 
 func (e *alphaMax) Name() string { return e.name }
-
-// Options returns the options in use, defaults filled in.
-func (e *alphaMax) Options() Options { return e.o }
 
 // Estimate implements [Estimator].
 func (e *alphaMax) Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estimate, error) {
@@ -154,7 +152,8 @@ func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []stri
 	if err != nil {
 		return Curve{}, nil, err
 	}
-	c := Curve{Name: name, Alpha: e.grid, LogLik: ll, Raw: raw, BinWidth: h.width, Bins: h.nBins}
+	// The grid is cloned so that a caller editing a curve cannot change the estimator.
+	c := Curve{Name: name, Alpha: slices.Clone(e.grid), LogLik: ll, Raw: raw, BinWidth: h.width, Bins: h.nBins}
 	p := pick(e.grid, ll, len(mixture), len(component), e.o)
 	c.Estimate, c.Knee, c.KneeIndex, c.Drop = p.value, e.grid[p.knee], p.knee, p.drop
 	var warnings []string

@@ -74,7 +74,7 @@ func TestOptionsValidation(t *testing.T) {
 }
 
 func TestGridDefaults(t *testing.T) {
-	g, err := Options{Knee: KneePublished}.withDefaults().points()
+	g, err := Options{Knee: KneePublished}.WithDefaults().points()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestGridDefaults(t *testing.T) {
 	if len(g) != 99 || g[0] != 0.01 || g[6] != 0.07 || g[98] != 0.99 {
 		t.Errorf("published grid: %d points %v ... %v", len(g), g[:7], g[98])
 	}
-	g, err = Options{}.withDefaults().points()
+	g, err = Options{}.WithDefaults().points()
 	if err != nil {
 		t.Fatal(err)
 	}

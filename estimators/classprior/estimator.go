@@ -11,7 +11,8 @@ import (
 
 // Estimator estimates the class prior and the label noise of a PU sample from
 // univariate scores (higher = more positive; typically a non-traditional
-// classifier's out-of-bag scores).
+// classifier's out-of-bag scores). The estimators of this package are safe
+// for concurrent use.
 type Estimator interface {
 	// Name is the registry name ("alphamax", "alphamax-n").
 	Name() string
@@ -133,8 +134,9 @@ type Grid struct {
 	Values    []float64 `yaml:"values" json:"values,omitempty"`
 }
 
-// withDefaults fills in the defaults of the zero fields.
-func (o Options) withDefaults() Options {
+// WithDefaults returns o with the defaults filled in for its zero fields:
+// what an estimator built from o uses (and what a results record should show).
+func (o Options) WithDefaults() Options {
 	if o.Knee == "" {
 		o.Knee = DefaultKnee
 	}
@@ -179,7 +181,7 @@ func (o Options) withDefaults() Options {
 
 // Validate reports every invalid option at once.
 func (o Options) Validate() error {
-	_, err := o.withDefaults().points()
+	_, err := o.WithDefaults().points()
 	return err
 }
 
@@ -263,7 +265,7 @@ func Methods() []string { return []string{"alphamax", "alphamax-n"} }
 
 // New returns the estimator registered under method with options o.
 func New(method string, o Options) (Estimator, error) {
-	o = o.withDefaults()
+	o = o.WithDefaults()
 	grid, err := o.points()
 	if err != nil {
 		return nil, fmt.Errorf("%s options: %w", method, err)

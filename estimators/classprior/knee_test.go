@@ -40,7 +40,7 @@ func TestKneeScoresOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Knee: KneePublished}.withDefaults()
+	o := Options{Knee: KneePublished}.WithDefaults()
 	grid, err := o.points()
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ type studyCell struct {
 // studyGrid returns each rule's grid and their union.
 func studyGrid(t testing.TB) (rules []Options, grids [][]float64, union []float64) {
 	for _, k := range Knees() {
-		o := Options{Knee: k}.withDefaults()
+		o := Options{Knee: k}.WithDefaults()
 		g, err := o.points()
 		if err != nil {
 			t.Fatal(err)
