@@ -32,10 +32,10 @@ func (e *alphaMax) Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estim
 	}
 	est := Estimate{Method: e.name, Knee: e.o.Knee, Beta: 1}
 	var err error
-	if unlabeled, err = e.cap("unlabeled", unlabeled, e.o.MaxUnlabeled, rng, &est); err != nil {
+	if unlabeled, err = subsample("unlabeled", unlabeled, e.o.MaxUnlabeled, rng, &est); err != nil {
 		return Estimate{}, err
 	}
-	if labeled, err = e.cap("labeled", labeled, e.o.MaxLabeled, rng, &est); err != nil {
+	if labeled, err = subsample("labeled", labeled, e.o.MaxLabeled, rng, &est); err != nil {
 		return Estimate{}, err
 	}
 	// The published estimateMixprop warns below these sizes (n < 100/0.1, n1 < 100).
@@ -121,20 +121,21 @@ func checkScores(side string, s []float64) error {
 	return nil
 }
 
-// cap draws max scores with replacement when s has more, as the published
-// estimateMixprop does above its sample-size caps; 0 keeps every score.
-func (e *alphaMax) cap(side string, s []float64, max int, rng *rand.Rand, est *Estimate) ([]float64, error) {
-	if max == 0 || len(s) <= max {
+// subsample draws limit scores with replacement when s has more, as the
+// published estimateMixprop does above its sample-size caps; limit 0 keeps
+// every score.
+func subsample(side string, s []float64, limit int, rng *rand.Rand, est *Estimate) ([]float64, error) {
+	if limit == 0 || len(s) <= limit {
 		return s, nil
 	}
 	if rng == nil {
 		return nil, errors.New("subsampling " + side + " scores needs a random source (rng is nil)")
 	}
-	out := make([]float64, max)
+	out := make([]float64, limit)
 	for i := range out {
 		out[i] = s[rng.IntN(len(s))]
 	}
-	est.Warnings = append(est.Warnings, fmt.Sprintf("%d %s scores drawn with replacement from %d (max_%s)", max, side, len(s), side))
+	est.Warnings = append(est.Warnings, fmt.Sprintf("%d %s scores drawn with replacement from %d (max_%s)", limit, side, len(s), side))
 	if err := checkScores(side+" (subsampled)", out); err != nil {
 		return nil, err
 	}

@@ -57,6 +57,9 @@ func TestOptionsValidation(t *testing.T) {
 	if err := (Options{Grid: Grid{Values: []float64{0.1, 1.2}}}).Validate(); err == nil || !strings.Contains(err.Error(), "grid.values[1] = 1.2") {
 		t.Errorf("values outside (0,1): %v", err)
 	}
+	if err := (Options{Grid: Grid{Values: []float64{0.1, 0.2}, Step: 0.1}}).Validate(); err == nil || !strings.Contains(err.Error(), "leave out from") {
+		t.Errorf("values with step: %v", err)
+	}
 	if err := (Options{Grid: Grid{LogPoints: &one}}).Validate(); err == nil {
 		t.Error("log_points 1 accepted")
 	}

@@ -211,6 +211,9 @@ func (o Options) points() ([]float64, error) {
 	var pts []float64
 	inUnit := func(v float64) bool { return v > 0 && v < 1 }
 	if g.Values != nil {
+		if g.From != 0 || g.To != 0 || g.Step != 0 || g.LogPoints != nil || g.LogFrom != 0 || g.LogTo != 0 {
+			bad("grid.values lists the grid: leave out from, to, step and the log_ settings")
+		}
 		for i, v := range g.Values {
 			if !inUnit(v) {
 				bad("grid.values[%d] = %v: want a value in (0, 1)", i, v)
