@@ -319,3 +319,27 @@ func FuzzEstimate(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentUse: one estimator shared by goroutines gives each the same
+// answer as a lone call (run with -race to check the claim of the Estimator docs).
+func TestConcurrentUse(t *testing.T) {
+	s := sample(t, 17, synth.Normal(2, 1), synth.Normal(0, 1), 0.25, 0.95, 200, 2000)
+	e := mustNew(t, "alphamax-n", Options{})
+	want, err := e.Estimate(s.Labeled, s.Unlabeled, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Estimate, 4)
+	for range 4 {
+		go func() {
+			got, _ := e.Estimate(s.Labeled, s.Unlabeled, nil)
+			got.Curves[0].Alpha[0] = -1 // a caller editing its curve must not affect the others
+			done <- got
+		}()
+	}
+	for range 4 {
+		if got := <-done; got.Alpha != want.Alpha || got.Beta != want.Beta {
+			t.Errorf("concurrent estimate (%v, %v), alone (%v, %v)", got.Alpha, got.Beta, want.Alpha, want.Beta)
+		}
+	}
+}

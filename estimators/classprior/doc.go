@@ -14,8 +14,9 @@
 // densities of positives and negatives: alpha is the fraction of positives
 // among the unlabeled, beta among the labeled (beta = 1: clean labels). Only
 // the largest proportion of one distribution inside another is identifiable,
-// so AlphaMax estimates alpha+ = max{a : U - a L is a distribution}, which is
-// alpha/beta under the irreducibility assumptions of the papers, and
+// so AlphaMax estimates alpha+ = max{a : U = a L + (1 - a) H for some
+// distribution H}, which is alpha/beta under the irreducibility assumptions
+// of the papers, and
 // AlphaMax-N runs it twice with the roles swapped:
 //
 //	run 1, U as mixture, L as component: au    = alpha/beta
