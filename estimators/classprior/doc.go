@@ -132,8 +132,9 @@
 // rule keeps its weakness (its kappa always in {0.01} or [0.10, 0.89], its
 // clean-label error of beta - alpha more than twice the default's), that the
 // default's beta-hat is within 0.05 of 1 in every well-separated sample, and
-// that this table is current; go test -run TestSyntheticStudy -update
-// regenerates it (-short runs 4 repeats and skips the table).
+// (on amd64, where it was generated) that this table is current;
+// go test -run TestSyntheticStudy -update regenerates it (-short runs 4
+// repeats and skips the table).
 //
 //	family          n_L beta alph | blend         | concave-start | fixed         | published
 //	                              | a       b-a   | a       b-a   | a       b-a   | a       b-a

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -263,7 +264,10 @@ func TestSyntheticStudy(t *testing.T) {
 	}
 
 	table := studyTable(main, sep, reps)
-	if testing.Short() {
+	// The table was generated on amd64; elsewhere the compiler may fuse
+	// multiply-adds, which can move a knee by a grid point in a few samples
+	// and the table in its last digit, so only the claims above are checked.
+	if testing.Short() || (runtime.GOARCH != "amd64" && !*update) {
 		t.Logf("study with %d repeats:\n%s", reps, table)
 		return
 	}
