@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pueval/pueval/estimators/classprior"
+	"github.com/pueval/pueval/internal/scorefile"
+)
+
+// estimateReport is the JSON output of `pueval estimate`.
+type estimateReport struct {
+	Method     string        `json:"method"`
+	Knee       string        `json:"knee"`
+	Alpha      number        `json:"alpha"` // positives among the unlabeled
+	Beta       number        `json:"beta"`  // positives among the labeled
+	NLabeled   int           `json:"n_labeled"`
+	NUnlabeled int           `json:"n_unlabeled"`
+	Runs       []estimateRun `json:"runs"`
+	Warnings   []string      `json:"warnings"`
+}
+
+// estimateRun summarises one AlphaMax run (its curve goes to --curve).
+type estimateRun struct {
+	Curve    string  `json:"curve"`    // "unlabeled": U as mixture (alpha/beta); "labeled": L as mixture (kappa)
+	Estimate number  `json:"estimate"` // the run's result
+	Knee     number  `json:"knee"`     // the knee part of the rule
+	Drop     *number `json:"drop,omitempty"`
+	BinWidth number  `json:"bin_width"`
+	Bins     int     `json:"bins"`
+}
+
+func runEstimate(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("estimate")
+	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
+	method := fs.String("method", "alphamax-n", "estimator: alphamax (clean labels, beta = 1) or alphamax-n (noisy labels)")
+	knee := fs.String("knee", classprior.DefaultKnee, "rule that picks alpha on the likelihood curve: "+strings.Join(classprior.Knees(), ", "))
+	curve := fs.String("curve", "", "write the log-likelihood curve(s) to this CSV `file` (alpha,loglik,run)")
+	format := fs.String("format", "json", "output `format`: json or table")
+	if help, err := parseFlags(e, fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (see 'pueval estimate -h')", fs.Arg(0))
+	}
+	if *input == "" {
+		return errors.New("--input is required")
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	if !slices.Contains(classprior.Methods(), *method) {
+		return fmt.Errorf("--method %q: want %s", *method, strings.Join(classprior.Methods(), " or "))
+	}
+	if !slices.Contains(classprior.Knees(), *knee) {
+		return fmt.Errorf("--knee %q: want one of %s", *knee, strings.Join(classprior.Knees(), ", "))
+	}
+	est, err := classprior.New(*method, classprior.Options{Knee: *knee})
+	if err != nil {
+		return err
+	}
+	d, err := scorefile.ReadFile(*input)
+	if err != nil {
+		return err
+	}
+	var labeled, unlabeled []float64
+	for i, s := range d.Scores {
+		if d.Labels[i] {
+			labeled = append(labeled, s)
+		} else {
+			unlabeled = append(unlabeled, s)
+		}
+	}
+	// No subsampling caps are set, so no random source is needed.
+	r, err := est.Estimate(labeled, unlabeled, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *input, err)
+	}
+	if *curve != "" {
+		if err := writeCurves(*curve, r.Curves); err != nil {
+			return err
+		}
+	}
+	rep := estimateReport{
+		Method: r.Method, Knee: r.Knee, Alpha: number(r.Alpha), Beta: number(r.Beta),
+		NLabeled: len(labeled), NUnlabeled: len(unlabeled), Warnings: r.Warnings,
+	}
+	if rep.Warnings == nil {
+		rep.Warnings = []string{} // an empty list, not null, for consumers
+	}
+	for _, c := range r.Curves {
+		run := estimateRun{Curve: c.Name, Estimate: number(c.Estimate), Knee: number(c.Knee), BinWidth: number(c.BinWidth), Bins: c.Bins}
+		if r.Knee == classprior.KneeBlend {
+			drop := number(c.Drop)
+			run.Drop = &drop
+		}
+		rep.Runs = append(rep.Runs, run)
+	}
+	if *format == "json" {
+		return writeJSON(e.stdout, rep)
+	}
+	t := newTable(e.stdout)
+	t.row("method", rep.Method)
+	t.row("knee", rep.Knee)
+	t.row("alpha", float64(rep.Alpha), "positives among the unlabeled")
+	t.row("beta", float64(rep.Beta), "positives among the labeled")
+	t.row("n_labeled", rep.NLabeled)
+	t.row("n_unlabeled", rep.NUnlabeled)
+	for _, run := range rep.Runs {
+		what := "alpha/beta (unlabeled as mixture)"
+		if run.Curve == classprior.CurveLabeled {
+			what = "kappa = (1-beta)/(1-alpha) (labeled as mixture)"
+		}
+		t.row("run "+run.Curve, float64(run.Estimate), what)
+	}
+	for _, w := range rep.Warnings {
+		t.row("warning", w)
+	}
+	return t.flush()
+}
+
+// writeCurves writes every run's corrected log-likelihood curve as CSV rows
+// alpha,loglik,run, one per grid point and run.
+func writeCurves(path string, curves []classprior.Curve) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--curve: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintln(w, "alpha,loglik,run")
+	for _, c := range curves {
+		for i, a := range c.Alpha {
+			fmt.Fprintf(w, "%s,%s,%s\n", strconv.FormatFloat(a, 'g', -1, 64), strconv.FormatFloat(c.LogLik[i], 'g', -1, 64), c.Name)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("--curve %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--curve %s: %w", path, err)
+	}
+	return nil
+}

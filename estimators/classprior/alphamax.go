@@ -1,0 +1,165 @@
+package classprior
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// MinScores is the smallest number of scores each side must have.
+const MinScores = 10
+
+// alphaMax is the AlphaMax estimator (clean labels) or, with noisy set,
+// AlphaMax-N.
+type alphaMax struct {
+	name  string
+	noisy bool
+	o     Options // validated, defaults filled in
+	grid  []float64
+}
+
+func (e *alphaMax) Name() string { return e.name }
+
+// Estimate implements [Estimator].
+func (e *alphaMax) Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estimate, error) {
+	if err := checkScores("labeled", labeled); err != nil {
+		return Estimate{}, err
+	}
+	if err := checkScores("unlabeled", unlabeled); err != nil {
+		return Estimate{}, err
+	}
+	est := Estimate{Method: e.name, Knee: e.o.Knee, Beta: 1}
+	var err error
+	if unlabeled, err = subsample("unlabeled", unlabeled, e.o.MaxUnlabeled, rng, &est); err != nil {
+		return Estimate{}, err
+	}
+	if labeled, err = subsample("labeled", labeled, e.o.MaxLabeled, rng, &est); err != nil {
+		return Estimate{}, err
+	}
+	// The published estimateMixprop warns below these sizes (n < 100/0.1, n1 < 100).
+	if len(unlabeled) < 1000 {
+		est.Warnings = append(est.Warnings, fmt.Sprintf("only %d unlabeled scores (the published code warns below 1000): the estimate is unreliable", len(unlabeled)))
+	}
+	if len(labeled) < 100 {
+		est.Warnings = append(est.Warnings, fmt.Sprintf("only %d labeled scores (the published code warns below 100): the estimate is unreliable", len(labeled)))
+	}
+
+	// Run 1: how much of the labeled distribution the unlabeled sample holds.
+	c1, w1, err := e.run(unlabeled, labeled, CurveUnlabeled)
+	if err != nil {
+		return Estimate{}, fmt.Errorf("%s: unlabeled as mixture, labeled as component: %w", e.name, err)
+	}
+	est.Curves = append(est.Curves, c1)
+	est.Warnings = append(est.Warnings, w1...)
+	if !e.noisy {
+		est.Alpha = c1.Estimate
+		return est, nil
+	}
+	// Run 2: how much of the unlabeled distribution the labeled sample holds.
+	c2, w2, err := e.run(labeled, unlabeled, CurveLabeled)
+	if err != nil {
+		return Estimate{}, fmt.Errorf("%s: labeled as mixture, unlabeled as component: %w", e.name, err)
+	}
+	est.Curves = append(est.Curves, c2)
+	est.Warnings = append(est.Warnings, w2...)
+	est.Alpha, est.Beta = combine(c1.Estimate, c2.Estimate)
+	est.Warnings = append(est.Warnings, gapWarnings(est.Alpha, est.Beta)...)
+	return est, nil
+}
+
+// SmallGap is the beta-hat - alpha-hat below which AlphaMax-N warns: the
+// recovered metrics divide by beta - alpha (AAAI 2017 Eqs. 1-4), so an
+// error of 0.01 in either estimate moves them by 20% or more.
+const SmallGap = 0.05
+
+// gapWarnings flags an AlphaMax-N estimate whose beta - alpha is not
+// positive or is small. With both run estimates in (0, 1) the algebra gives
+// beta - alpha = al (1 - au) / (1 - au kappa) > 0, so the first case cannot
+// come from the runs; it is checked because callers divide by the gap.
+func gapWarnings(alpha, beta float64) []string {
+	switch {
+	case !(beta > alpha):
+		return []string{fmt.Sprintf("beta-hat %.4g <= alpha-hat %.4g: corrections that divide by beta - alpha are undefined", beta, alpha)}
+	case beta-alpha < SmallGap:
+		return []string{fmt.Sprintf("beta-hat - alpha-hat = %.4g is below %g: the labeled and unlabeled scores look alike, and corrections that divide by beta - alpha are unstable", beta-alpha, SmallGap)}
+	}
+	return nil
+}
+
+// combine turns the two AlphaMax-N runs into (alpha, beta): with
+// au = alpha/beta (run 1) and kappa = (1-beta)/(1-alpha) (run 2),
+// al = 1 - kappa, alpha = au*al/(1 - au*(1 - al)) and
+// beta = al/(1 - au*(1 - al)) (Jain, White, Radivojac 2016; notes section 1.6).
+func combine(au, kappa float64) (alpha, beta float64) {
+	al := 1 - kappa
+	den := 1 - au*(1-al)
+	return au * al / den, al / den
+}
+
+func checkScores(side string, s []float64) error {
+	if len(s) == 0 {
+		return fmt.Errorf("no %s scores", side)
+	}
+	if len(s) < MinScores {
+		return fmt.Errorf("only %d %s scores: need at least %d", len(s), side, MinScores)
+	}
+	first := s[0]
+	constant := true
+	for i, v := range s {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s score %d is %v: scores must be finite", side, i, v)
+		}
+		if v != first {
+			constant = false
+		}
+	}
+	if constant {
+		return fmt.Errorf("all %d %s scores equal %v: a constant sample has no histogram bin width", len(s), side, first)
+	}
+	return nil
+}
+
+// subsample draws limit scores with replacement when s has more, as the
+// published estimateMixprop does above its sample-size caps; limit 0 keeps
+// every score.
+func subsample(side string, s []float64, limit int, rng *rand.Rand, est *Estimate) ([]float64, error) {
+	if limit == 0 || len(s) <= limit {
+		return s, nil
+	}
+	if rng == nil {
+		return nil, errors.New("subsampling " + side + " scores needs a random source (rng is nil)")
+	}
+	out := make([]float64, limit)
+	for i := range out {
+		out[i] = s[rng.IntN(len(s))]
+	}
+	est.Warnings = append(est.Warnings, fmt.Sprintf("%d %s scores drawn with replacement from %d (max_%s)", limit, side, len(s), side))
+	if err := checkScores(side+" (subsampled)", out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// run is one AlphaMax execution: the likelihood curve of mixture against
+// component on the grid, then the knee.
+func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []string, error) {
+	h, err := newHistogram(mixture, component)
+	if err != nil {
+		return Curve{}, nil, err
+	}
+	raw, ll, err := llCurve(h, e.grid)
+	if err != nil {
+		return Curve{}, nil, err
+	}
+	// The grid is cloned so that a caller editing a curve cannot change the estimator.
+	c := Curve{Name: name, Alpha: slices.Clone(e.grid), LogLik: ll, Raw: raw, BinWidth: h.width, Bins: h.nBins}
+	p := pick(e.grid, ll, len(mixture), len(component), e.o)
+	c.Estimate, c.Knee, c.KneeIndex, c.Drop = p.value, e.grid[p.knee], p.knee, p.drop
+	var warnings []string
+	if p.warning != "" {
+		warnings = append(warnings, name+" curve: "+p.warning)
+	}
+	return c, warnings, nil
+}

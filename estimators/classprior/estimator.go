@@ -1,0 +1,283 @@
+package classprior
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// Estimator estimates the class prior and the label noise of a PU sample from
+// univariate scores (higher = more positive; typically a non-traditional
+// classifier's out-of-bag scores). The estimators of this package are safe
+// for concurrent use.
+type Estimator interface {
+	// Name is the registry name ("alphamax", "alphamax-n").
+	Name() string
+	// Estimate returns alpha (fraction of positives in the unlabeled set) and
+	// beta (fraction of positives in the labeled set; 1 for a clean-label
+	// method). rng is used only to subsample above MaxLabeled/MaxUnlabeled
+	// and may be nil otherwise. Degenerate input (a side with fewer than
+	// MinScores scores, a NaN or infinite score, a constant side) is an error.
+	Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estimate, error)
+}
+
+// Estimate is the result of an [Estimator].
+type Estimate struct {
+	Method string  `json:"method"`
+	Knee   string  `json:"knee"`
+	Alpha  float64 `json:"alpha"` // positives in the unlabeled set
+	Beta   float64 `json:"beta"`  // positives in the labeled set (1 for clean AlphaMax)
+	// Curves holds one log-likelihood curve per AlphaMax run: CurveUnlabeled
+	// (AlphaMax, and the first run of AlphaMax-N) and CurveLabeled (the second
+	// run of AlphaMax-N).
+	Curves []Curve `json:"curves,omitempty"`
+	// Warnings are conditions the caller should see (small samples,
+	// beta <= alpha, a flat curve); the estimate is returned unchanged.
+	Warnings []string `json:"warnings"`
+}
+
+// Curve names.
+const (
+	// CurveUnlabeled: unlabeled scores as the mixture, labeled as the
+	// component; its knee estimates alpha/beta (alpha for clean labels).
+	CurveUnlabeled = "unlabeled"
+	// CurveLabeled: labeled scores as the mixture, unlabeled as the
+	// component; its knee estimates kappa = (1-beta)/(1-alpha).
+	CurveLabeled = "labeled"
+)
+
+// Curve is the log-likelihood curve of one AlphaMax run.
+type Curve struct {
+	Name   string    `json:"name"`   // CurveUnlabeled or CurveLabeled
+	Alpha  []float64 `json:"alpha"`  // the grid, ascending
+	LogLik []float64 `json:"loglik"` // per grid point, after the monotone correction
+	Raw    []float64 `json:"raw"`    // per grid point, before the correction
+	// Estimate is what the run returns: alpha/beta for CurveUnlabeled,
+	// kappa for CurveLabeled.
+	Estimate float64 `json:"estimate"`
+	// Knee is the grid value the knee part of the rule picked, at KneeIndex;
+	// Drop is the likelihood-drop value of the blend rule (0 for the others).
+	Knee      float64 `json:"knee"`
+	KneeIndex int     `json:"knee_index"`
+	Drop      float64 `json:"drop,omitempty"`
+	BinWidth  float64 `json:"bin_width"` // histogram bin width (from the component sample)
+	Bins      int     `json:"bins"`      // number of bins over both samples
+}
+
+// Knee rules.
+const (
+	// KneePublished is the published inflectionScript, including its stale
+	// left slope from grid point 2*window on: for comparisons with published
+	// numbers only.
+	KneePublished = "published"
+	// KneeFixed is the published rule with the left slope of each grid point's
+	// own window, as evidently intended.
+	KneeFixed = "fixed"
+	// KneeConcaveStart is the fixed rule on a grid with log-spaced points
+	// below 0.01, returning the lowest grid value when the curve is concave
+	// from its start (the rule DESIGN.md section 7 proposes).
+	KneeConcaveStart = "concave-start"
+	// KneeBlend, the default, averages the concave-start knee with the
+	// largest alpha whose log-likelihood lies within DropTau*(1/n + 1/n1) of
+	// the curve's start. See the package documentation for the evidence.
+	KneeBlend = "blend"
+)
+
+// Knees lists the knee rules, the default first.
+func Knees() []string { return []string{KneeBlend, KneeConcaveStart, KneeFixed, KneePublished} }
+
+// DefaultKnee is the knee rule used when Options.Knee is empty.
+const DefaultKnee = KneeBlend
+
+// DefaultDropTau is the default Options.DropTau.
+const DefaultDropTau = 2.0
+
+// Options configure AlphaMax and AlphaMax-N. The zero value means the
+// defaults. The yaml tags are the names a config file uses.
+type Options struct {
+	// Knee is the rule that picks alpha* on the likelihood curve: "blend"
+	// (default), "concave-start", "fixed" or "published".
+	Knee string `yaml:"knee" json:"knee"`
+	// DropTau scales the blend rule's likelihood-drop tolerance
+	// DropTau*(1/n + 1/n1), n and n1 the mixture and component sizes
+	// (default 2; only the blend rule uses it).
+	DropTau float64 `yaml:"drop_tau" json:"drop_tau"`
+	// Grid is the alpha grid of the likelihood curve.
+	Grid Grid `yaml:"grid" json:"grid"`
+	// Window is the number of grid points in each line fit of the knee
+	// rule (published npts; default 10).
+	Window int `yaml:"window" json:"window"`
+	// Neighbours is the number of nearest grid points whose median smooths
+	// the curve before the knee rule (published k; default 5).
+	Neighbours int `yaml:"neighbours" json:"neighbours"`
+	// MaxUnlabeled and MaxLabeled cap the sample sizes: above a cap, that
+	// many scores are drawn with replacement (the published estimateMixprop
+	// uses 100000 and 10000). 0, the default, keeps every score.
+	MaxUnlabeled int `yaml:"max_unlabeled" json:"max_unlabeled"`
+	MaxLabeled   int `yaml:"max_labeled" json:"max_labeled"`
+}
+
+// Grid is the alpha grid: From, From+Step, ..., To (default 0.01, 0.02, ...,
+// 0.99, as published), plus LogPoints log-spaced points from LogFrom to LogTo
+// (default: 7 points from 0.001 to 0.0072 for the concave-start and blend
+// rules, continuing the geometric progression into 0.01; none for the others), or exactly Values when given. Values must lie in (0, 1).
+type Grid struct {
+	From      float64   `yaml:"from" json:"from"`
+	To        float64   `yaml:"to" json:"to"`
+	Step      float64   `yaml:"step" json:"step"`
+	LogPoints *int      `yaml:"log_points" json:"log_points"`
+	LogFrom   float64   `yaml:"log_from" json:"log_from"`
+	LogTo     float64   `yaml:"log_to" json:"log_to"`
+	Values    []float64 `yaml:"values" json:"values,omitempty"`
+}
+
+// WithDefaults returns o with the defaults filled in for its zero fields:
+// what an estimator built from o uses (and what a results record should show).
+func (o Options) WithDefaults() Options {
+	if o.Knee == "" {
+		o.Knee = DefaultKnee
+	}
+	if o.Window == 0 {
+		o.Window = 10
+	}
+	if o.DropTau == 0 {
+		o.DropTau = DefaultDropTau
+	}
+	if o.Neighbours == 0 {
+		o.Neighbours = 5
+	}
+	g := &o.Grid
+	if g.Values == nil {
+		if g.From == 0 {
+			g.From = 0.01
+		}
+		if g.To == 0 {
+			g.To = 0.99
+		}
+		if g.Step == 0 {
+			g.Step = 0.01
+		}
+		if g.LogPoints == nil {
+			n := 0
+			if o.Knee == KneeConcaveStart || o.Knee == KneeBlend {
+				n = 7
+			}
+			g.LogPoints = &n
+		}
+		if *g.LogPoints > 0 {
+			if g.LogFrom == 0 {
+				g.LogFrom = 0.001
+			}
+			if g.LogTo == 0 {
+				g.LogTo = 0.0072
+			}
+		}
+	}
+	return o
+}
+
+// Validate reports every invalid option at once.
+func (o Options) Validate() error {
+	_, err := o.WithDefaults().points()
+	return err
+}
+
+// points validates the options (defaults filled in) and returns the grid.
+func (o Options) points() ([]float64, error) {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if !slices.Contains(Knees(), o.Knee) {
+		bad("knee %q: want one of %s", o.Knee, strings.Join(Knees(), ", "))
+	}
+	if o.Window < 2 {
+		bad("window %d: want at least 2 grid points per line fit", o.Window)
+	}
+	if !(o.DropTau > 0) || math.IsInf(o.DropTau, 0) {
+		bad("drop_tau %v: want a positive number", o.DropTau)
+	}
+	if o.Neighbours < 1 {
+		bad("neighbours %d: want at least 1", o.Neighbours)
+	}
+	if o.MaxUnlabeled < 0 || (o.MaxUnlabeled > 0 && o.MaxUnlabeled < MinScores) {
+		bad("max_unlabeled %d: want 0 (no cap) or at least %d", o.MaxUnlabeled, MinScores)
+	}
+	if o.MaxLabeled < 0 || (o.MaxLabeled > 0 && o.MaxLabeled < MinScores) {
+		bad("max_labeled %d: want 0 (no cap) or at least %d", o.MaxLabeled, MinScores)
+	}
+	g := o.Grid
+	var pts []float64
+	inUnit := func(v float64) bool { return v > 0 && v < 1 }
+	if g.Values != nil {
+		if g.From != 0 || g.To != 0 || g.Step != 0 || g.LogPoints != nil || g.LogFrom != 0 || g.LogTo != 0 {
+			bad("grid.values lists the grid: leave out from, to, step and the log_ settings")
+		}
+		for i, v := range g.Values {
+			if !inUnit(v) {
+				bad("grid.values[%d] = %v: want a value in (0, 1)", i, v)
+			}
+		}
+		pts = slices.Clone(g.Values)
+	} else {
+		switch {
+		case !inUnit(g.From) || !inUnit(g.To) || g.From > g.To:
+			bad("grid from %v to %v: want 0 < from <= to < 1", g.From, g.To)
+		case !(g.Step > 0):
+			bad("grid.step %v: want a positive step", g.Step)
+		case (g.To-g.From)/g.Step > 1e6:
+			bad("grid.step %v: more than a million grid points", g.Step)
+		default:
+			for i := 0; ; i++ {
+				v := g.From + float64(i)*g.Step
+				if v > g.To+1e-9*g.Step {
+					break
+				}
+				// Round to 12 decimals so that 0.07 is 0.07, not 0.07000000000000001.
+				pts = append(pts, math.Round(v*1e12)/1e12)
+			}
+		}
+		if n := *g.LogPoints; n < 0 || n == 1 {
+			bad("grid.log_points %d: want 0 or at least 2", n)
+		} else if n > 0 {
+			if !inUnit(g.LogFrom) || !inUnit(g.LogTo) || g.LogFrom >= g.LogTo {
+				bad("grid log_from %v, log_to %v: want 0 < log_from < log_to < 1", g.LogFrom, g.LogTo)
+			} else {
+				// MATLAB logspace: 10^linspace(log10(from), log10(to), n).
+				l0, l1 := math.Log10(g.LogFrom), math.Log10(g.LogTo)
+				for i := range n {
+					pts = append(pts, math.Pow(10, l0+float64(i)*(l1-l0)/float64(n-1)))
+				}
+			}
+		}
+	}
+	slices.Sort(pts)
+	pts = slices.Compact(pts)
+	if len(errs) == 0 && len(pts) < 2*o.Window+1 {
+		bad("grid has %d points: the knee rule needs at least 2*window+1 = %d", len(pts), 2*o.Window+1)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return pts, nil
+}
+
+// Methods lists the registered estimator names.
+func Methods() []string { return []string{"alphamax", "alphamax-n"} }
+
+// New returns the estimator registered under method with options o.
+func New(method string, o Options) (Estimator, error) {
+	o = o.WithDefaults()
+	grid, err := o.points()
+	if err != nil {
+		return nil, fmt.Errorf("%s options: %w", method, err)
+	}
+	switch method {
+	case "alphamax":
+		return &alphaMax{name: method, o: o, grid: grid}, nil
+	case "alphamax-n":
+		return &alphaMax{name: method, noisy: true, o: o, grid: grid}, nil
+	}
+	return nil, fmt.Errorf("unknown class-prior estimator %q: want one of %s", method, strings.Join(Methods(), ", "))
+}
