@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/internal/scorefile"
 	"github.com/pueval/pueval/metrics"
@@ -21,25 +23,34 @@ import (
 // the labeled) and warnings. It is reported under "estimate" in the output.
 type priorEstimate struct {
 	Method   string   `json:"method"`
+	Knee     string   `json:"knee,omitempty"`
 	Alpha    number   `json:"alpha"`
 	Beta     number   `json:"beta"`
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// priorEstimators are the names --estimate accepts. A nil entry is an
-// estimator this build does not have yet: the class-prior estimators
-// (estimators/classprior, issue 5) are wired in by setting the entry to a
-// function that runs the estimator on the labeled and unlabeled scores, for
-// example
-//
-//	"alphamax-n": func(l, u []float64) (priorEstimate, error) {
-//		e, err := classprior.AlphaMaxN{}.Estimate(l, u, rand.New(rand.NewPCG(1, 1)))
-//		return priorEstimate{Alpha: number(e.Alpha), Beta: number(e.Beta), Warnings: e.Warnings}, err
-//	},
-//
-// Nothing else in this file needs to change: runCorrect fills in Method.
+// priorEstimators are the names --estimate accepts: the class-prior
+// estimators of package classprior with their default options (knee rule
+// "blend"). The random source only matters when an options cap subsamples
+// the scores (not by default); it is fixed so that `pueval correct` is
+// deterministic.
 var priorEstimators = map[string]func(labeled, unlabeled []float64) (priorEstimate, error){
-	"alphamax-n": nil,
+	"alphamax":   classpriorEstimate("alphamax"),
+	"alphamax-n": classpriorEstimate("alphamax-n"),
+}
+
+func classpriorEstimate(method string) func(labeled, unlabeled []float64) (priorEstimate, error) {
+	return func(labeled, unlabeled []float64) (priorEstimate, error) {
+		est, err := classprior.New(method, classprior.Options{})
+		if err != nil {
+			return priorEstimate{}, err
+		}
+		e, err := est.Estimate(labeled, unlabeled, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			return priorEstimate{}, err
+		}
+		return priorEstimate{Alpha: number(e.Alpha), Beta: number(e.Beta), Knee: e.Knee, Warnings: e.Warnings}, nil
+	}
 }
 
 // correctReport is the JSON output of `pueval correct`.
@@ -121,9 +132,6 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 		fn, ok := priorEstimators[*estimate]
 		if !ok {
 			return fmt.Errorf("--estimate %q: unknown method (want %s)", *estimate, strings.Join(estimatorNames(), ", "))
-		}
-		if fn == nil {
-			return fmt.Errorf("--estimate %s: the class-prior estimators are not available in this build; give --alpha and --beta", *estimate)
 		}
 		estimator = fn
 	case !set["alpha"] || !set["beta"]:
