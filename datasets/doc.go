@@ -1,0 +1,2 @@
+// Package datasets is a placeholder doc.
+package datasets
