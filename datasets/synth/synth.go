@@ -24,7 +24,7 @@ func Beta(a, b float64) Sampler {
 // Sample is a PU sample with its hidden truth.
 type Sample struct {
 	Labeled, Unlabeled           []float64
-	LabeledTruth, UnlabeledTruth []bool // true for a positive
+	LabeledTruth, UnlabeledTruth []bool  // true for a positive
 	Alpha, Beta                  float64 // exact fractions of positives in Unlabeled and Labeled
 }
 
