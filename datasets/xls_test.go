@@ -15,10 +15,10 @@ var toyCells = []xlsCell{
 	{row: 0, col: 1, kind: 's', str: "Age"},
 	{row: 0, col: 2, kind: 's', str: "Strength (MPa) with a long name"},
 	{row: 1, col: 0, kind: 'n', num: 540},
-	{row: 1, col: 1, kind: 'r', rk: 28<<2 | 2},   // integer 28
-	{row: 1, col: 2, kind: 'n', num: 79.98611076}, // Concrete_Data.xls's first strength
-	{row: 2, col: 0, kind: 'r', rk: 12345<<2 | 3}, // integer 12345 / 100 = 123.45
-	{row: 2, col: 1, kind: 'r', rk: uint32(math.Float64bits(2.5) >> 32)},     // 2.5, top 30 bits of the double
+	{row: 1, col: 1, kind: 'r', rk: 28<<2 | 2},                                // integer 28
+	{row: 1, col: 2, kind: 'n', num: 79.98611076},                             // Concrete_Data.xls's first strength
+	{row: 2, col: 0, kind: 'r', rk: 12345<<2 | 3},                             // integer 12345 / 100 = 123.45
+	{row: 2, col: 1, kind: 'r', rk: uint32(math.Float64bits(2.5) >> 32)},      // 2.5, top 30 bits of the double
 	{row: 2, col: 2, kind: 'r', rk: uint32(math.Float64bits(1234.5)>>32) | 1}, // 1234.5 / 100
 }
 
