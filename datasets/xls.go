@@ -31,7 +31,7 @@ const (
 	// maxXLSSize bounds what we accept; UCI's spreadsheets are < 1 MB.
 	maxXLSSize = 256 << 20
 	// maxXLSCells bounds the sheet grid (rows x columns) we allocate.
-	maxXLSCells = 4_000_000
+	maxXLSCells = 2_000_000
 )
 
 type cfbFile struct {
@@ -321,7 +321,8 @@ func (r *sstReader) str() (string, error) {
 		extLen = int(binary.LittleEndian.Uint32(b))
 	}
 	wide := flags&0x01 != 0
-	u := make([]uint16, 0, nChars)
+	// Do not trust nChars for the allocation: at most what the records hold.
+	u := make([]uint16, 0, min(nChars, len(r.segs[r.seg])-r.pos+1))
 	for len(u) < nChars {
 		if r.pos == len(r.segs[r.seg]) {
 			// Characters continue in the next record, after an option byte.
@@ -583,14 +584,24 @@ func readXLS(data []byte, sheet string) ([][]string, error) {
 	if maxRow < 0 {
 		return nil, nil
 	}
-	if (maxRow+1)*(maxCol+1) > maxXLSCells {
-		return nil, fmt.Errorf("worksheet spans %d x %d cells, more than the %d-cell limit", maxRow+1, maxCol+1, maxXLSCells)
+	// Rows without cells stay nil (callers skip empty rows), so memory
+	// follows the cells present, not the sheet's extent.
+	used := make([]bool, maxRow+1)
+	nUsed := 0
+	for _, c := range cells {
+		if !used[c.row] {
+			used[c.row] = true
+			nUsed++
+		}
+	}
+	if nUsed*(maxCol+1) > maxXLSCells {
+		return nil, fmt.Errorf("worksheet of %d rows x %d columns exceeds the %d-cell limit", nUsed, maxCol+1, maxXLSCells)
 	}
 	rows := make([][]string, maxRow+1)
-	for i := range rows {
-		rows[i] = make([]string, maxCol+1)
-	}
 	for _, c := range cells {
+		if rows[c.row] == nil {
+			rows[c.row] = make([]string, maxCol+1)
+		}
 		rows[c.row][c.col] = c.val
 	}
 	return rows, nil
