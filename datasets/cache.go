@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -30,8 +29,9 @@ import (
 // A cached file is used only when its spec hash equals the catalog entry's
 // (any change to files, format, target or features rebuilds it), its
 // fingerprint, recomputed from the payload on every load, equals the one it
-// recorded and the one the catalog expects, and, for an incomplete data set,
-// none of the missing files has since appeared in the raw cache.
+// recorded, the data still pass the catalog's checks (fingerprints, counts),
+// and, for an incomplete data set, none of the missing files has since
+// appeared in the raw cache.
 
 const (
 	cacheMagic   = "PUEVALDS"
@@ -50,7 +50,6 @@ type cacheHeader struct {
 	Fingerprint string     `json:"fingerprint"`
 	Complete    bool       `json:"complete"`
 	Missing     []string   `json:"missing,omitempty"`
-	Warnings    []string   `json:"warnings,omitempty"`
 	Columns     []Column   `json:"columns"`
 	Files       []FileInfo `json:"files"`
 }
@@ -63,7 +62,7 @@ func (s *Store) encodedPath(name string) string {
 func (s *Store) saveEncoded(sp *Spec, ds *Dataset) error {
 	h := cacheHeader{SpecHash: sp.specHash(), Name: ds.Name, N: ds.N, D: ds.D, NPos: ds.NPos,
 		Fingerprint: ds.Fingerprint, Complete: ds.Complete, Missing: ds.Missing,
-		Warnings: ds.Warnings, Columns: ds.Columns, Files: ds.Files}
+		Columns: ds.Columns, Files: ds.Files}
 	hb, err := json.Marshal(h)
 	if err != nil {
 		return err
@@ -146,9 +145,6 @@ func (s *Store) loadEncoded(sp *Spec) *Dataset {
 	if Fingerprint(x, y, h.D) != h.Fingerprint {
 		return nil // damaged: rebuild from the raw files
 	}
-	if _, fp, _ := expected(sp, h.Missing); fp != "" && fp != h.Fingerprint {
-		return nil // the catalog's fingerprint changed since
-	}
 	for _, m := range h.Missing {
 		for _, c := range candidates(m) {
 			if exists(s.opts.cachePath(c.rel)) {
@@ -165,8 +161,13 @@ func (s *Store) loadEncoded(sp *Spec) *Dataset {
 	if npos != h.NPos {
 		return nil
 	}
-	return &Dataset{Name: h.Name, X: mat.NewDense(h.N, h.D, x), Y: y, Columns: h.Columns,
-		N: h.N, NPos: h.NPos, D: h.D, Fingerprint: h.Fingerprint, Complete: h.Complete,
-		Missing: h.Missing, Notes: strings.TrimSpace(sp.Notes), Warnings: slices.Clone(h.Warnings),
-		Files: h.Files, FromCache: true}
+	ds := &Dataset{Name: h.Name, X: mat.NewDense(h.N, h.D, x), Y: y, Columns: h.Columns,
+		N: h.N, NPos: h.NPos, D: h.D, Fingerprint: h.Fingerprint, Complete: true,
+		Missing: h.Missing, Notes: strings.TrimSpace(sp.Notes), Files: h.Files, FromCache: true}
+	// Verify against the catalog as it is now (its fingerprints or counts
+	// may have changed since the file was written); warnings are made here.
+	if err := s.check(sp, ds, true); err != nil {
+		return nil
+	}
+	return ds
 }

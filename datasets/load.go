@@ -414,6 +414,9 @@ func (s *Store) check(sp *Spec, ds *Dataset, verify bool) error {
 			continue
 		}
 		i := slices.IndexFunc(sp.Files, func(x FileSpec) bool { return x.Path == f.Path })
+		if i < 0 {
+			return fmt.Errorf("%s: file %s is not in the catalog entry", sp.Name, f.Path)
+		}
 		want := sp.Files[i].Fingerprint
 		if want != "" && f.Fingerprint != want {
 			errs = append(errs, &FingerprintError{Dataset: sp.Name, File: f.Path, Local: ds.Files[k].Local, Expected: want, Got: f.Fingerprint})

@@ -304,6 +304,29 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
+// TestCachedLoadRechecks: warnings and verification of a cached load follow
+// the catalog as it is now, not as it was when the cache was written.
+func TestCachedLoadRechecks(t *testing.T) {
+	mirror, cat := fixture(t)
+	st := openFixture(t, mirror, cat)
+	frozen := cat.Datasets[0].Fingerprint
+	cat.Datasets[0].Fingerprint = ""
+	ds, err := st.Load(bg, "toy")
+	if err != nil || len(ds.Warnings) != 1 || !strings.Contains(ds.Warnings[0], "unverified") {
+		t.Fatalf("unfrozen: %v %q", err, ds.Warnings)
+	}
+	cat.Datasets[0].Fingerprint = frozen
+	ds, err = st.Load(bg, "toy")
+	if err != nil || !ds.FromCache || len(ds.Warnings) != 0 {
+		t.Fatalf("frozen since: err %v FromCache %v warnings %q", err, ds.FromCache, ds.Warnings)
+	}
+	cat.Datasets[0].Fingerprint = strings.Repeat("0", 64) // a catalog that disagrees: rebuild, then fail
+	var fe *FingerprintError
+	if _, err := st.Load(bg, "toy"); !errors.As(err, &fe) || fe.File != "" {
+		t.Fatalf("catalog changed to a wrong fingerprint: %v", err)
+	}
+}
+
 func TestUnknownDataset(t *testing.T) {
 	mirror, cat := fixture(t)
 	_, err := openFixture(t, mirror, cat).Load(bg, "nope")
