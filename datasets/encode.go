@@ -456,14 +456,6 @@ func (f *fingerprinter) row(x []float64) {
 	f.sh.Write(f.buf)
 }
 
-func (f *fingerprinter) label(b bool) {
-	if b {
-		f.sh.Write([]byte{1})
-	} else {
-		f.sh.Write([]byte{0})
-	}
-}
-
 func (f *fingerprinter) number(v float64) {
 	var b [9]byte
 	b[0] = 'n'

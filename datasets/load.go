@@ -111,7 +111,9 @@ func (e *UnavailableError) Error() string {
 func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
 func (e *UnavailableError) Unwrap() error        { return e.Err }
 
-// Store loads the data sets of a catalog from the cache and the mirror.
+// Store loads the data sets of a catalog from the cache and the mirror. It
+// is safe for concurrent use; concurrent processes sharing a cache are safe
+// too (every file is written atomically).
 type Store struct {
 	cat  *Catalog
 	opts Options
