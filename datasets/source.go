@@ -77,11 +77,16 @@ type MissingFileError struct {
 	File    string   // catalog path, e.g. "machine-learning-databases/x/y.zip!m"
 	Tried   []string // cache paths and mirror locations looked at
 	Cache   string   // where to put the file by hand
+	Note    string   // e.g. that the mirror directory itself does not exist
 }
 
 func (e *MissingFileError) Error() string {
-	return fmt.Sprintf("%s: file %s is missing: looked in %s; to provide it, set %s to a directory or http(s) URL laid out like %s that has it, or put the file at %s",
-		e.Dataset, e.File, strings.Join(e.Tried, ", "), EnvMirror, DefaultMirror, e.Cache)
+	note := ""
+	if e.Note != "" {
+		note = " (" + e.Note + ")"
+	}
+	return fmt.Sprintf("%s: file %s is missing: looked in %s%s; to provide it, set %s to a directory or http(s) URL laid out like %s that has it, or put the file at %s",
+		e.Dataset, e.File, strings.Join(e.Tried, ", "), note, EnvMirror, DefaultMirror, e.Cache)
 }
 
 // candidate is one place a catalogued file may be found: an archive path,
@@ -193,7 +198,13 @@ func (o *Options) find(ctx context.Context, ds, p string) (*rawFile, error) {
 		}
 		return &rawFile{cand: c, local: local, data: data, sha256: sha256Hex(data)}, nil
 	}
-	return nil, &MissingFileError{Dataset: ds, File: p, Tried: tried, Cache: o.cachePath(cands[0].rel)}
+	me := &MissingFileError{Dataset: ds, File: p, Tried: tried, Cache: o.cachePath(cands[0].rel)}
+	if d := o.mirrorDir(); d != "" {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			me.Note = "the mirror directory " + d + " does not exist"
+		}
+	}
+	return nil, me
 }
 
 var errNotFound = errors.New("not found")

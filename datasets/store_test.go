@@ -278,6 +278,11 @@ func TestMissingFile(t *testing.T) {
 	if _, err := st.Fetch(bg, "toyabsent"); !errors.As(err, &me) {
 		t.Errorf("Fetch: %v", err)
 	}
+	// A mirror directory that does not exist is pointed out.
+	st2, _ := Open(cat, Options{CacheDir: t.TempDir(), Mirror: filepath.Join(mirror, "nope")})
+	if _, err := st2.Load(bg, "toy"); err == nil || !strings.Contains(err.Error(), "(the mirror directory "+filepath.Join(mirror, "nope")+" does not exist)") {
+		t.Errorf("wrong mirror: %v", err)
+	}
 }
 
 func TestUnavailable(t *testing.T) {
