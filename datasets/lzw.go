@@ -91,14 +91,14 @@ func decompressZ(in []byte) ([]byte, error) {
 			}
 			continue
 		}
-		// Read nBits bits, least significant first.
-		code := 0
+		// Read nBits bits, least significant first (at most 16 bits from
+		// an offset of up to 7: three bytes).
 		byteIdx, bitIdx := pos>>3, pos&7
 		var window uint32
 		for k := 0; k < 3 && byteIdx+k < len(data); k++ {
 			window |= uint32(data[byteIdx+k]) << (8 * k)
 		}
-		code = int(window>>bitIdx) & (1<<nBits - 1)
+		code := int(window>>bitIdx) & (1<<nBits - 1)
 		pos += nBits
 
 		if oldCode == -1 {

@@ -154,6 +154,7 @@ func parseGas(data []byte, width int) (records, error) {
 		for k := 2; k < len(row); k++ {
 			row[k] = "0"
 		}
+		seen := make([]bool, width+1)
 		for _, f := range fs[1:] {
 			is, v, ok := strings.Cut(f, ":")
 			idx, err := strconv.Atoi(is)
@@ -163,9 +164,10 @@ func parseGas(data []byte, width int) (records, error) {
 			if idx < 1 || idx > width {
 				return rec, fmt.Errorf("line %d: feature index %d outside 1..%d", line, idx, width)
 			}
-			if row[idx+1] != "0" {
+			if seen[idx] {
 				return rec, fmt.Errorf("line %d: feature index %d given twice", line, idx)
 			}
+			seen[idx] = true
 			row[idx+1] = v
 		}
 		rec.rows = append(rec.rows, row)
