@@ -26,6 +26,8 @@ fmt-check:
 ## fuzz: a short run of every fuzz target (the corpus they find is kept under testdata/fuzz).
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./internal/scorefile
+	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded; do \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
 
 clean:
 	rm -rf bin

@@ -16,6 +16,8 @@ const module = "github.com/pueval/pueval"
 var allowedImports = map[string][]string{
 	"":                      {},
 	"cmd/pueval":            {"*"},
+	"configs":               {},
+	"datasets":              {},
 	"datasets/pusplit":      {},
 	"datasets/synth":        {},
 	"estimators/classprior": {},

@@ -33,6 +33,7 @@ func init() {
 		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
 		{"figure", "NAME --out DIR", "draw a figure of the papers from their equations alone (no data needed)", runFigure},
 		{"estimate", "--input FILE [--method alphamax|alphamax-n] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N)", runEstimate},
+		{"datasets", "list|describe|verify|fetch [flags] [NAME...]", "list, load, verify and fetch the UCI data sets of the catalog", runDatasets},
 		{"version", "", "print the version of pueval", runVersion},
 		{"help", "[COMMAND]", "show help for pueval or for one command", runHelp},
 	}

@@ -1,0 +1,117 @@
+// Package datasets turns the UCI data sets of the reproduced papers into
+// encoded binary-classification data: a float64 feature matrix and a
+// positive/negative label per row, verified against fingerprints frozen in
+// the catalog (DESIGN.md section 3).
+//
+// # Catalog
+//
+// The catalog (configs/datasets.yaml, embedded by package configs; read
+// with ParseCatalog, ReadCatalogFile or ReadCatalogFS) has one Spec per data
+// set: its archive paths, format, target column and binarization rule,
+// feature encoding, expected n / n_pos / d, and fingerprints. Loading is
+// strict: unknown fields, type errors and invalid entries are all reported
+// at once with file:line. Data sets that the project's mirror lacks
+// (Covertype, Epileptic Seizure, HAPT, MNIST, the Elkan-Noto proteins) are
+// catalogued with Spec.Unavailable saying why and where to get them; loading
+// one whose files cannot be found returns an *UnavailableError
+// (errors.Is(err, ErrUnavailable)), which a reproduction reports and skips.
+//
+// # Sources
+//
+// A Store (Open) reads each catalogued file from the cache, else copies or
+// downloads it from the mirror into the cache:
+//
+//   - cache: Options.CacheDir, by default $PUEVAL_DATA, else
+//     $XDG_CACHE_HOME/pueval, else ~/.cache/pueval. Raw files live under
+//     uci/ in archive layout (uci/machine-learning-databases/...), with
+//     uci/manifest.json recording each file's sha256, size, source and time
+//     (provenance only); encoded data sets under encoded/<name>.pds.
+//   - mirror: $PUEVAL_UCI_MIRROR, a directory laid out like the archive, a
+//     file:// URL or an http(s) base URL; when unset, the archive itself,
+//     https://archive.ics.uci.edu/ml/ (DefaultMirror). The mirror replaces
+//     the archive: with a mirror set nothing goes to the internet.
+//
+// A zip member "dir/a.zip!m" is read from the zip, or, when the zip is
+// absent, from the member stored extracted as dir/m or dir/a/m (the
+// project's mirror stores gas and the HIV files that way); a ".Z" or ".gz"
+// file may likewise be stored decompressed. Copies and downloads go to a
+// temporary file in the target directory that is renamed into place only
+// when complete (and of the announced length), so the cache never holds a
+// partial file; a re-run fetches only what is missing. A file found nowhere
+// gives a *MissingFileError listing every place looked at and saying how to
+// provide it (set PUEVAL_UCI_MIRROR, or put the file at the named cache
+// path).
+//
+// # Formats
+//
+//   - delimited text (comma, semicolon, tab, or runs of whitespace), LF or
+//     CRLF, optional header, double-quoted fields, "?" as the missing token;
+//   - Unix compress(1) .Z (LZW with block-mode clears and code-group padding,
+//     after ncompress 4.2.4), gzip .gz, zip members (a glob selects several);
+//   - Excel 97-2003 .xls: OLE2 compound file ([MS-CFB]) holding a BIFF8
+//     workbook ([MS-XLS]); cell values of one worksheet (NUMBER, RK, MULRK,
+//     LABELSST, LABEL, FORMULA results, BOOLERR);
+//   - UCI's gas-sensor lines "CLASS;CONC 1:v1 2:v2 ..." (absent indices 0);
+//   - a .tar.gz of text documents, one directory per class (20 Newsgroups),
+//     encoded as TF-IDF following scikit-learn's TfidfVectorizer defaults
+//     (tokens \w\w+ lower-cased, counts x smooth idf ln((1+n)/(1+df))+1,
+//     rows scaled to unit length) over the MaxFeatures most frequent terms.
+//
+// All parsers return errors naming the file and line; none panics on bad
+// input (each is fuzzed).
+//
+// # Encoding and binarization
+//
+// Files are concatenated in catalog order, then MaxRows keeps the first rows
+// (Bank: 45,000). The target becomes a label: positive when its value is
+// one of Target.Positive (glob patterns allowed; with Target.Negative, rows
+// in neither class are dropped), or when the number is > Target.GreaterThan
+// / < Target.LessThan, a number or "mean"/"median" of the kept rows.
+// Features keep the file's column order; each column is numeric (parsed as
+// is: a missing value, NaN or Inf is an error; -0 becomes 0), binary (two
+// listed values to 0/1), categorical (one-hot over the values listed in the
+// data set's .names file, in that order, so Mushroom has d = 126 as in the
+// paper; an unlisted value is an error), or a fixed-length sequence (one-hot
+// per position over an alphabet). Dataset.Columns says which; columns of a
+// one-hot group share Column.Source (see Dataset.OneHotGroups), which lets
+// a classifier treat them sparsely. Numbers are not scaled: the classifier
+// standardises.
+//
+// # Fingerprints
+//
+// The fingerprint of a data set is the lower-case hex sha256 of
+//
+//	"pueval-dataset-v1" 0x00
+//	for each row in order: its d features as IEEE-754 float64 bits,
+//	    little-endian, then one byte: 1 positive, 0 negative
+//	n and d as uint64, little-endian
+//
+// so a copy that differs in line endings or in how numbers are spelled
+// verifies, while any change to a value, a label, the row order or the
+// encoding does not. Each file also has a fingerprint of the rows it
+// contributes ("pueval-file-v1", the encoded features of each row followed
+// by its raw target: 'n' and float64 bits for a numeric target, 's', a
+// uint32 length and the bytes for a class), which lets a mismatch name the
+// file: a *FingerprintError names the data set, the file, the expected and
+// the computed fingerprint. A data set loaded without optional files
+// (Gas: batches 7 and 10 are not in the mirror) is checked against the
+// catalog's Partial entry for exactly those missing files, and comes back
+// with Complete = false and a warning stating the shortfall.
+//
+// # Encoded cache
+//
+// The first load parses the raw files and writes encoded/<name>.pds (magic
+// "PUEVALDS", version, JSON header with the spec hash, counts, columns,
+// files and fingerprint, then X as float64 and Y as bytes). Later loads read
+// it back (a few ms per data set), recompute the fingerprint from the payload
+// and compare it with the header and the catalog; a file made from a
+// different spec, damaged, or superseded by a newly provided optional file
+// is rebuilt from the raw files. Store.Verify always re-parses.
+//
+// References: UCI Machine Learning Repository (Dua and Graff,
+// https://archive.ics.uci.edu/ml/); the rules and counts of each data set
+// are from ../shared/uci/SOURCES.md and SOURCES-more.md and the papers;
+// [MS-CFB] and [MS-XLS], Microsoft Open Specifications; ncompress 4.2.4
+// (https://github.com/vapier/ncompress), compress.c; scikit-learn 1.x
+// TfidfVectorizer documentation.
+package datasets

@@ -1,0 +1,462 @@
+package datasets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Dataset is an encoded data set: n rows of d features, and a label per row.
+type Dataset struct {
+	Name string
+	// X is the n x d feature matrix, rows and columns in file order.
+	X *mat.Dense
+	// Y is true for positive rows.
+	Y       []bool
+	Columns []Column // one per column of X
+	N       int      // rows
+	NPos    int      // positive rows
+	D       int      // features
+	// Fingerprint is the sha256 of the encoded data (see package doc); it
+	// equals the catalog's when the data verified.
+	Fingerprint string
+	// Complete is false when optional files were missing (Missing lists
+	// them) and the data set holds fewer rows than the paper's.
+	Complete bool
+	Missing  []string
+	Notes    string   // the catalog's notes
+	Warnings []string // shortfalls, unverifiable fingerprints, ...
+	Files    []FileInfo
+	// FromCache is true when the data came from the encoded cache rather
+	// than from parsing the raw files.
+	FromCache bool
+}
+
+// FileInfo records where one catalogued file came from.
+type FileInfo struct {
+	Path        string `json:"path"`              // catalog path
+	Used        string `json:"used"`              // archive path actually read (an extracted member, a decompressed twin)
+	Local       string `json:"local"`             // file in the cache
+	SHA256      string `json:"sha256"`            // of the raw bytes of Local
+	Rows        int    `json:"rows"`              // rows it contributes
+	Fingerprint string `json:"fingerprint"`       // of those rows
+	Missing     bool   `json:"missing,omitempty"` // an optional file that was not found
+}
+
+// OneHotGroups returns the column indices of each one-hot group (columns of
+// kind OneHot sharing a Source), in column order.
+func (d *Dataset) OneHotGroups() [][]int {
+	var groups [][]int
+	idx := map[string]int{}
+	for j, c := range d.Columns {
+		if c.Kind != OneHot {
+			continue
+		}
+		g, ok := idx[c.Source]
+		if !ok {
+			g = len(groups)
+			idx[c.Source] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], j)
+	}
+	return groups
+}
+
+// FingerprintError says that data parsed from a file do not match the
+// catalog's fingerprint.
+type FingerprintError struct {
+	Dataset  string
+	File     string // catalog path; empty when every file matched but the whole did not
+	Local    string // the file that was read
+	Expected string
+	Got      string
+}
+
+func (e *FingerprintError) Error() string {
+	if e.File == "" {
+		return fmt.Sprintf("%s: fingerprint mismatch of the encoded data set: expected %s, got %s (every file matched its own fingerprint, so the encoding or the catalog entry changed)",
+			e.Dataset, e.Expected, e.Got)
+	}
+	return fmt.Sprintf("%s: fingerprint mismatch in file %s (read from %s): expected %s, got %s; the file differs from the one the catalog was made from: delete it from the cache to fetch it again, or fix the mirror",
+		e.Dataset, e.File, e.Local, e.Expected, e.Got)
+}
+
+// ErrUnavailable is matched (errors.Is) by errors for data sets that cannot
+// be had: catalogued as missing from the project's mirror, and not found.
+var ErrUnavailable = errors.New("data set not available")
+
+// UnavailableError reports a data set that is catalogued as unavailable
+// (Spec.Unavailable) and whose files were not found. A reproduction skips
+// such a data set and reports Reason.
+type UnavailableError struct {
+	Dataset string
+	Reason  string
+	Err     error // the *MissingFileError, or nil when there is no parser
+}
+
+func (e *UnavailableError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("%s: not available: %s", e.Dataset, e.Reason)
+	}
+	return fmt.Sprintf("%s: not available: %s (%v)", e.Dataset, e.Reason, e.Err)
+}
+
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+func (e *UnavailableError) Unwrap() error        { return e.Err }
+
+// Store loads the data sets of a catalog from the cache and the mirror. It
+// is safe for concurrent use; concurrent processes sharing a cache are safe
+// too (every file is written atomically).
+type Store struct {
+	cat  *Catalog
+	opts Options
+}
+
+// Open returns a Store for the catalog. Options usually come from
+// DefaultOptions (the environment).
+func Open(cat *Catalog, opts Options) (*Store, error) {
+	if cat == nil {
+		return nil, errors.New("datasets: nil catalog")
+	}
+	if opts.CacheDir == "" {
+		return nil, fmt.Errorf("datasets: no cache directory (set %s)", EnvData)
+	}
+	if opts.Mirror == "" {
+		opts.Mirror = DefaultMirror
+	}
+	return &Store{cat: cat, opts: opts}, nil
+}
+
+// Catalog returns the store's catalog.
+func (s *Store) Catalog() *Catalog { return s.cat }
+
+// Options returns the store's options.
+func (s *Store) Options() Options { return s.opts }
+
+func (s *Store) spec(name string) (*Spec, error) {
+	sp, ok := s.cat.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown data set %q (catalogued: %s)", name, strings.Join(s.cat.Names(), ", "))
+	}
+	return sp, nil
+}
+
+// Load returns the named data set: from the encoded cache when it holds a
+// copy made by the same spec whose fingerprint still checks, otherwise by
+// fetching, parsing, encoding and verifying the raw files (and refreshing
+// the encoded cache).
+func (s *Store) Load(ctx context.Context, name string) (*Dataset, error) {
+	sp, err := s.spec(name)
+	if err != nil {
+		return nil, err
+	}
+	if sp.Format.Kind == "none" {
+		return nil, &UnavailableError{Dataset: sp.Name, Reason: sp.Unavailable}
+	}
+	if ds := s.loadEncoded(sp); ds != nil {
+		return ds, nil
+	}
+	return s.build(ctx, sp, true)
+}
+
+// Verify parses the named data set from its raw files, ignoring the encoded
+// cache, checks every fingerprint, and refreshes the encoded cache.
+func (s *Store) Verify(ctx context.Context, name string) (*Dataset, error) {
+	sp, err := s.spec(name)
+	if err != nil {
+		return nil, err
+	}
+	if sp.Format.Kind == "none" {
+		return nil, &UnavailableError{Dataset: sp.Name, Reason: sp.Unavailable}
+	}
+	return s.build(ctx, sp, true)
+}
+
+// Fetch makes sure the raw files of the named data set are in the cache,
+// copying or downloading what is missing. Missing optional files are
+// reported in the result (Missing) rather than as an error.
+func (s *Store) Fetch(ctx context.Context, name string) ([]FileInfo, error) {
+	sp, err := s.spec(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []FileInfo
+	for _, f := range sp.Files {
+		for _, p := range []string{f.Path, f.Labels} {
+			if p == "" {
+				continue
+			}
+			rf, err := s.opts.find(ctx, sp.Name, p)
+			var me *MissingFileError
+			if errors.As(err, &me) && f.Optional {
+				out = append(out, FileInfo{Path: p, Missing: true})
+				continue
+			}
+			if err != nil {
+				return out, s.unavailable(sp, err)
+			}
+			out = append(out, FileInfo{Path: p, Used: rf.cand.rel, Local: rf.local, SHA256: rf.sha256})
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) unavailable(sp *Spec, err error) error {
+	var me *MissingFileError
+	if sp.Unavailable != "" && errors.As(err, &me) {
+		return &UnavailableError{Dataset: sp.Name, Reason: sp.Unavailable, Err: err}
+	}
+	return err
+}
+
+// readFormat parses one part according to the format.
+func readFormat(f Format, p part) (records, error) {
+	switch f.Kind {
+	case "delimited":
+		return parseDelimited(p.data, delimiterByte(f.Delimiter))
+	case "gas":
+		return parseGas(p.data, f.Width)
+	case "documents":
+		return parseDocuments(p.data)
+	case "xls":
+		rows, err := readXLS(p.data, f.Sheet)
+		if err != nil {
+			return records{}, err
+		}
+		var rec records
+		for i, r := range rows {
+			if slices.ContainsFunc(r, func(c string) bool { return c != "" }) {
+				rec.rows = append(rec.rows, r)
+				rec.lines = append(rec.lines, i+1)
+			}
+		}
+		return rec, nil
+	}
+	return records{}, fmt.Errorf("no parser for format %q", f.Kind)
+}
+
+// fixedNames are the columns of formats whose layout is fixed.
+func fixedNames(f Format) []string {
+	switch f.Kind {
+	case "gas":
+		names := []string{"class", "concentration"}
+		for i := 1; i <= f.Width; i++ {
+			names = append(names, fmt.Sprintf("f%d", i))
+		}
+		return names
+	case "documents":
+		return []string{"path", "class", "text"}
+	}
+	return nil
+}
+
+// build fetches, parses and encodes a data set from its raw files, and
+// verifies it when verify is set (only freezing new fingerprints turns it off).
+func (s *Store) build(ctx context.Context, sp *Spec, verify bool) (*Dataset, error) {
+	t := &sourceTable{names: fixedNames(sp.Format)}
+	if t.names == nil && len(sp.Format.Names) > 0 {
+		t.names = sp.Format.Names
+	}
+	ds := &Dataset{Name: sp.Name, Notes: strings.TrimSpace(sp.Notes), Complete: true}
+	for fi, f := range sp.Files {
+		rf, err := s.opts.find(ctx, sp.Name, f.Path)
+		var me *MissingFileError
+		if errors.As(err, &me) && f.Optional {
+			ds.Missing = append(ds.Missing, f.Path)
+			ds.Files = append(ds.Files, FileInfo{Path: f.Path, Missing: true})
+			continue
+		}
+		if err != nil {
+			return nil, s.unavailable(sp, err)
+		}
+		info := FileInfo{Path: f.Path, Used: rf.cand.rel, Local: rf.local, SHA256: rf.sha256}
+		parts, err := rf.parts()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sp.Name, err)
+		}
+		var labels *records
+		if f.Labels != "" {
+			lf, err := s.opts.find(ctx, sp.Name, f.Labels)
+			if err != nil {
+				return nil, s.unavailable(sp, err)
+			}
+			lparts, err := lf.parts()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", sp.Name, err)
+			}
+			if len(parts) != 1 || len(lparts) != 1 {
+				return nil, fmt.Errorf("%s: labels need exactly one data file and one labels file, got %d and %d", sp.Name, len(parts), len(lparts))
+			}
+			rec, err := parseDelimited(lparts[0].data, 0)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", sp.Name, lparts[0].name, err)
+			}
+			labels = &rec
+		}
+		for _, p := range parts {
+			rec, err := readFormat(sp.Format, p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", sp.Name, p.name, err)
+			}
+			if err := t.add(sp, fi, p.name, rec, labels); err != nil {
+				return nil, fmt.Errorf("%s: %w", sp.Name, err)
+			}
+		}
+		ds.Files = append(ds.Files, info)
+	}
+	enc, err := encodeTable(sp, t)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sp.Name, err)
+	}
+	for k := range ds.Files { // one per spec file, in spec order
+		ds.Files[k].Rows = enc.fileRows[k]
+		ds.Files[k].Fingerprint = enc.fileFP[k]
+	}
+	ds.X = mat.NewDense(enc.n, enc.d, enc.x)
+	ds.Y = enc.y
+	ds.Columns = enc.cols
+	ds.N, ds.D = enc.n, enc.d
+	for _, v := range enc.y {
+		if v {
+			ds.NPos++
+		}
+	}
+	ds.Fingerprint = Fingerprint(enc.x, enc.y, enc.d)
+	if err := s.check(sp, ds, verify); err != nil {
+		return nil, err
+	}
+	if err := s.saveEncoded(sp, ds); err != nil {
+		ds.Warnings = append(ds.Warnings, fmt.Sprintf("could not write the encoded cache: %v", err))
+	}
+	return ds, nil
+}
+
+// add appends a parsed part to the table, resolving the header.
+func (t *sourceTable) add(sp *Spec, file int, name string, rec records, labels *records) error {
+	rows, lines := rec.rows, rec.lines
+	if labels != nil {
+		n := len(rows)
+		if sp.Format.Header {
+			n--
+		}
+		if len(labels.rows) != n {
+			return fmt.Errorf("%s: %d data rows but %d labels", name, n, len(labels.rows))
+		}
+		off := len(rows) - n
+		for i, l := range labels.rows {
+			if len(l) != 1 {
+				return fmt.Errorf("%s: labels line %d: %d fields, want 1", name, labels.lines[i], len(l))
+			}
+			rows[off+i] = append(rows[off+i], l[0])
+		}
+		if off == 1 {
+			rows[0] = append(rows[0], "label")
+		}
+	}
+	if sp.Format.Header {
+		if len(rows) == 0 {
+			return fmt.Errorf("%s: empty, but a header was expected", name)
+		}
+		if t.names == nil {
+			t.names = rows[0]
+		} else if !slices.Equal(t.names, rows[0]) {
+			return fmt.Errorf("%s:%d: header %q differs from the first file's %q", name, lines[0], rows[0], t.names)
+		}
+		rows, lines = rows[1:], lines[1:]
+	}
+	if t.names == nil && len(rows) > 0 {
+		for i := range rows[0] {
+			t.names = append(t.names, fmt.Sprintf("col%d", i+1))
+		}
+	}
+	pi := int32(len(t.parts))
+	t.parts = append(t.parts, name)
+	for i, r := range rows {
+		if len(r) != len(t.names) {
+			return fmt.Errorf("%s:%d: %d fields, want %d", name, lines[i], len(r), len(t.names))
+		}
+		t.rows = append(t.rows, r)
+		t.file = append(t.file, int32(file))
+		t.part = append(t.part, pi)
+		t.line = append(t.line, int32(lines[i]))
+	}
+	return nil
+}
+
+// expected returns the counts and fingerprint the catalog gives for what
+// was loaded (the complete data set, or a catalogued partial one).
+func expected(sp *Spec, missing []string) (Counts, string, bool) {
+	if len(missing) == 0 {
+		return sp.Expect, sp.Fingerprint, true
+	}
+	for _, p := range sp.Partial {
+		a, b := slices.Clone(p.Missing), slices.Clone(missing)
+		slices.Sort(a)
+		slices.Sort(b)
+		if slices.Equal(a, b) {
+			return p.Expect, p.Fingerprint, true
+		}
+	}
+	return Counts{}, "", false
+}
+
+// check verifies fingerprints and counts (unless verify is false) and adds
+// warnings.
+func (s *Store) check(sp *Spec, ds *Dataset, verify bool) error {
+	var errs []error
+	for k, f := range ds.Files {
+		if f.Missing || !verify {
+			continue
+		}
+		i := slices.IndexFunc(sp.Files, func(x FileSpec) bool { return x.Path == f.Path })
+		if i < 0 {
+			return fmt.Errorf("%s: file %s is not in the catalog entry", sp.Name, f.Path)
+		}
+		want := sp.Files[i].Fingerprint
+		if want != "" && f.Fingerprint != want {
+			errs = append(errs, &FingerprintError{Dataset: sp.Name, File: f.Path, Local: ds.Files[k].Local, Expected: want, Got: f.Fingerprint})
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	got := Counts{N: ds.N, NPos: ds.NPos, D: ds.D}
+	want, fp, known := expected(sp, ds.Missing)
+	if len(ds.Missing) > 0 {
+		ds.Complete = false
+		ds.Warnings = append(ds.Warnings, fmt.Sprintf("incomplete: %d of %d files missing (%s); n_pos/n/d = %d/%d/%d instead of the complete data set's %d/%d/%d",
+			len(ds.Missing), len(sp.Files), strings.Join(ds.Missing, ", "), got.NPos, got.N, got.D, sp.Expect.NPos, sp.Expect.N, sp.Expect.D))
+	}
+	switch {
+	case !verify:
+		return nil
+	case !known:
+		ds.Warnings = append(ds.Warnings, fmt.Sprintf("the catalog has no counts or fingerprint for this subset of files; computed fingerprint %s", ds.Fingerprint))
+		return nil
+	case fp == "":
+		ds.Warnings = append(ds.Warnings, fmt.Sprintf("the catalog has no fingerprint for this data set, so it is unverified; computed %s", ds.Fingerprint))
+	case fp != ds.Fingerprint:
+		return &FingerprintError{Dataset: sp.Name, Expected: fp, Got: ds.Fingerprint}
+	}
+	if got != want {
+		msg := fmt.Sprintf("n_pos/n/d = %d/%d/%d, but the catalog expects %d/%d/%d", got.NPos, got.N, got.D, want.NPos, want.N, want.D)
+		if fp != "" {
+			return fmt.Errorf("%s: %s with a matching fingerprint: the catalog entry is inconsistent", sp.Name, msg)
+		}
+		ds.Warnings = append(ds.Warnings, msg)
+	}
+	return nil
+}
+
+// exists reports whether a regular file exists.
+func exists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() || err != nil && !errors.Is(err, fs.ErrNotExist)
+}
