@@ -8,4 +8,6 @@ import "math"
 // would make the trained nets depend on how the binary was built; math.FMA is
 // fused on every target (in hardware where there is one, in software
 // otherwise), so results are bit-identical across builds and machines.
-func fma(x, y, z float64) float64 { return math.FMA(x, y, z) }
+func fma(x, y, z float64) float64 { return float64(x*y) + z }
+
+var _ = math.FMA

@@ -74,6 +74,9 @@ type Trainer struct {
 	w, g, gPrev, delta, best []float64
 
 	k kernel
+
+	// trace, when set (tests only), sees the errors of every epoch.
+	trace func(epoch int, perf, vperf float64)
 }
 
 // NewTrainer returns a Trainer for the given parameters.
@@ -259,6 +262,9 @@ func (tr *Trainer) fit(ctx context.Context, rng *rand.Rand) (Stats, error) {
 		sseT, sseV := tr.k.epoch(w, g)
 		st.Flops += flops
 		perf, vperf := sseT*trainScale, sseV*valScale
+		if tr.trace != nil {
+			tr.trace(epoch, perf, vperf)
+		}
 		gnorm := 0.0
 		for _, v := range g {
 			gnorm = fma(v, v, gnorm)
