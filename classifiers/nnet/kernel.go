@@ -41,7 +41,7 @@ func newKernel() kernel { return new(scalarKernel) }
 // epoch (one forward pass over all rows and one backward pass over the
 // training rows) of a net with d active inputs and h hidden units on nTrain
 // rows with a training weight and nValOnly rows with only a validation
-// weight. Multiplies and adds count one each (a fused multiply-add two) and
+// weight. Multiplies and adds count one each and
 // tanh counts one:
 //
 //	forward, per row:     2hd (hidden pre-activations, bias included) + h (tanh)

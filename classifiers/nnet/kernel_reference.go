@@ -1,8 +1,8 @@
 package nnet
 
 // referenceKernel is the plainest statement of the epoch: one row at a time,
-// each hidden unit's dot product in column order, fused multiply-adds
-// throughout (see fma). The tests hold every other kernel to it.
+// each hidden unit's dot product in column order, every multiply-add
+// rounded twice (see madd). The tests hold every other kernel to it.
 type referenceKernel struct {
 	p *problem
 	z []float64 // hidden activations of the current row
@@ -30,28 +30,28 @@ func (k *referenceKernel) epoch(w, g []float64) (sseT, sseV float64) {
 			wr := W[j*d : j*d+d]
 			a := b[j]
 			for kk, xv := range xr {
-				a = fma(wr[kk], xv, a)
+				a = madd(wr[kk], xv, a)
 			}
 			z[j] = tanh(a)
-			o = fma(v[j], z[j], o)
+			o = madd(v[j], z[j], o)
 		}
 		y := tanh(o)
 		e := y - p.t[i]
 		e2 := e * e
-		sseT = fma(p.wt[i], e2, sseT)
-		sseV = fma(p.wv[i], e2, sseV)
+		sseT = madd(p.wt[i], e2, sseT)
+		sseV = madd(p.wv[i], e2, sseV)
 		if i >= p.nTrain {
 			continue
 		}
-		dlt := p.wt[i] * e * fma(-y, y, 1)
+		dlt := p.wt[i] * e * madd(-y, y, 1)
 		gc += dlt
 		for j := range h {
-			gv[j] = fma(dlt, z[j], gv[j])
-			dj := dlt * v[j] * fma(-z[j], z[j], 1)
+			gv[j] = madd(dlt, z[j], gv[j])
+			dj := dlt * v[j] * madd(-z[j], z[j], 1)
 			gb[j] += dj
 			gr := gW[j*d : j*d+d]
 			for kk, xv := range xr {
-				gr[kk] = fma(dj, xv, gr[kk])
+				gr[kk] = madd(dj, xv, gr[kk])
 			}
 		}
 	}

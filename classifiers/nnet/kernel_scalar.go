@@ -2,7 +2,7 @@ package nnet
 
 // scalarKernel is the portable float64 kernel Train uses. It computes
 // exactly what referenceKernel computes, bit for bit (TestKernelsAgree): the
-// same fused multiply-adds in the same order for every sum, only scheduled
+// same multiply-adds in the same order for every sum, only scheduled
 // for a CPU:
 //
 //   - rows are processed in pairs, so every weight loaded from memory serves
@@ -125,31 +125,31 @@ func (k *scalarKernel) epoch(w, g []float64) (sseT, sseV float64) {
 		}
 		o0, o1 := c, c
 		for j, vj := range v {
-			o0 = fma(vj, z0[j], o0)
-			o1 = fma(vj, z1[j], o1)
+			o0 = madd(vj, z0[j], o0)
+			o1 = madd(vj, z1[j], o1)
 		}
 		y0, y1 := tanh(o0), tanh(o1)
 		e0, e1 := y0-k.t[i], y1-k.t[i+1]
 		e20, e21 := e0*e0, e1*e1
-		sseT = fma(k.wt[i], e20, sseT)
-		sseV = fma(k.wv[i], e20, sseV)
-		sseT = fma(k.wt[i+1], e21, sseT)
-		sseV = fma(k.wv[i+1], e21, sseV)
+		sseT = madd(k.wt[i], e20, sseT)
+		sseV = madd(k.wv[i], e20, sseV)
+		sseT = madd(k.wt[i+1], e21, sseT)
+		sseV = madd(k.wv[i+1], e21, sseV)
 		if i >= k.nTrain {
 			continue
 		}
 
 		// Backward for the pair, row 0's contribution before row 1's in
 		// every sum (the reference's row order).
-		d0 := k.wt[i] * e0 * fma(-y0, y0, 1)
-		d1 := k.wt[i+1] * e1 * fma(-y1, y1, 1)
+		d0 := k.wt[i] * e0 * madd(-y0, y0, 1)
+		d1 := k.wt[i+1] * e1 * madd(-y1, y1, 1)
 		gOut += d0
 		gOut += d1
 		for j, vj := range v {
-			gv[j] = fma(d0, z0[j], gv[j])
-			gv[j] = fma(d1, z1[j], gv[j])
-			q0 := d0 * vj * fma(-z0[j], z0[j], 1)
-			q1 := d1 * vj * fma(-z1[j], z1[j], 1)
+			gv[j] = madd(d0, z0[j], gv[j])
+			gv[j] = madd(d1, z1[j], gv[j])
+			q0 := d0 * vj * madd(-z0[j], z0[j], 1)
+			q1 := d1 * vj * madd(-z1[j], z1[j], 1)
 			gb[j] += q0
 			gb[j] += q1
 			dh0[j], dh1[j] = q0, q1
@@ -184,14 +184,14 @@ func dot4x2(w, x0, x1, b []float64) (a00, a01, a02, a03, a10, a11, a12, a13 floa
 	for k, xa := range x0 {
 		xb := x1[k]
 		ws := w[4*k : 4*k+4 : 4*k+4]
-		a00 = fma(ws[0], xa, a00)
-		a01 = fma(ws[1], xa, a01)
-		a02 = fma(ws[2], xa, a02)
-		a03 = fma(ws[3], xa, a03)
-		a10 = fma(ws[0], xb, a10)
-		a11 = fma(ws[1], xb, a11)
-		a12 = fma(ws[2], xb, a12)
-		a13 = fma(ws[3], xb, a13)
+		a00 = madd(ws[0], xa, a00)
+		a01 = madd(ws[1], xa, a01)
+		a02 = madd(ws[2], xa, a02)
+		a03 = madd(ws[3], xa, a03)
+		a10 = madd(ws[0], xb, a10)
+		a11 = madd(ws[1], xb, a11)
+		a12 = madd(ws[2], xb, a12)
+		a13 = madd(ws[3], xb, a13)
 	}
 	return
 }
@@ -204,8 +204,8 @@ func dot1x2(w, x0, x1 []float64, b float64) (a0, a1 float64) {
 	x1 = x1[:len(x0)]
 	w = w[:len(x0)]
 	for k, xa := range x0 {
-		a0 = fma(w[k], xa, a0)
-		a1 = fma(w[k], x1[k], a1)
+		a0 = madd(w[k], xa, a0)
+		a1 = madd(w[k], x1[k], a1)
 	}
 	return
 }
@@ -222,10 +222,10 @@ func grad4x2(g, x0, x1, q0, q1 []float64) {
 	for k, xa := range x0 {
 		xb := x1[k]
 		gs := g[4*k : 4*k+4 : 4*k+4]
-		gs[0] = fma(p10, xb, fma(p00, xa, gs[0]))
-		gs[1] = fma(p11, xb, fma(p01, xa, gs[1]))
-		gs[2] = fma(p12, xb, fma(p02, xa, gs[2]))
-		gs[3] = fma(p13, xb, fma(p03, xa, gs[3]))
+		gs[0] = madd(p10, xb, madd(p00, xa, gs[0]))
+		gs[1] = madd(p11, xb, madd(p01, xa, gs[1]))
+		gs[2] = madd(p12, xb, madd(p02, xa, gs[2]))
+		gs[3] = madd(p13, xb, madd(p03, xa, gs[3]))
 	}
 }
 
@@ -236,6 +236,6 @@ func grad1x2(g, x0, x1 []float64, q0, q1 float64) {
 	x1 = x1[:len(x0)]
 	g = g[:len(x0)]
 	for k, xa := range x0 {
-		g[k] = fma(q1, x1[k], fma(q0, xa, g[k]))
+		g[k] = madd(q1, x1[k], madd(q0, xa, g[k]))
 	}
 }

@@ -76,13 +76,13 @@ func (n *Net) output(x []float64) float64 {
 		wr := w[j*d : j*d+d]
 		a := w[h*d+j]
 		for k, c := range n.cols {
-			a = fma(wr[k], scale(x[c], n.min[k], n.inv[k]), a)
+			a = madd(wr[k], scale(x[c], n.min[k], n.inv[k]), a)
 		}
-		o = fma(w[h*d+h+j], tanh(a), o)
+		o = madd(w[h*d+h+j], tanh(a), o)
 	}
 	return tanh(o)
 }
 
 // scale is the min-max map of one feature to [-1, 1]: 2 (x - min)/(max - min) - 1,
 // with inv = 2/(max - min).
-func scale(x, min, inv float64) float64 { return fma(x-min, inv, -1) }
+func scale(x, min, inv float64) float64 { return madd(x-min, inv, -1) }

@@ -18,7 +18,7 @@ package nnet
 // gradient's sign. 3.2e-8 is below float32 resolution, so a float32 kernel
 // can reuse the same coefficients.
 //
-// The cost is 10 fused multiply-adds, two multiplies and one division,
+// The cost is 10 multiply-adds, two multiplies and one division,
 // against an exponential (and its range reduction) for math.Tanh.
 //
 // The derivative used in back-propagation is 1 - y^2, the derivative of the
@@ -50,7 +50,7 @@ func tanh(x float64) float64 {
 		x = -tanhClamp
 	}
 	y := x * x
-	p := fma(fma(fma(fma(fma(tanhP5, y, tanhP4), y, tanhP3), y, tanhP2), y, tanhP1), y, tanhP0)
-	q := fma(fma(fma(fma(tanhQ4, y, tanhQ3), y, tanhQ2), y, tanhQ1), y, 1)
+	p := madd(madd(madd(madd(madd(tanhP5, y, tanhP4), y, tanhP3), y, tanhP2), y, tanhP1), y, tanhP0)
+	q := madd(madd(madd(madd(tanhQ4, y, tanhQ3), y, tanhQ2), y, tanhQ1), y, 1)
 	return x * p / q
 }

@@ -267,7 +267,7 @@ func (tr *Trainer) fit(ctx context.Context, rng *rand.Rand) (Stats, error) {
 		}
 		gnorm := 0.0
 		for _, v := range g {
-			gnorm = fma(v, v, gnorm)
+			gnorm = madd(v, v, gnorm)
 		}
 		gnorm = math.Sqrt(gnorm) * gScale
 		improved, reason, stopNow := stop.observe(epoch, perf, vperf, gnorm)
@@ -388,7 +388,7 @@ func initNguyenWidrow(w []float64, h, d int, rng *rand.Rand) {
 				norm := 0.0
 				for k := range row {
 					row[k] = 2*rng.Float64() - 1
-					norm = fma(row[k], row[k], norm)
+					norm = madd(row[k], row[k], norm)
 				}
 				if inputs == 0 {
 					break
