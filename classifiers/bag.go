@@ -245,6 +245,53 @@ func (o *NNetBag) Score(ctx context.Context, data Data, seed uint64) (*Result, e
 	return res, nil
 }
 
+// drawBootstrap draws a bootstrap sample of the n = len(nT) rows and its
+// validation part, writing into nT[r] and nV[r] the number of training and
+// validation draws of row r (uniq is scratch space, returned for reuse):
+//
+//   - SplitPosition: n draws uniformly with replacement; the first
+//     round(valFrac*n) draws are validation, the rest training. The draws are
+//     i.i.d., so the first k of them have exactly the distribution of a
+//     uniformly random set of k positions (the published divideind choice).
+//   - SplitUnique: n draws; then round(valFrac*u) of the u distinct drawn
+//     rows, a uniformly random subset (partial Fisher-Yates), become
+//     validation rows with all their draws.
+func drawBootstrap(rng *rand.Rand, split Split, valFrac float64, nT, nV []int32, uniq []int) []int {
+	n := len(nT)
+	clear(nT)
+	clear(nV)
+	switch split {
+	case SplitPosition:
+		nVal := int(math.Round(valFrac * float64(n)))
+		for pos := range n {
+			r := rng.IntN(n)
+			if pos < nVal {
+				nV[r]++
+			} else {
+				nT[r]++
+			}
+		}
+	case SplitUnique:
+		for range n {
+			nT[rng.IntN(n)]++
+		}
+		uniq = uniq[:0]
+		for r, c := range nT {
+			if c > 0 {
+				uniq = append(uniq, r)
+			}
+		}
+		nVal := int(math.Round(valFrac * float64(len(uniq))))
+		for i := range nVal {
+			j := i + rng.IntN(len(uniq)-i)
+			uniq[i], uniq[j] = uniq[j], uniq[i]
+			r := uniq[i]
+			nV[r], nT[r] = nT[r], 0
+		}
+	}
+	return uniq
+}
+
 // netOutput is one net's contribution: its out-of-bag rows, in increasing
 // order, and their predictions (y + 1)/2.
 type netOutput struct {
@@ -276,37 +323,7 @@ func (w *worker) run(ctx context.Context, data Data, seed uint64, b int) (*netOu
 	n := len(data.Y)
 	rng := rand.New(rand.NewPCG(NetSeed(seed, b)))
 	nT, nV := w.nT, w.nV
-	clear(nT)
-	clear(nV)
-	switch o.Split {
-	case SplitPosition:
-		nVal := int(math.Round(o.ValFraction * float64(n)))
-		for pos := range n {
-			r := rng.IntN(n)
-			if pos < nVal {
-				nV[r]++
-			} else {
-				nT[r]++
-			}
-		}
-	case SplitUnique:
-		for range n {
-			nT[rng.IntN(n)]++
-		}
-		w.uniq = w.uniq[:0]
-		for r, c := range nT {
-			if c > 0 {
-				w.uniq = append(w.uniq, r)
-			}
-		}
-		u := w.uniq
-		nVal := int(math.Round(o.ValFraction * float64(len(u))))
-		for i := range nVal { // partial Fisher-Yates: u[:nVal] is a uniform subset
-			j := i + rng.IntN(len(u)-i)
-			u[i], u[j] = u[j], u[i]
-			nV[u[i]], nT[u[i]] = nT[u[i]], 0
-		}
-	}
+	w.uniq = drawBootstrap(rng, o.Split, o.ValFraction, nT, nV, w.uniq)
 
 	rows := &w.rows
 	rows.Index, rows.Train, rows.Val = rows.Index[:0], rows.Train[:0], rows.Val[:0]

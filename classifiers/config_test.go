@@ -1,0 +1,96 @@
+package classifiers
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// decodeStrict decodes YAML into the named classifier's defaults the way a
+// config loader should: unknown fields are errors, absent fields keep their
+// defaults, and the result is validated.
+func decodeStrict(t *testing.T, name, src string) (Config, error) {
+	t.Helper()
+	cfg, err := Defaults(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(strings.NewReader(src))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, cfg.Validate()
+}
+
+func TestYAMLOptions(t *testing.T) {
+	cfg, err := decodeStrict(t, NNetBagName, `
+bags: 20
+hidden: 7
+max_epochs: 5000
+split: unique
+rprop: {delta0: 0.05}
+workers: 2
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := cfg.(*NNetBag)
+	want := DefaultNNetBag()
+	want.Bags, want.Hidden, want.MaxEpochs, want.Split, want.RPROP.Delta0, want.Workers = 20, 7, 5000, SplitUnique, 0.05, 2
+	if *o != want {
+		t.Errorf("decoded %+v, want %+v (absent fields keep their defaults)", *o, want)
+	}
+
+	if _, err := decodeStrict(t, NNetBagName, "bags: 10\nhiden: 5\n"); err == nil || !strings.Contains(err.Error(), "hiden") {
+		t.Errorf("unknown field: %v", err)
+	}
+	if _, err := decodeStrict(t, NNetBagName, "rprop: {delta_0: 1}\n"); err == nil || !strings.Contains(err.Error(), "delta_0") {
+		t.Errorf("unknown nested field: %v", err)
+	}
+	if _, err := decodeStrict(t, NNetBagName, "bags: many\n"); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("type error: %v", err)
+	}
+	_, err = decodeStrict(t, NNetBagName, "bags: -1\nval_fraction: 1.5\nsplit: positions\nrprop: {inc: 0.9}\n")
+	for _, want := range []string{"bags = -1", "val_fraction = 1.5", `split = "positions"`, "rprop.inc = 0.9"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("validation error %v should mention %q", err, want)
+		}
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	if names := Names(); len(names) != 1 || names[0] != NNetBagName {
+		t.Errorf("Names() = %v", names)
+	}
+	if _, err := Defaults("svm"); err == nil || !strings.Contains(err.Error(), NNetBagName) {
+		t.Errorf("unknown classifier: %v (should list the known ones)", err)
+	}
+	cfg, err := Defaults(NNetBagName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := cfg.New()
+	if err != nil || s.Name() != NNetBagName {
+		t.Fatalf("New: %v %v", s, err)
+	}
+	// The defaults are the published settings (DESIGN.md section 6).
+	o := cfg.(*NNetBag)
+	if o.Bags != 100 || o.Hidden != 5 || o.MaxEpochs != 500 || o.MaxFail != 25 || o.ValFraction != 0.25 ||
+		o.Split != SplitPosition || o.RPROP.Delta0 != 0.07 || o.RPROP.Inc != 1.2 || o.RPROP.Dec != 0.5 ||
+		o.RPROP.DeltaMax != 50 || o.RPROP.MinGrad != 1e-5 {
+		t.Errorf("defaults %+v differ from the published settings", *o)
+	}
+	// Key: workers never change scores, everything else may.
+	a, b := DefaultNNetBag(), DefaultNNetBag()
+	b.Workers = 7
+	if a.Key() != b.Key() {
+		t.Errorf("workers changed the key: %q vs %q", a.Key(), b.Key())
+	}
+	b.MaxFail = 26
+	if a.Key() == b.Key() {
+		t.Errorf("max_fail did not change the key %q", a.Key())
+	}
+	t.Log(a.Key())
+}
