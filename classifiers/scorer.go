@@ -57,7 +57,7 @@ type ModelStats struct {
 // Scorer fits a model to data and scores every training row out of bag.
 //
 // Contract: Score is deterministic given (data, seed): the same inputs give
-// bit-identical scores for any worker count, run order or machine; it honours
+// bit-identical scores for any worker count or run order; it honours
 // ctx (returning an error wrapping ctx's cause); it returns an error, never
 // panics, on bad data (NaN or infinite features, a single class, mismatched
 // lengths). A Scorer is safe for concurrent use.

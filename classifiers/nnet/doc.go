@@ -1,0 +1,92 @@
+// Package nnet trains the feed-forward nets of the papers' classifier: one
+// hidden layer of h tanh units and a tanh output, fitted by full-batch RPROP
+// to the mean squared error, with early stopping on a validation set. It
+// reproduces what MATLAB's feedforwardnet(h, 'trainrp') does in the published
+// AAAI-2017 code (../shared/notes/reference-implementations.md section 1.2;
+// DESIGN.md section 6), from the papers and MATLAB's documented defaults.
+//
+// # Model
+//
+// For a row x of raw features, with the active columns c_1..c_m (those not
+// constant over the training rows):
+//
+//	x'_k = 2 (x_{c_k} - min_k) / (max_k - min_k) - 1           (mapminmax to [-1, 1])
+//	y    = tanh(c + sum_j v_j tanh(b_j + sum_k W_jk x'_k))      j = 1..h, k = 1..m
+//	score = (y + 1) / 2                                          (reverse mapminmax of {0, 1})
+//
+// min_k and max_k are taken over every row the net is given (training and
+// validation weights alike: MATLAB fits mapminmax to the whole bootstrap
+// sample before dividing it). The published code first z-scores the columns
+// with the bootstrap's mean and standard deviation; a positive affine map
+// followed by min-max is the same min-max of the raw column, so the z-score
+// is omitted. Constant columns are dropped (MATLAB's removeconstantrows).
+// Targets are t = +1 for true and -1 for false.
+//
+// # Training
+//
+// The training loss is the weighted MSE in 0/1 target units (MATLAB's mse
+// on the un-normalised targets),
+//
+//	E(w) = sum_i a_i ((y_i + 1)/2 - (t_i + 1)/2)^2 / sum_i a_i = sum_i a_i (y_i - t_i)^2 / (4 sum_i a_i),
+//
+// with a_i the row's training weight (its number of training draws in a
+// bootstrap); the validation MSE is the same with the validation weights.
+// The gradient is back-propagated with tanh'(u) = 1 - tanh(u)^2.
+//
+// RPROP (Riedmiller & Braun 1993, without weight-backtracking as in MATLAB
+// trainrp; Igel & Huesken 2000 call it Rprop-): every weight has a step
+// delta_i, initially delta0 = 0.07. After each full-batch gradient g,
+//
+//	g_i g_i' > 0:  delta_i = min(1.2 delta_i, 50)
+//	g_i g_i' < 0:  delta_i = 0.5 delta_i
+//	otherwise:     delta_i unchanged
+//	w_i = w_i - sign(g_i) delta_i
+//
+// with g' the previous epoch's gradient (0 before the first update).
+//
+// Stopping, checked after evaluating the weights of every epoch e = 0, 1, ...
+// (e updates done), in MATLAB's order: training MSE 0 (goal); e = max_epochs
+// (500); |dE/dw| < min_grad (1e-5); max_fail (25) consecutive validation
+// failures. The initial weights are the first best; an epoch whose
+// validation MSE is strictly below the best becomes the best and resets the
+// failure count, one strictly above counts a failure, an equal one does
+// neither. The weights returned are the best epoch's (the last epoch's
+// without validation rows).
+//
+// Initial weights (Nguyen & Widrow 1990): each unit's input weight vector has
+// a uniformly random direction and length beta = 0.7 units^(1/inputs) (h and
+// m for the hidden layer, 1 and h for the output), and its bias is uniform in
+// [-beta, beta], as in the paper. MATLAB's initnw is a variant of the same
+// rule (it spaces the hidden biases evenly); only the starting point of
+// training differs, and the published nets cannot be reproduced draw for
+// draw in any case (different random number generator).
+//
+// # Numerics and determinism
+//
+// tanh is a clamped rational approximation, |error| <= 3.2e-8 (tanh.go).
+// Every multiply-add rounds twice (madd), so results do not depend on the
+// compiler's use of fused multiply-add; with a given rng stream a net is a
+// deterministic function of its rows, bit for bit on every build.
+//
+// # Performance
+//
+// A Trainer gathers the selected rows once (distinct rows with integer
+// weights rather than one row per bootstrap draw), reuses its buffers and
+// allocates nothing in the epoch loop. The epoch kernel (kernel.go) is
+// swappable: the scalar kernel processes rows in pairs and hidden units in
+// chunks of four and is bit-identical to the plain reference kernel;
+// FlopsPerEpoch gives the nominal operation count used for GFLOP/s.
+//
+// References:
+//   - M. Riedmiller, H. Braun. A direct adaptive method for faster
+//     backpropagation learning: the RPROP algorithm. IEEE ICNN 1993.
+//   - C. Igel, M. Huesken. Improving the Rprop learning algorithm. NC 2000.
+//   - D. Nguyen, B. Widrow. Improving the learning speed of 2-layer neural
+//     networks by choosing initial values of the adaptive weights. IJCNN 1990.
+//   - MathWorks documentation of trainrp (delt_inc 1.2, delt_dec 0.5,
+//     delta0 0.07, deltamax 50, min_grad 1e-5, max_fail, goal 0), mapminmax
+//     and removeconstantrows.
+//   - For the tanh fit: H. Loeb (1957) and C. Sanathanan, J. Koerner (1963),
+//     linearised rational least squares; C. Lawson (1961), reweighting
+//     towards the minimax solution.
+package nnet
