@@ -392,3 +392,67 @@ func TestCancel(t *testing.T) {
 		t.Errorf("took %v to stop after a 50 ms deadline", el)
 	}
 }
+
+// TestUniqueSplit: with split "unique" no row has both training and
+// validation draws, and round(0.25 u) of the u distinct rows are validation
+// rows.
+func TestUniqueSplit(t *testing.T) {
+	const n = 1000
+	rng := rand.New(rand.NewPCG(31, 32))
+	nT, nV := make([]int32, n), make([]int32, n)
+	var uniq []int
+	for range 20 {
+		uniq = drawBootstrap(rng, SplitUnique, 0.25, nT, nV, uniq)
+		u, val, draws := 0, 0, 0
+		for r := range n {
+			if nT[r] > 0 && nV[r] > 0 {
+				t.Fatalf("row %d has %d training and %d validation draws", r, nT[r], nV[r])
+			}
+			if nT[r]+nV[r] > 0 {
+				u++
+			}
+			if nV[r] > 0 {
+				val++
+			}
+			draws += int(nT[r] + nV[r])
+		}
+		if draws != n || val != int(math.Round(0.25*float64(u))) {
+			t.Fatalf("%d draws, %d validation rows of %d distinct; want %d draws and round(u/4)", draws, val, u, n)
+		}
+	}
+}
+
+// TestWeightedEqualsDuplicated: training each net on its distinct rows with
+// multiplicity weights minimises the same loss as training on one row per
+// draw; only the order of the sums differs. RPROP moves each weight by a step
+// that depends only on gradient signs, so the rounding differences matter
+// only if a gradient component or two validation errors fall within rounding
+// of each other: in practice the scores are identical (difference 0 on this
+// set), and the test allows 1e-9.
+func TestWeightedEqualsDuplicated(t *testing.T) {
+	data := bankLike(rand.New(rand.NewPCG(6, 6)), 2000, 0.2)
+	o := DefaultNNetBag()
+	o.Bags = 8
+	a, err := o.Score(context.Background(), data, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.duplicateRows = true
+	b, err := o.Score(context.Background(), data, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for i := range a.Scores {
+		worst = math.Max(worst, math.Abs(a.Scores[i]-b.Scores[i]))
+	}
+	t.Logf("max |weighted - duplicated| score difference: %.2g", worst)
+	if worst > 1e-9 {
+		t.Errorf("weighted and duplicated layouts differ by %.2g", worst)
+	}
+	for m := range a.Models {
+		if a.Models[m].Epochs != b.Models[m].Epochs {
+			t.Errorf("net %d: %d epochs weighted, %d duplicated", m, a.Models[m].Epochs, b.Models[m].Epochs)
+		}
+	}
+}
