@@ -28,6 +28,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./internal/scorefile
 	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
+	$(GO) test -run '^$$' -fuzz FuzzScore -fuzztime 30s ./classifiers
 
 clean:
 	rm -rf bin

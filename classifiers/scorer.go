@@ -138,6 +138,16 @@ func (data Data) check() (n, d int, err error) {
 			}
 		}
 	}
+	for k := range d {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range n {
+			v := raw.Data[i*raw.Stride+k]
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		if math.IsInf(hi-lo, 0) {
+			return 0, 0, fmt.Errorf("column %d spans [%g, %g], a range that overflows float64; rescale it", k, lo, hi)
+		}
+	}
 	pos := 0
 	for _, y := range data.Y {
 		if y {

@@ -55,7 +55,13 @@ func (n *Net) Predict(x []float64) (float64, error) {
 			return 0, fmt.Errorf("nnet: predict: feature %d is %v; features must be finite", k, v)
 		}
 	}
-	return n.predict(x), nil
+	s := n.predict(x)
+	if math.IsNaN(s) {
+		// Only a row so far outside the training range that its mapped
+		// value overflows can get here.
+		return 0, fmt.Errorf("nnet: predict: row lies too far outside the training range (its mapped features overflow)")
+	}
+	return s, nil
 }
 
 // predict is Predict without the checks: the bag calls it on rows it has

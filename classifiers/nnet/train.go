@@ -179,6 +179,9 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 	tr.cols = tr.cols[:0]
 	m := 0
 	for k := range d {
+		if math.IsInf(hi[k]-lo[k], 0) {
+			return fmt.Errorf("nnet: train: column %d spans [%g, %g], a range that overflows float64", k, lo[k], hi[k])
+		}
 		// A column constant over the rows carries no information and would
 		// divide by zero; so would a range so small that 2/range overflows.
 		if inv := 2 / (hi[k] - lo[k]); hi[k] > lo[k] && !math.IsInf(inv, 0) {
