@@ -34,8 +34,12 @@ type kernel interface {
 }
 
 // newKernel returns the kernel Train uses. Today that is the scalar float64
-// kernel; a faster kernel would be chosen here.
+// kernel; a faster kernel would be chosen here (and KernelName updated).
 func newKernel() kernel { return new(scalarKernel) }
+
+// KernelName names the epoch kernel Train uses, for run manifests:
+// "scalar" is the portable float64 kernel.
+func KernelName() string { return "scalar" }
 
 // FlopsPerEpoch is the nominal number of floating-point operations of one
 // epoch (one forward pass over all rows and one backward pass over the
