@@ -24,8 +24,8 @@
 //
 // # Training
 //
-// The training loss is the weighted MSE in 0/1 target units (MATLAB's mse
-// on the un-normalised targets),
+// The training loss is the weighted MSE in the units of the original 0/1
+// targets (only min_grad depends on the units),
 //
 //	E(w) = sum_i a_i ((y_i + 1)/2 - (t_i + 1)/2)^2 / sum_i a_i = sum_i a_i (y_i - t_i)^2 / (4 sum_i a_i),
 //

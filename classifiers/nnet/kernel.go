@@ -56,8 +56,8 @@ func KernelName() string { return "scalar" }
 //	                      + h (hidden biases) + 2hd (input weights) = 2hd + 7h + 5
 //
 // For the AAAI setting (d = 13, h = 5) that is 323 per training row and 153
-// per validation-only row. The real instruction count is higher (the tanh
-// approximation alone is 13 operations and a division); the nominal count is
+// per validation-only row. The real operation count is higher (each tanh
+// is 20 arithmetic operations, a division and a clamp); the nominal count is
 // what the README's GFLOP/s figures use.
 func FlopsPerEpoch(d, h, nTrain, nValOnly int) float64 {
 	fwd := float64(2*h*d + 3*h + 8)

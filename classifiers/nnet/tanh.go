@@ -18,7 +18,7 @@ package nnet
 // gradient's sign. 3.2e-8 is below float32 resolution, so a float32 kernel
 // can reuse the same coefficients.
 //
-// The cost is 10 multiply-adds, two multiplies and one division,
+// The cost is 9 multiply-adds, two multiplies, one division and the clamp,
 // against an exponential (and its range reduction) for math.Tanh.
 //
 // The derivative used in back-propagation is 1 - y^2, the derivative of the

@@ -53,7 +53,7 @@ type Stats struct {
 	Stop      StopReason // why training ended
 	TrainMSE  float64    // training MSE of the returned weights, 0/1 target units
 	ValMSE    float64    // validation MSE of the returned weights (NaN without validation rows)
-	TrainRows int        // distinct rows with a training weight
+	TrainRows int        // rows with a training weight
 	ValOnly   int        // rows with only a validation weight
 	Inputs    int        // active (non-constant) columns
 	Flops     float64    // nominal floating-point operations of the Epochs+1 passes (see FlopsPerEpoch)
