@@ -74,6 +74,9 @@ func checkKnown(file string, node *yaml.Node, t reflect.Type, errs *Errors) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t == yamlNodeType {
+		return // decoded later by its own rules (plug-in options)
+	}
 	if node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
 		checkKnown(file, node.Content[0], t, errs)
 		return

@@ -31,6 +31,10 @@ func init() {
 	commands = []command{
 		{"metrics", "--input FILE [--format json|table] [--pu]", "ROC/PR/lift areas and best thresholds of a scored, labeled sample", runMetrics},
 		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
+		{"run", "CONFIG [-o DIR] [-j N] [--repeats N] [--datasets a,b] [--shard k/n]", "run an experiment config (a file, or the name of a built-in one such as aaai2017-smoke) into DIR/records.jsonl", runRun},
+		{"reproduce", "PAPER [-o DIR] [-j N] [--repeats N] [--datasets a,b]", "run a paper's built-in config into results/PAPER, then write its report", runReproduce},
+		{"report", "DIR", "write the tables and figures of a results directory into DIR/report (index.html)", runReport},
+		{"config", "check CONFIG", "check an experiment config: every error at once with its line", runConfig},
 		{"figure", "NAME --out DIR", "draw a figure of the papers from their equations alone (no data needed)", runFigure},
 		{"estimate", "--input FILE [--method alphamax|alphamax-n] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N)", runEstimate},
 		{"datasets", "list|describe|verify|fetch [flags] [NAME...]", "list, load, verify and fetch the UCI data sets of the catalog", runDatasets},

@@ -20,8 +20,10 @@ type Manifest struct {
 	ConfigHash  string            `json:"config_hash"` // sha256 of the config's canonical form
 	CodeVersion string            `json:"code_version"`
 	GoVersion   string            `json:"go_version"`
-	Kernel      string            `json:"kernel,omitempty"` // classifier kernel used (e.g. scalar, avx512)
-	Data        map[string]string `json:"data,omitempty"`   // data set -> fingerprint
+	Kernel      string            `json:"kernel,omitempty"`      // classifier kernel used (e.g. scalar, avx512)
+	Data        map[string]string `json:"data,omitempty"`        // data set -> fingerprint
+	Unavailable map[string]string `json:"unavailable,omitempty"` // data sets skipped, with the reason
+	Warnings    []string          `json:"warnings,omitempty"`    // about the data (e.g. an incomplete data set)
 	Cells       int               `json:"cells"`
 	Done        int               `json:"done"`
 	Failed      int               `json:"failed"`

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pueval/pueval/experiments"
+	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/report"
+)
+
+// runFlags are the execution settings of `pueval run` and `pueval reproduce`.
+// None of them changes a cell's result.
+type runFlags struct {
+	out, datasets, shard, cache, scoreCache string
+	workers, repeats                        int
+	noScoreCache, noReport                  bool
+}
+
+func (f *runFlags) register(fs *flag.FlagSet, reproduce bool) {
+	fs.StringVar(&f.out, "o", "", "output `directory` (default results/EXPERIMENT)")
+	fs.IntVar(&f.workers, "j", 1, "cells run at once; each cell trains its nets on all cores (`N`)")
+	fs.IntVar(&f.repeats, "repeats", 0, "run only the first `N` repeats of every grid point (0 = all)")
+	fs.StringVar(&f.datasets, "datasets", "", "run only these data sets, comma-separated `a,b`")
+	fs.StringVar(&f.shard, "shard", "", "run only shard `k/n` of the grid (cells whose grid index is k-1 mod n)")
+	fs.StringVar(&f.cache, "cache", "", "data cache `dir` (default $PUEVAL_DATA, else $XDG_CACHE_HOME/pueval or ~/.cache/pueval)")
+	fs.StringVar(&f.scoreCache, "score-cache", "", "score cache `dir` (default: scores/ in the data cache; shared by experiments)")
+	fs.BoolVar(&f.noScoreCache, "no-score-cache", false, "train every classifier, reading and writing no cached scores")
+	if reproduce {
+		fs.BoolVar(&f.noReport, "no-report", false, "skip the report after the run")
+	}
+}
+
+func (f *runFlags) selection() (experiments.Selection, error) {
+	sel := experiments.Selection{Repeats: f.repeats}
+	if f.repeats < 0 {
+		return sel, fmt.Errorf("--repeats %d: want a positive number", f.repeats)
+	}
+	if f.datasets != "" {
+		for _, d := range strings.Split(f.datasets, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				sel.Datasets = append(sel.Datasets, d)
+			}
+		}
+	}
+	if f.shard != "" {
+		k, n, ok := strings.Cut(f.shard, "/")
+		a, err1 := strconv.Atoi(k)
+		b, err2 := strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || b < 1 || a < 1 || a > b {
+			return sel, fmt.Errorf("--shard %q: want k/n with 1 <= k <= n", f.shard)
+		}
+		sel.Shard, sel.Shards = a, b
+	}
+	return sel, nil
+}
+
+// parseWithPositional parses flags that may come before or after one positional argument.
+func parseWithPositional(e *env, fs *flag.FlagSet, args []string, what string) (pos string, help bool, err error) {
+	if help, err = parseFlags(e, fs, args); help || err != nil {
+		return "", help, err
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return "", false, fmt.Errorf("name the %s (see 'pueval %s -h')", what, fs.Name())
+	}
+	pos = rest[0]
+	if help, err = parseFlags(e, fs, rest[1:]); help || err != nil {
+		return "", help, err
+	}
+	if fs.NArg() > 0 {
+		return "", false, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return pos, false, nil
+}
+
+func runRun(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("run")
+	var f runFlags
+	f.register(fs, false)
+	path, help, err := parseWithPositional(e, fs, args, "config file")
+	if help || err != nil {
+		return err
+	}
+	_, err = runExperiment(ctx, e, path, &f)
+	return err
+}
+
+// runExperiment loads a config and runs it; it returns the output directory.
+func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (string, error) {
+	dopts := &datasetsOpts{cache: f.cache}
+	cat, err := dopts.readCatalog()
+	if err != nil {
+		return "", err
+	}
+	cfg, err := experiments.ReadConfig(path, cat.Names())
+	if err != nil {
+		return "", err
+	}
+	sel, err := f.selection()
+	if err != nil {
+		return "", err
+	}
+	cells, err := cfg.Cells(sel)
+	if err != nil {
+		return "", err
+	}
+	store, _, err := dopts.open(e, nil)
+	if err != nil {
+		return "", err
+	}
+	out := f.out
+	if out == "" {
+		out = filepath.Join("results", cfg.Experiment)
+	}
+	var cache *results.ScoreCache
+	if !f.noScoreCache {
+		dir := f.scoreCache
+		if dir == "" {
+			dir = filepath.Join(store.Options().CacheDir, "scores")
+		}
+		if cache, err = results.OpenScoreCache(dir); err != nil {
+			return "", err
+		}
+	}
+	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version()}
+	fmt.Fprintf(e.stderr, "pueval: %s: %d cells (%s), -j %d, %d cores, results in %s\n",
+		cfg.Experiment, len(cells), cfg.Source, max(1, f.workers), runtime.NumCPU(), out)
+	sum, err := r.Run(ctx, cells, out)
+	fmt.Fprintf(e.stderr, "pueval: %s: %d cells run (%d failed), %d from earlier runs, %d classifiers trained, %d from the score cache, %s\n",
+		cfg.Experiment, sum.Ran, sum.Failed, sum.Skipped, sum.Trained, sum.CacheHits, sum.Duration.Round(time.Second))
+	return out, err
+}
+
+func runReproduce(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("reproduce")
+	var f runFlags
+	f.register(fs, true)
+	paper, help, err := parseWithPositional(e, fs, args, "paper")
+	if help || err != nil {
+		return err
+	}
+	if f.out == "" {
+		f.out = filepath.Join("results", paper)
+	}
+	out, err := runExperiment(ctx, e, paper, &f)
+	if err != nil {
+		return err
+	}
+	if f.noReport {
+		return nil
+	}
+	return writeReport(e, out)
+}
+
+func runReport(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("report")
+	dir, help, err := parseWithPositional(e, fs, args, "results directory")
+	if help || err != nil {
+		return err
+	}
+	return writeReport(e, dir)
+}
+
+// writeReport renders the report of a results directory into DIR/report.
+func writeReport(e *env, dir string) error {
+	recs, err := results.ReadRecords(dir)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("%s: no records", dir)
+	}
+	out := filepath.Join(dir, "report")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	var missing map[string]string
+	if m, err := results.ReadManifest(dir); err == nil {
+		missing = m.Unavailable
+	}
+	index, err := report.Write(out, recs, missing)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s\n", index)
+	return nil
+}
+
+func runConfig(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] != "check" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			c, _ := lookup("config")
+			fmt.Fprintf(e.stdout, "Usage: pueval config %s\n\n%s.\n", c.args, upperFirst(c.summary))
+			return nil
+		}
+		return errors.New("want 'pueval config check CONFIG'")
+	}
+	fs := flagSet("config")
+	path, help, err := parseWithPositional(e, fs, args[1:], "config file")
+	if help || err != nil {
+		return err
+	}
+	cat, err := (&datasetsOpts{}).readCatalog()
+	if err != nil {
+		return err
+	}
+	cfg, err := experiments.ReadConfig(path, cat.Names())
+	if err != nil {
+		return err
+	}
+	cells, err := cfg.Cells(experiments.Selection{})
+	if err != nil {
+		return err
+	}
+	t := newTable(e.stdout)
+	t.row("config", cfg.Source)
+	t.row("experiment", cfg.Experiment)
+	t.row("protocol", cfg.Protocol.Name)
+	var names []string
+	for _, d := range cfg.Datasets {
+		names = append(names, d.Name)
+	}
+	t.row("datasets", strings.Join(names, ","))
+	t.row("betas", fmt.Sprint(cfg.Betas))
+	t.row("repeats", cfg.Repeats)
+	t.row("cells", len(cells))
+	t.row("classifier", cfg.ClassifierCfg.Key())
+	eopts, _ := json.Marshal(cfg.EstimatorOpts.WithDefaults())
+	t.row("estimator", cfg.EstimatorName+" "+string(eopts))
+	t.row("metrics", strings.Join(cfg.Metrics, ","))
+	t.row("truth", strings.Join(cfg.Truth, ","))
+	t.row("outside", strings.Join(cfg.Outside, ","))
+	t.row("config sha256", cfg.Hash)
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, "ok")
+	return nil
+}
