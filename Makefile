@@ -3,8 +3,9 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/pueval
+JOBS    ?= 2
 
-.PHONY: all build test bench fmt-check fuzz clean
+.PHONY: all build test bench fmt-check fuzz clean reproduce-aaai2017 smoke
 
 all: build
 
@@ -15,6 +16,16 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+## reproduce-aaai2017: the AAAI-2017 paper's full protocol into results/aaai2017, then its report
+## (results/aaai2017/report/index.html). Data come from $$PUEVAL_UCI_MIRROR, else from UCI.
+## Interrupt it at will: running it again continues where it stopped.
+reproduce-aaai2017: build
+	$(BIN) reproduce aaai2017 -j $(JOBS)
+
+## smoke: the tiny CI version of the AAAI-2017 pipeline into results/aaai2017-smoke, with its report.
+smoke: build
+	$(BIN) reproduce aaai2017-smoke -o results/aaai2017-smoke -j $(JOBS)
 
 ## bench: every benchmark once; see README "Performance" for the numbers and how they were taken.
 bench:

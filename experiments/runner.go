@@ -352,7 +352,7 @@ func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, ro
 		if err != nil {
 			fmt.Fprintf(r.Log, "pueval: score cache: %v (recomputing)\n", err)
 		}
-		if ok && len(s.Scores) == len(rows) {
+		if ok && len(s.Scores) == len(y) {
 			r.cacheHits.Add(1)
 			return s.Scores, nil
 		}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/experiments/results"
+)
+
+// TestMain lets the test binary stand in for the pueval binary: with
+// PUEVAL_TEST_RUN_MAIN=1 it runs main, so a test can start, kill and
+// restart a real pueval process without building one.
+func TestMain(m *testing.M) {
+	if os.Getenv("PUEVAL_TEST_RUN_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func pueval(t *testing.T, dataDir string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "PUEVAL_TEST_RUN_MAIN=1", "PUEVAL_DATA="+dataDir)
+	return cmd
+}
+
+func recordsWithoutTimings(t *testing.T, dir string) []byte {
+	t.Helper()
+	recs, err := results.ReadRecords(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, r := range recs {
+		r.Timings = nil
+		b, _ := json.Marshal(r)
+		buf.Write(append(b, '\n'))
+	}
+	return buf.Bytes()
+}
+
+// A run killed with SIGKILL part-way and then re-run gives the same records
+// (timings aside) as an uninterrupted run.
+func TestKilledRunResumes(t *testing.T) {
+	if os.Getenv(datasets.EnvMirror) == "" {
+		t.Skipf("%s is not set: this test needs the UCI data", datasets.EnvMirror)
+	}
+	data := t.TempDir()
+	b, err := os.ReadFile("../../configs/aaai2017-smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The smoke pipeline on a bigger grid (3 x 3 x 10 = 90 cells), so the kill lands mid-run.
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	src := strings.Replace(string(b), "repeats: 2", "repeats: 10", 1)
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(out string) []string { return []string{"run", cfg, "-o", out, "-j", "2", "--no-score-cache"} }
+
+	killed := t.TempDir()
+	cmd := pueval(t, data, args(killed)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	recFile := filepath.Join(killed, results.RecordsFile)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, _ := os.ReadFile(recFile)
+		if bytes.Count(b, []byte("\n")) >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no records after 60 s")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	partial, _ := os.ReadFile(recFile)
+	n := bytes.Count(partial, []byte("\n"))
+	if n >= 90 {
+		t.Fatalf("the run finished (%d records) before it was killed: make the grid bigger", n)
+	}
+	t.Logf("killed after %d of 90 records", n)
+
+	if out, err := pueval(t, data, args(killed)...).CombinedOutput(); err != nil {
+		t.Fatalf("re-run: %v\n%s", err, out)
+	} else if !strings.Contains(string(out), "from earlier runs") {
+		t.Errorf("re-run did not report the cells of the killed run:\n%s", out)
+	}
+	whole := t.TempDir()
+	if out, err := pueval(t, data, args(whole)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	a, b2 := recordsWithoutTimings(t, killed), recordsWithoutTimings(t, whole)
+	if !bytes.Equal(a, b2) || bytes.Count(a, []byte("\n")) != 90 {
+		t.Errorf("killed-and-resumed records differ from the uninterrupted run (%d vs %d lines)",
+			bytes.Count(a, []byte("\n")), bytes.Count(b2, []byte("\n")))
+	}
+}
+
+// `pueval run` then `pueval report` on the built-in smoke config: the report's
+// index and its tables and figures appear.
+func TestRunAndReportSmoke(t *testing.T) {
+	if os.Getenv(datasets.EnvMirror) == "" {
+		t.Skipf("%s is not set: this test needs the UCI data", datasets.EnvMirror)
+	}
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	out := filepath.Join(t.TempDir(), "smoke")
+	if _, stderr, err := runCLI(t, "run", "aaai2017-smoke", "-o", out, "-j", "2"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	stdout, _, err := runCLI(t, "report", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, filepath.Join(out, "report", "index.html")) {
+		t.Errorf("report printed %q", stdout)
+	}
+	for _, f := range []string{"index.html", "table1.md", "table2.tex", "table1-same-model.csv", "fig2a.png", "fig2d.svg", "signtest.md", "aaai2017-fig4.png"} {
+		if _, err := os.Stat(filepath.Join(out, "report", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// A second run finds everything done.
+	_, stderr, err := runCLI(t, "run", "aaai2017-smoke", "-o", out)
+	if err != nil || !strings.Contains(stderr, "0 cells run (0 failed), 18 from earlier runs") {
+		t.Errorf("re-run: %v\n%s", err, stderr)
+	}
+}

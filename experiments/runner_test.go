@@ -1,0 +1,278 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pueval/pueval/configs"
+	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/experiments/results"
+)
+
+var dataCache string // one data cache for the package's tests, so data sets are parsed once
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pueval-experiments-data")
+	if err != nil {
+		panic(err)
+	}
+	dataCache = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// needMirror skips a test that needs the UCI mirror when none is configured.
+// With the mirror set (as in CI) a missing data file fails the test instead.
+func needMirror(t *testing.T) {
+	t.Helper()
+	if os.Getenv(datasets.EnvMirror) == "" {
+		t.Skipf("%s is not set: this test needs the UCI data", datasets.EnvMirror)
+	}
+}
+
+func openData(t *testing.T) (*datasets.Store, []string) {
+	t.Helper()
+	cat, err := datasets.ReadCatalogFS(configs.FS, configs.DatasetsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := datasets.DefaultOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.CacheDir = dataCache
+	st, err := datasets.Open(cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, cat.Names()
+}
+
+func smokeConfig(t *testing.T, edit func(string) string) *Config {
+	t.Helper()
+	b, err := fs.ReadFile(configs.FS, "aaai2017-smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	if edit != nil {
+		src = edit(src)
+	}
+	_, names := openData(t)
+	cfg, err := ParseConfig([]byte(src), "aaai2017-smoke.yaml", names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// runSmoke runs cfg's cells (sel) into a fresh directory and returns it with the summary.
+func runSmoke(t *testing.T, cfg *Config, sel Selection, workers int, cache *results.ScoreCache) (string, Summary) {
+	t.Helper()
+	st, _ := openData(t)
+	cells, err := cfg.Cells(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := &Runner{Config: cfg, Data: st, Cache: cache, Workers: workers}
+	sum, err := r.Run(context.Background(), cells, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, sum
+}
+
+// withoutTimings returns the records file of dir with every record's timings removed.
+func withoutTimings(t *testing.T, dir string) []byte {
+	t.Helper()
+	recs, err := results.ReadRecords(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, r := range recs {
+		r.Timings = nil
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Write(append(b, '\n'))
+	}
+	return buf.Bytes()
+}
+
+// The smoke config runs end to end and its records carry the fields of DESIGN.md section 9.
+func TestSmokeRecords(t *testing.T) {
+	needMirror(t)
+	cfg := smokeConfig(t, nil)
+	dir, sum := runSmoke(t, cfg, Selection{}, 2, nil)
+	// 3 data sets x 3 betas x 2 repeats; a bag per cell plus one traditional bag per data set.
+	if sum.Ran != 18 || sum.Failed != 0 || sum.Trained != 21 {
+		t.Fatalf("summary %+v", sum)
+	}
+	recs, err := results.ReadRecords(dir)
+	if err != nil || len(recs) != 18 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	for i, r := range recs {
+		if r.Schema != results.SchemaVersion || r.Experiment != "aaai2017-smoke" || r.Cell == "" || r.Grid["beta"] == "" ||
+			r.Seed == "" || r.Sizes.N == 0 || r.Sizes.Labeled != 100 || r.Sizes.Unlabeled == 0 || r.Status != results.StatusOK ||
+			r.Timings["total"] <= 0 || r.Alpha <= 0 || r.Beta <= 0 {
+			t.Errorf("record %d: %+v", i, r)
+		}
+		if e, ok := r.Estimates[results.EstimateUsed]; !ok || e.Method != "alphamax-n" {
+			t.Errorf("record %d: estimate %+v", i, r.Estimates)
+		}
+		for _, k := range []string{"truth", "truth_same_model", "pu", "IR", "IR_clip", "DR", "IE", "IE_clip", "DE"} {
+			if _, ok := r.Metrics["auc"][k]; !ok {
+				t.Errorf("record %d: auc/%s missing", i, k)
+			}
+		}
+		for _, k := range []string{"truth", "truth_same_model", "pu", "IR", "IR_clip", "IE", "IE_clip"} {
+			if _, ok := r.Metrics["aucpr"][k]; !ok {
+				t.Errorf("record %d: aucpr/%s missing", i, k)
+			}
+		}
+		// Beta is exact under aaai2017: round(beta*100) of 100 labeled are positive.
+		if want := r.Grid["beta"]; formatBeta(r.Beta) != want {
+			t.Errorf("record %d: true beta %v for grid beta %s", i, r.Beta, want)
+		}
+	}
+	// Grid order after the run: concrete, housing, pima.
+	if recs[0].Cell != "concrete/beta=1/repeat=0" || recs[17].Cell != "pima/beta=0.75/repeat=1" {
+		t.Errorf("order: %s ... %s", recs[0].Cell, recs[17].Cell)
+	}
+	m, err := results.ReadManifest(dir)
+	if err != nil || m.Finished == nil || m.Done != 18 || len(m.Data) != 3 || m.ConfigHash != cfg.Hash {
+		t.Errorf("manifest %+v %v", m, err)
+	}
+}
+
+// Records are identical (timings aside) for 1 and 2 workers, and a subset of
+// the grid gives the same records as the full grid for its cells.
+func TestDeterministicAcrossWorkersAndSubsets(t *testing.T) {
+	needMirror(t)
+	cfg := smokeConfig(t, nil)
+	d1, _ := runSmoke(t, cfg, Selection{}, 1, nil)
+	d2, _ := runSmoke(t, cfg, Selection{}, 2, nil)
+	a, b := withoutTimings(t, d1), withoutTimings(t, d2)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("records differ between -j 1 and -j 2:\n%s\n---\n%s", a, b)
+	}
+	sub, _ := runSmoke(t, cfg, Selection{Repeats: 1, Datasets: []string{"pima"}}, 2, nil)
+	part := withoutTimings(t, sub)
+	for _, line := range bytes.Split(bytes.TrimSpace(part), []byte("\n")) {
+		if !bytes.Contains(a, line) {
+			t.Errorf("a record of the subset run is not in the full run:\n%s", line)
+		}
+	}
+	if n := bytes.Count(part, []byte("\n")); n != 3 {
+		t.Errorf("subset ran %d cells, want 3 (pima x 3 betas x repeat 0)", n)
+	}
+}
+
+// Changing only the estimator reuses the cached scores: no classifier is trained.
+func TestEstimatorChangeReusesScores(t *testing.T) {
+	needMirror(t)
+	cache, err := results.OpenScoreCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, sum := runSmoke(t, smokeConfig(t, nil), Selection{}, 2, cache)
+	if sum.Trained != 21 || sum.CacheHits != 0 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	knee := func(s string) string {
+		return strings.Replace(s, "  name: alphamax-n\n", "  name: alphamax-n\n  knee: published\n", 1)
+	}
+	second, sum := runSmoke(t, smokeConfig(t, knee), Selection{}, 2, cache)
+	if sum.Trained != 0 || sum.CacheHits != 21 || sum.Ran != 18 {
+		t.Fatalf("second run trained %d classifiers (want 0), %d cache hits (want 21): %+v", sum.Trained, sum.CacheHits, sum)
+	}
+	// Same scores, so the same PU AUC; the knee rule changed some estimates.
+	r1, _ := results.ReadRecords(first)
+	r2, _ := results.ReadRecords(second)
+	changed := 0
+	for i := range r1 {
+		if r1[i].Metrics["auc"]["pu"] != r2[i].Metrics["auc"]["pu"] {
+			t.Fatalf("cell %s: PU AUC changed with the estimator", r1[i].Cell)
+		}
+		if r1[i].Estimates["E"].Alpha != r2[i].Estimates["E"].Alpha {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Error("the published knee changed no estimate: the edit did not take effect")
+	}
+}
+
+// A config with an unknown field, a wrong type and an unknown data set
+// reports all three, each with its line.
+func TestConfigErrorsWithLines(t *testing.T) {
+	src := `experiment: x
+repeats: fifty
+datasets:
+  - name: pima
+  - name: nosuchdata
+protocol:
+  name: aaai2017
+  labelled: 100
+`
+	_, err := ParseConfig([]byte(src), "bad.yaml", []string{"pima", "housing"})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		"bad.yaml:2: cannot unmarshal !!str `fifty` into int",
+		`bad.yaml:5: datasets[1]: unknown data set "nosuchdata"`,
+		`bad.yaml:8: unknown field "labelled"`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+}
+
+func TestConfigDefaultsAndEmbedded(t *testing.T) {
+	cfg, err := ReadConfig("aaai2017", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := cfg.Cells(Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 data sets x 3 betas x 50 repeats (the paper's protocol).
+	if len(cells) != 1800 || cfg.Labeled(cfg.Datasets[1]) != 100 || cfg.Labeled(cfg.Datasets[0]) != 1000 ||
+		cfg.Protocol.MaxUnlabeled != 10000 || cfg.EstimatorName != "alphamax-n" {
+		t.Errorf("%d cells, config %+v", len(cells), cfg.Protocol)
+	}
+	// Shards partition the grid.
+	seen := map[string]int{}
+	for k := 1; k <= 3; k++ {
+		part, err := cfg.Cells(Selection{Shard: k, Shards: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range part {
+			seen[c.ID]++
+		}
+	}
+	if len(seen) != 1800 {
+		t.Errorf("shards cover %d cells", len(seen))
+	}
+	// Seeds depend on the identity only.
+	if CellSeed(2017, "pima", 0.95, 3) != cells[0].Seed && cells[0].Seed != CellSeed(2017, "bank", 1, 0) {
+		t.Error("seed of the first cell")
+	}
+	if _, err := cfg.Cells(Selection{Datasets: []string{"nope"}}); err == nil {
+		t.Error("unknown data set in the selection accepted")
+	}
+}
