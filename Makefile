@@ -5,7 +5,7 @@ LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/pueval
 JOBS    ?= 2
 
-.PHONY: all build test bench fmt-check fuzz clean reproduce-aaai2017 smoke
+.PHONY: all build test bench fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 smoke
 
 all: build
 
@@ -23,9 +23,14 @@ test:
 reproduce-aaai2017: build
 	$(BIN) reproduce aaai2017 -j $(JOBS)
 
+## reproduce-psb2019: the PSB-2019 paper's protocol into results/psb2019, then its report (Figures 1-2).
+reproduce-psb2019: build
+	$(BIN) reproduce psb2019 -j $(JOBS)
+
 ## smoke: the tiny CI version of the AAAI-2017 pipeline into results/aaai2017-smoke, with its report.
 smoke: build
 	$(BIN) reproduce aaai2017-smoke -o results/aaai2017-smoke -j $(JOBS)
+	$(BIN) reproduce psb2019-smoke -o results/psb2019-smoke -j $(JOBS)
 
 ## bench: every benchmark once; see README "Performance" for the numbers and how they were taken.
 bench:
