@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -141,7 +142,13 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	for range workers {
 		wg.Go(func() {
 			for c := range jobs {
-				rec, err := r.RunCell(ctx, c)
+				var rec results.Record
+				var err error
+				// Profile samples carry the data set (pueval run --cpuprofile;
+				// go tool pprof -tagfocus dataset=bank).
+				pprof.Do(ctx, pprof.Labels("dataset", c.Dataset.Name), func(ctx context.Context) {
+					rec, err = r.RunCell(ctx, c)
+				})
 				if err != nil && ctx.Err() != nil {
 					continue // interrupted: the cell is not finished, record nothing
 				}
@@ -297,7 +304,10 @@ func (r *Runner) RunCell(ctx context.Context, c Cell) (results.Record, error) {
 	if err != nil {
 		return fail(err)
 	}
-	scores, err := r.score(ctx, key, ds, rows, pseudo, hashSeed(c.Seed, "classifier"))
+	var scores []float64
+	pprof.Do(ctx, pprof.Labels("stage", "classifier"), func(ctx context.Context) {
+		scores, err = r.score(ctx, key, ds, rows, pseudo, hashSeed(c.Seed, "classifier"))
+	})
 	if err != nil {
 		return fail(fmt.Errorf("classifier: %w", err))
 	}
@@ -396,7 +406,9 @@ func (r *Runner) traditional(ctx context.Context, ds *datasets.Dataset) ([]float
 			e.err = err
 			return
 		}
-		e.scores, e.err = r.score(ctx, key, ds, nil, ds.Y, seed)
+		pprof.Do(ctx, pprof.Labels("stage", "traditional"), func(ctx context.Context) {
+			e.scores, e.err = r.score(ctx, key, ds, nil, ds.Y, seed)
+		})
 	})
 	return e.scores, e.err
 }

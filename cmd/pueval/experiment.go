@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ import (
 // None of them changes a cell's result.
 type runFlags struct {
 	out, datasets, shard, cache, scoreCache string
+	cpuProfile                              string
 	workers, repeats                        int
 	noScoreCache, noReport                  bool
 }
@@ -35,6 +37,7 @@ func (f *runFlags) register(fs *flag.FlagSet, reproduce bool) {
 	fs.StringVar(&f.cache, "cache", "", "data cache `dir` (default $PUEVAL_DATA, else $XDG_CACHE_HOME/pueval or ~/.cache/pueval)")
 	fs.StringVar(&f.scoreCache, "score-cache", "", "score cache `dir` (default: scores/ in the data cache; shared by experiments)")
 	fs.BoolVar(&f.noScoreCache, "no-score-cache", false, "train every classifier, reading and writing no cached scores")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof; samples carry the labels dataset and stage)")
 	if reproduce {
 		fs.BoolVar(&f.noReport, "no-report", false, "skip the report after the run")
 	}
@@ -135,10 +138,37 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version()}
 	fmt.Fprintf(e.stderr, "pueval: %s: %d cells (%s), -j %d, %d cores, results in %s\n",
 		cfg.Experiment, len(cells), cfg.Source, max(1, f.workers), runtime.NumCPU(), out)
+	stopProfile, err := startCPUProfile(f.cpuProfile)
+	if err != nil {
+		return "", err
+	}
 	sum, err := r.Run(ctx, cells, out)
+	if perr := stopProfile(); perr != nil && err == nil {
+		err = perr
+	}
 	fmt.Fprintf(e.stderr, "pueval: %s: %d cells run (%d failed), %d from earlier runs, %d classifiers trained, %d from the score cache, %s\n",
 		cfg.Experiment, sum.Ran, sum.Failed, sum.Skipped, sum.Trained, sum.CacheHits, sum.Duration.Round(time.Second))
 	return out, err
+}
+
+// startCPUProfile starts a CPU profile into path (nothing when path is
+// empty) and returns the function that stops it and closes the file.
+func startCPUProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 func runReproduce(ctx context.Context, e *env, args []string) error {
