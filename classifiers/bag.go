@@ -44,6 +44,7 @@ const (
 //	val_fraction: 0.25   # fraction of the bootstrap held out for validation
 //	split: position      # position (published) | unique
 //	rprop: {delta0: 0.07, inc: 1.2, dec: 0.5, delta_max: 50, min_grad: 1e-5}
+//	kernel: auto         # auto (fastest here) | scalar (float64) | avx512 | float32-go (float32x16 numerics)
 //	workers: 0           # goroutines training nets; 0 = GOMAXPROCS; never changes scores
 type NNetBag struct {
 	Bags        int `yaml:"bags"`
@@ -106,13 +107,25 @@ func (o *NNetBag) New() (Scorer, error) {
 }
 
 // Key is a canonical string of the options that change scores (all but
-// workers) and the algorithm version.
+// workers) and the algorithm version. It names the numerics of the kernel
+// that will run (nnet.KernelNumerics: kernel "auto" resolves to this
+// machine's fastest), except for the scalar kernel's float64, whose keys
+// predate the vector kernels: scores of kernels with different numerics
+// differ in the last bits and never share a cache entry.
 func (o *NNetBag) Key() string {
 	r := o.RPROP
-	return fmt.Sprintf("%s/v%d bags=%d hidden=%d max_epochs=%d max_fail=%d val_fraction=%v split=%s rprop=%v,%v,%v,%v,%v",
+	key := fmt.Sprintf("%s/v%d bags=%d hidden=%d max_epochs=%d max_fail=%d val_fraction=%v split=%s rprop=%v,%v,%v,%v,%v",
 		NNetBagName, nnetBagVersion, o.Bags, o.Hidden, o.MaxEpochs, o.MaxFail, o.ValFraction, o.Split,
 		r.Delta0, r.Inc, r.Dec, r.DeltaMax, r.MinGrad)
+	if num := nnet.KernelNumerics(o.Kernel); num != nnet.NumericsFloat64 {
+		key += " numerics=" + num
+	}
+	return key
 }
+
+// KernelName names the epoch kernel Score runs (option kernel, with "auto"
+// resolved to the fastest this binary and CPU support), for run manifests.
+func (o *NNetBag) KernelName() string { return o.Params.KernelName() }
 
 // NetSeed derives net b's random stream from the bag's seed: the two PCG seed
 // words are the (2b+1)-th and (2b+2)-th outputs of SplitMix64 (Steele, Lea &
@@ -306,6 +319,7 @@ type worker struct {
 	trainer *nnet.Trainer
 	nT, nV  []int32 // per row: training and validation draws
 	uniq    []int   // distinct drawn rows (SplitUnique)
+	oob     []int   // out-of-bag rows
 	rows    nnet.Rows
 }
 
@@ -345,22 +359,23 @@ func (w *worker) run(ctx context.Context, data Data, seed uint64, b int) (*netOu
 		}
 	}
 
-	net, st, err := w.trainer.Train(ctx, data.X, data.Y, *rows, rng)
+	_, st, err := w.trainer.Train(ctx, data.X, data.Y, *rows, rng)
 	if err != nil {
 		return nil, err
 	}
-	out := &netOutput{rows: make([]int32, 0, oob), pred: make([]float64, 0, oob)}
-	raw := data.X.RawMatrix()
-	_, d := data.X.Dims()
+	// Out-of-bag prediction here in the worker, by the trainer's kernel.
+	w.oob = w.oob[:0]
 	for r := range n {
 		if nT[r] == 0 && nV[r] == 0 {
-			p, err := net.Predict(raw.Data[r*raw.Stride : r*raw.Stride+d])
-			if err != nil {
-				return nil, err
-			}
-			out.rows = append(out.rows, int32(r))
-			out.pred = append(out.pred, p)
+			w.oob = append(w.oob, r)
 		}
+	}
+	out := &netOutput{rows: make([]int32, len(w.oob)), pred: make([]float64, len(w.oob))}
+	for i, r := range w.oob {
+		out.rows[i] = int32(r)
+	}
+	if err := w.trainer.PredictRows(data.X, w.oob, out.pred); err != nil {
+		return nil, err
 	}
 	out.stats = ModelStats{
 		Epochs: st.Epochs, BestEpoch: st.BestEpoch, Stop: st.Stop.String(),

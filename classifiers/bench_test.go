@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/classifiers/nnet"
 )
 
 // bankLike draws the benchmark's data set: the shape of the AAAI-2017 Bank
@@ -61,19 +63,32 @@ func bankLike(rng *rand.Rand, n int, pos float64) Data {
 // divided by the number of cores estimates the wall time on a quiet one),
 // nominal GFLOP/s over wall time (nnet.FlopsPerEpoch) and mean epochs per
 // net.
+// It runs once per kernel available (sub-benchmarks scalar, avx512).
 func BenchmarkBag100Bank(b *testing.B) {
-	benchBag(b, false)
+	forKernels(b, func(b *testing.B, kernel string) { benchBag(b, kernel, false) })
 }
 
 // BenchmarkBag100BankDuplicated is the same bag with every net trained on
 // one row per bootstrap draw (the layout the weighted unique rows replace).
 func BenchmarkBag100BankDuplicated(b *testing.B) {
-	benchBag(b, true)
+	forKernels(b, func(b *testing.B, kernel string) { benchBag(b, kernel, true) })
 }
 
-func benchBag(b *testing.B, dup bool) {
+// forKernels runs f as a sub-benchmark for each kernel this binary and CPU
+// can run, leaving out float32-go (the slow reference of the vector kernels).
+func forKernels(b *testing.B, f func(b *testing.B, kernel string)) {
+	for _, k := range nnet.Kernels() {
+		if k == "float32-go" {
+			continue
+		}
+		b.Run(k, func(b *testing.B) { f(b, k) })
+	}
+}
+
+func benchBag(b *testing.B, kernel string, dup bool) {
 	data := bankLike(rand.New(rand.NewPCG(1, 2)), 11000, 0.1)
 	o := DefaultNNetBag()
+	o.Kernel = kernel
 	o.duplicateRows = dup
 	var flops, epochs float64
 	var elapsed, cpu time.Duration

@@ -38,6 +38,7 @@ type Runner struct {
 	CodeVersion string
 
 	scorer    classifiers.Scorer
+	kernel    string // the classifier's kernel, for records
 	estimator classprior.Estimator
 	data      map[string]*datasets.Dataset
 	binary    map[string][]bool
@@ -82,6 +83,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	if r.scorer, err = r.Config.ClassifierCfg.New(); err != nil {
 		return sum, fmt.Errorf("classifier: %w", err)
 	}
+	r.kernel = KernelName(r.Config.ClassifierCfg)
 	if r.estimator, err = classprior.New(r.Config.EstimatorName, r.Config.EstimatorOpts); err != nil {
 		return sum, fmt.Errorf("estimator: %w", err)
 	}
@@ -94,7 +96,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	// Load every data set first: it fills the manifest's fingerprints and
 	// turns an unavailable data set into one clear message, not a failed cell each.
 	man := results.Manifest{Experiment: r.Config.Experiment, Config: r.Config.Source, ConfigHash: r.Config.Hash,
-		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: kernelName(r.Config.ClassifierCfg),
+		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: r.kernel,
 		Data: map[string]string{}, Started: start.UTC(), Machine: machine()}
 	r.data, r.binary, r.trad = map[string]*datasets.Dataset{}, map[string][]bool{}, map[string]*tradEntry{}
 	var todo []Cell
@@ -213,8 +215,10 @@ feed:
 	return sum, results.WriteManifest(outDir, man)
 }
 
-// kernelName says which compute kernel trains the nets, for the manifest.
-func kernelName(c classifiers.Config) string {
+// KernelName says which compute kernel the classifier runs, for the
+// manifest, the records and the start line of a run ("" when the classifier
+// does not say).
+func KernelName(c classifiers.Config) string {
 	if k, ok := c.(interface{ KernelName() string }); ok {
 		return k.KernelName()
 	}
@@ -306,8 +310,9 @@ func (r *Runner) RunCell(ctx context.Context, c Cell) (results.Record, error) {
 	}
 	var scores []float64
 	pprof.Do(ctx, pprof.Labels("stage", "classifier"), func(ctx context.Context) {
-		scores, err = r.score(ctx, key, ds, rows, pseudo, hashSeed(c.Seed, "classifier"))
+		scores, rec.Work, err = r.score(ctx, key, ds, rows, pseudo, hashSeed(c.Seed, "classifier"))
 	})
+	rec.Kernel = r.kernel
 	if err != nil {
 		return fail(fmt.Errorf("classifier: %w", err))
 	}
@@ -360,7 +365,8 @@ func (r *Runner) RunCell(ctx context.Context, c Cell) (results.Record, error) {
 
 // score returns the out-of-bag scores of the classifier trained on the given
 // rows of ds with targets y, from the score cache when it has them.
-func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, rows []int, y []bool, seed uint64) ([]float64, error) {
+// The work summary is nil for a cache hit.
+func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, rows []int, y []bool, seed uint64) ([]float64, *results.Work, error) {
 	if r.Cache != nil {
 		s, ok, err := r.Cache.Get(key)
 		if err != nil {
@@ -368,7 +374,7 @@ func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, ro
 		}
 		if ok && len(s.Scores) == len(y) {
 			r.cacheHits.Add(1)
-			return s.Scores, nil
+			return s.Scores, nil, nil
 		}
 	}
 	x := ds.X
@@ -378,14 +384,32 @@ func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, ro
 	r.trained.Add(1)
 	res, err := r.scorer.Score(ctx, classifiers.Data{X: x, Y: y, Binary: r.binary[ds.Name]}, seed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.Cache != nil {
 		if err := r.Cache.Put(key, results.Scores{Scores: res.Scores, Labels: y}); err != nil {
 			fmt.Fprintf(r.Log, "pueval: score cache: %v\n", err)
 		}
 	}
-	return res.Scores, nil
+	return res.Scores, work(res.Models), nil
+}
+
+// work summarises the models of a bag.
+func work(models []classifiers.ModelStats) *results.Work {
+	if len(models) == 0 {
+		return nil
+	}
+	w := &results.Work{Models: len(models)}
+	for _, m := range models {
+		w.Epochs += float64(m.Epochs)
+		w.TrainRows += float64(m.TrainRows)
+		w.ValOnlyRows += float64(m.ValOnlyRows)
+		w.Inputs += float64(m.Inputs)
+		w.GFlop += m.Flops / 1e9
+	}
+	n := float64(len(models))
+	w.Epochs, w.TrainRows, w.ValOnlyRows, w.Inputs = w.Epochs/n, w.TrainRows/n, w.ValOnlyRows/n, w.Inputs/n
+	return w
 }
 
 // traditional returns the traditional-truth scores of every row of ds: the
@@ -407,7 +431,7 @@ func (r *Runner) traditional(ctx context.Context, ds *datasets.Dataset) ([]float
 			return
 		}
 		pprof.Do(ctx, pprof.Labels("stage", "traditional"), func(ctx context.Context) {
-			e.scores, e.err = r.score(ctx, key, ds, nil, ds.Y, seed)
+			e.scores, _, e.err = r.score(ctx, key, ds, nil, ds.Y, seed)
 		})
 	})
 	return e.scores, e.err

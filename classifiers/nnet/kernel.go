@@ -1,5 +1,11 @@
 package nnet
 
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
 // The epoch kernel is the hot loop of every reproduction (DESIGN.md section
 // 10): one forward pass over every gathered row, the training and validation
 // losses, and the back-propagated gradient over the rows with a training
@@ -31,15 +37,112 @@ type kernel interface {
 	// in +-1 target units, and writes into g the vector
 	// sum_i wt_i (y_i - t_i) dy_i/dw = (1/2) d(sseT)/dw.
 	epoch(w, g []float64) (sseT, sseV float64)
+	// predict writes into out[i] the output y in [-1, 1] at weights w of
+	// the n rows of x (row-major, d mapped inputs each, any values; the
+	// problem of the last load gives d and h). It may use the kernel's
+	// buffers, not the loaded problem's rows.
+	predict(w, x []float64, n int, out []float64)
 }
 
-// newKernel returns the kernel Train uses. Today that is the scalar float64
-// kernel; a faster kernel would be chosen here (and KernelName updated).
-func newKernel() kernel { return new(scalarKernel) }
+// kernelInfo describes one epoch kernel.
+type kernelInfo struct {
+	name string // as in Params.Kernel and run manifests
+	// numerics names the arithmetic: kernels with equal numerics compute
+	// the same bits (they may differ in speed and in the CPUs they need).
+	numerics string
+	rank     int         // "auto" takes the available kernel of highest rank
+	manual   bool        // never chosen by "auto"
+	ok       func() bool // whether this binary and CPU can run it
+	new      func() kernel
+}
 
-// KernelName names the epoch kernel Train uses, for run manifests:
-// "scalar" is the portable float64 kernel.
-func KernelName() string { return "scalar" }
+// kernels lists the epoch kernels compiled in: the portable scalar kernel,
+// the portable statement of the vector kernels' numerics (kernel_f32.go),
+// and those that build-tagged files add in init.
+// The list is kept sorted by rank.
+var kernels = []kernelInfo{{
+	// Never chosen by "auto": it is the portable reference of the vector
+	// kernels, slower than the scalar kernel, selectable by name to
+	// reproduce their nets bit for bit on any CPU.
+	name: "float32-go", numerics: NumericsFloat32x16, rank: -1, manual: true,
+	ok:  func() bool { return true },
+	new: func() kernel { return new(f32GoKernel) },
+}, {
+	name: "scalar", numerics: NumericsFloat64, rank: 0,
+	ok:  func() bool { return true },
+	new: func() kernel { return new(scalarKernel) },
+}}
+
+// Numerics of the kernels (KernelNumerics).
+const (
+	// NumericsFloat64 is the scalar kernel's: float64, every sum in row order.
+	NumericsFloat64 = "float64"
+	// NumericsFloat32x16 is the vector kernels': float32 with fused
+	// multiply-adds, per-lane sums over 16 interleaved row streams reduced in
+	// float64 (kernel_f32.go).
+	NumericsFloat32x16 = "float32x16"
+)
+
+// registerKernel adds a kernel (from the init of a build-tagged file).
+func registerKernel(k kernelInfo) {
+	kernels = append(kernels, k)
+	sort.SliceStable(kernels, func(a, b int) bool { return kernels[a].rank < kernels[b].rank })
+}
+
+// resolveKernel returns the kernel a Params.Kernel value selects.
+func resolveKernel(name string) (kernelInfo, error) {
+	if name == "" || name == "auto" {
+		for i := len(kernels) - 1; i >= 0; i-- {
+			if k := kernels[i]; !k.manual && k.ok() {
+				return k, nil
+			}
+		}
+	}
+	for _, k := range kernels {
+		if k.name != name {
+			continue
+		}
+		if !k.ok() {
+			return k, fmt.Errorf("kernel = %q: not available on this CPU (available: %s)", name, strings.Join(Kernels(), ", "))
+		}
+		return k, nil
+	}
+	known := []string{"auto", "scalar", "avx512", "float32-go"}
+	return kernelInfo{}, fmt.Errorf("kernel = %q: want one of %s (available in this binary and CPU: %s; the vector kernels need a build with GOEXPERIMENT=simd)",
+		name, strings.Join(known, ", "), strings.Join(Kernels(), ", "))
+}
+
+// KernelName names the epoch kernel Train uses by default (Params.Kernel ""
+// or "auto"): the fastest one this binary and CPU can run. "scalar" is the
+// portable float64 kernel; "avx512" the float32 AVX-512 kernel, compiled in
+// only with GOEXPERIMENT=simd on amd64 and chosen when the CPU has AVX-512.
+func KernelName() string {
+	k, _ := resolveKernel("")
+	return k.name
+}
+
+// Kernels lists the kernels this binary and CPU can run, in the order
+// "auto" prefers them (float32-go, which "auto" never chooses, last).
+func Kernels() []string {
+	var names []string
+	for i := len(kernels) - 1; i >= 0; i-- {
+		if kernels[i].ok() {
+			names = append(names, kernels[i].name)
+		}
+	}
+	return names
+}
+
+// KernelNumerics returns the numerics of the named kernel ("" and "auto"
+// resolved as in Params.Kernel), or "" for an unknown name: kernels with the
+// same numerics give bit-identical nets, so score caches key on it.
+func KernelNumerics(name string) string {
+	k, err := resolveKernel(name)
+	if err != nil && k.name == "" {
+		return ""
+	}
+	return k.numerics
+}
 
 // FlopsPerEpoch is the nominal number of floating-point operations of one
 // epoch (one forward pass over all rows and one backward pass over the

@@ -58,3 +58,28 @@ func (k *referenceKernel) epoch(w, g []float64) (sseT, sseV float64) {
 	g[h*d+2*h] = gc
 	return sseT, sseV
 }
+
+func (k *referenceKernel) predict(w, x []float64, n int, out []float64) {
+	predict64(w, x, k.p.d, k.p.h, n, out)
+}
+
+// predict64 is the float64 forward pass of the scalar and reference
+// kernels, the same operations in the same order as Net.Predict: a row
+// predicted here gets exactly the output Net.Predict computes for it.
+func predict64(w, x []float64, d, h, n int, out []float64) {
+	W, b := w[:h*d], w[h*d:h*d+h]
+	v, c := w[h*d+h:h*d+2*h], w[h*d+2*h]
+	for i := range n {
+		xr := x[i*d : i*d+d]
+		o := c
+		for j := range h {
+			wr := W[j*d : j*d+d]
+			a := b[j]
+			for kk, xv := range xr {
+				a = madd(wr[kk], xv, a)
+			}
+			o = madd(v[j], tanh(a), o)
+		}
+		out[i] = tanh(o)
+	}
+}

@@ -239,3 +239,7 @@ func grad1x2(g, x0, x1 []float64, q0, q1 float64) {
 		g[k] = madd(q1, x1[k], madd(q0, xa, g[k]))
 	}
 }
+
+func (k *scalarKernel) predict(w, x []float64, n int, out []float64) {
+	predict64(w, x, k.d, k.h, n, out)
+}

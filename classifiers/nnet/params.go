@@ -22,6 +22,12 @@ type Params struct {
 	MaxFail int `yaml:"max_fail"`
 	// RPROP holds the step-size rule's constants.
 	RPROP RPROP `yaml:"rprop"`
+	// Kernel names the epoch kernel (kernel.go): "" or "auto" for the
+	// fastest one this build and CPU can run (KernelName), "scalar" for the
+	// portable float64 kernel, "avx512" for the float32 AVX-512 kernel
+	// (binaries built with GOEXPERIMENT=simd, CPUs with AVX-512). Kernels
+	// with different numerics (KernelNumerics) train slightly different nets.
+	Kernel string `yaml:"kernel"`
 }
 
 // RPROP are the constants of the resilient back-propagation step rule
@@ -85,7 +91,21 @@ func (p Params) Validate() error {
 	if !(r.MinGrad >= 0) || math.IsInf(r.MinGrad, 0) {
 		bad("rprop.min_grad", r.MinGrad, "a finite number >= 0")
 	}
+	if _, err := resolveKernel(p.Kernel); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
+}
+
+// KernelName is the epoch kernel these parameters select: Kernel itself, or
+// for "" and "auto" the fastest kernel available (the package's KernelName).
+// It is "" when Kernel names no available kernel (Validate says why).
+func (p Params) KernelName() string {
+	k, err := resolveKernel(p.Kernel)
+	if err != nil {
+		return ""
+	}
+	return k.name
 }
 
 // maxHidden bounds h so that a typo (5000 hidden units) is an error rather

@@ -73,7 +73,11 @@ type Trainer struct {
 	// optimisation state, length nWeights
 	w, g, gPrev, delta, best []float64
 
-	k kernel
+	k       kernel
+	kernel  string    // its name
+	px      []float64 // mapped rows to predict
+	trained bool      // a net was trained: PredictRows may run
+	inputs  int       // columns of the matrix of the last Train
 
 	// trace, when set (tests only), sees the errors of every epoch.
 	trace func(epoch int, perf, vperf float64)
@@ -84,11 +88,15 @@ func NewTrainer(p Params) (*Trainer, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("nnet: invalid parameters: %w", err)
 	}
-	return &Trainer{p: p, k: newKernel()}, nil
+	k, _ := resolveKernel(p.Kernel)
+	return &Trainer{p: p, k: k.new(), kernel: k.name}, nil
 }
 
 // Params returns the trainer's parameters.
 func (tr *Trainer) Params() Params { return tr.p }
+
+// Kernel names the epoch kernel the trainer runs.
+func (tr *Trainer) Kernel() string { return tr.kernel }
 
 // ErrNoTrainingRows is returned (wrapped) when no row has a positive training weight.
 var ErrNoTrainingRows = errors.New("no row has a positive training weight")
@@ -105,6 +113,7 @@ var ErrNoTrainingRows = errors.New("no row has a positive training weight")
 // MaxEpochs updates, MaxFail consecutive validation failures, a gradient norm
 // below MinGrad, or a training MSE of 0. ctx is checked once per epoch.
 func (tr *Trainer) Train(ctx context.Context, x *mat.Dense, y []bool, rows Rows, rng *rand.Rand) (*Net, Stats, error) {
+	tr.trained = false
 	if err := tr.setup(x, y, rows); err != nil {
 		return nil, Stats{}, err
 	}
@@ -112,6 +121,8 @@ func (tr *Trainer) Train(ctx context.Context, x *mat.Dense, y []bool, rows Rows,
 	if err != nil {
 		return nil, st, err
 	}
+	tr.trained = true
+	_, tr.inputs = x.Dims()
 	return tr.net(x), st, nil
 }
 
@@ -131,6 +142,15 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 			len(rows.Index), len(rows.Train), len(rows.Val))
 	}
 	raw := x.RawMatrix()
+
+	// One pass over the selected rows: weights, counts, and the column
+	// ranges over every selected row (MATLAB's mapminmax is fitted on the
+	// whole bootstrap sample, validation positions included).
+	lo := grow(&tr.min, d)
+	hi := grow(&tr.inv, d)
+	for k := range d {
+		lo[k], hi[k] = math.Inf(1), math.Inf(-1)
+	}
 	var sumT float64
 	nT, nV := 0, 0
 	for i, r := range rows.Index {
@@ -150,31 +170,22 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 		default:
 			continue
 		}
-		for k, v := range raw.Data[r*raw.Stride : r*raw.Stride+d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+d]
+		lo, hi := lo[:len(row)], hi[:len(row)]
+		for k, v := range row {
+			if v-v != 0 { // NaN or infinite
 				return fmt.Errorf("nnet: train: feature %d of row %d is %v; features must be finite", k, r, v)
+			}
+			if v < lo[k] {
+				lo[k] = v
+			}
+			if v > hi[k] {
+				hi[k] = v
 			}
 		}
 	}
 	if nT == 0 {
 		return fmt.Errorf("nnet: train: %w", ErrNoTrainingRows)
-	}
-
-	// Column ranges over every selected row (MATLAB's mapminmax is fitted on
-	// the whole bootstrap sample, validation positions included).
-	lo := grow(&tr.min, d)
-	hi := grow(&tr.inv, d)
-	for k := range d {
-		lo[k], hi[k] = math.Inf(1), math.Inf(-1)
-	}
-	for i, r := range rows.Index {
-		if rows.Train[i] == 0 && rows.Val[i] == 0 {
-			continue
-		}
-		for k, v := range raw.Data[r*raw.Stride : r*raw.Stride+d] {
-			lo[k] = min(lo[k], v)
-			hi[k] = max(hi[k], v)
-		}
 	}
 	tr.cols = tr.cols[:0]
 	m := 0
@@ -200,12 +211,13 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 	ts := grow(&p.t, p.n)
 	wts := grow(&p.wt, p.n)
 	wvs := grow(&p.wv, p.n)
+	cols, mins, invs := tr.cols, tr.min[:m], tr.inv[:m]
 	put := func(at, i int) {
 		r := rows.Index[i]
 		src := raw.Data[r*raw.Stride : r*raw.Stride+d]
 		dst := xs[at*m : at*m+m]
-		for k, c := range tr.cols {
-			dst[k] = scale(src[c], tr.min[k], tr.inv[k])
+		for k, c := range cols {
+			dst[k] = scale(src[c], mins[k], invs[k])
 		}
 		ts[at] = -1
 		if y[r] {
@@ -288,6 +300,47 @@ func (tr *Trainer) fit(ctx context.Context, rng *rand.Rand) (Stats, error) {
 		rpropStep(w, g, gPrev, delta, tr.p.RPROP)
 	}
 	return st, nil
+}
+
+// PredictRows writes into out[i] the score in (0, 1) of row idx[i] of x
+// under the net the last successful Train call returned, computed by the
+// trainer's kernel: with the scalar kernel exactly what Net.Predict
+// computes, with the float32 kernels their prediction numerics
+// (kernel_f32.go). x must have the columns of the matrix the net was trained
+// on, and finite features (PredictRows does not check; Net.Predict does).
+// It allocates only to grow the trainer's buffers.
+func (tr *Trainer) PredictRows(x *mat.Dense, idx []int, out []float64) error {
+	if !tr.trained {
+		return errors.New("nnet: predict rows: no net trained")
+	}
+	_, d := x.Dims()
+	if d != tr.inputs {
+		return fmt.Errorf("nnet: predict rows: %d features, the net was trained on %d", d, tr.inputs)
+	}
+	if len(out) < len(idx) {
+		return fmt.Errorf("nnet: predict rows: %d outputs for %d rows", len(out), len(idx))
+	}
+	m := len(tr.cols)
+	xs := grow(&tr.px, len(idx)*m)
+	raw := x.RawMatrix()
+	for i, r := range idx {
+		src := raw.Data[r*raw.Stride : r*raw.Stride+d]
+		dst := xs[i*m : i*m+m]
+		for k, c := range tr.cols {
+			dst[k] = scale(src[c], tr.min[k], tr.inv[k])
+		}
+	}
+	nw := tr.prob.h*m + 2*tr.prob.h + 1
+	tr.k.predict(tr.best[:nw], xs, len(idx), out)
+	for i := range idx {
+		out[i] = (out[i] + 1) / 2
+		if math.IsNaN(out[i]) {
+			// Only a row so far outside the training range that its mapped
+			// value overflows can get here.
+			return fmt.Errorf("nnet: predict rows: row %d lies too far outside the training range (its mapped features overflow)", idx[i])
+		}
+	}
+	return nil
 }
 
 // net copies the best weights and the mapping into a new Net.

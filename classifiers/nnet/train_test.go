@@ -257,8 +257,17 @@ func twoBlobs(rng *rand.Rand, n int) (*mat.Dense, []bool) {
 // the recorded validation curve, that training stopped exactly where the
 // rule says (MaxFail consecutive failures after the best epoch, equal
 // values aside) and that the returned net is the best epoch's: its
-// validation MSE, recomputed with Net.Predict, equals the recorded minimum.
+// validation MSE, recomputed with Net.Predict, equals the recorded minimum
+// (exactly for the float64 kernel; within 1e-6 relative for the float32
+// kernels, whose training forward pass Predict does not repeat bit for bit).
+// It runs for every kernel available here.
 func TestTrainEarlyStopping(t *testing.T) {
+	for _, k := range Kernels() {
+		t.Run(k, func(t *testing.T) { testTrainEarlyStopping(t, k) })
+	}
+}
+
+func testTrainEarlyStopping(t *testing.T, kernel string) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	x, y := twoBlobs(rng, 300)
 	wt, wv := make([]float64, 300), make([]float64, 300)
@@ -271,6 +280,7 @@ func TestTrainEarlyStopping(t *testing.T) {
 	}
 	par := DefaultParams()
 	par.MaxFail = 5
+	par.Kernel = kernel
 	tr, err := NewTrainer(par)
 	if err != nil {
 		t.Fatal(err)
@@ -318,7 +328,11 @@ func TestTrainEarlyStopping(t *testing.T) {
 		sse += wv[i] * (s - tt) * (s - tt)
 		sw += wv[i]
 	}
-	if !near(sse/sw, st.ValMSE, 1e-12) {
+	tol := 1e-12
+	if KernelNumerics(kernel) != NumericsFloat64 {
+		tol = 1e-6 * st.ValMSE
+	}
+	if !near(sse/sw, st.ValMSE, tol) {
 		t.Errorf("returned net's validation MSE %v, want the best epoch's %v", sse/sw, st.ValMSE)
 	}
 	if got := net.ActiveColumns(); len(got) != 2 || got[0] != 0 || got[1] != 1 {
@@ -500,5 +514,60 @@ func TestKernelsAgree(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPredictRows: the trainer's out-of-bag prediction equals Net.Predict
+// bit for bit with the scalar kernel and within 1e-6 with the float32
+// kernels (whose prediction is their own float32 forward pass), for every
+// kernel available, on rows inside and outside the training range.
+func TestPredictRows(t *testing.T) {
+	x, y := twoBlobs(rand.New(rand.NewPCG(7, 7)), 300)
+	for i := range 20 { // far outside the training rows' range
+		x.Set(280+i, 0, 50*float64(i-10))
+	}
+	wt, wv := make([]float64, 300), make([]float64, 300)
+	for i := range 280 {
+		wt[i] = float64(1 + i%2)
+		wv[i] = float64(i % 3 / 2)
+	}
+	idx := make([]int, 300)
+	for i := range idx {
+		idx[i] = i
+	}
+	for _, k := range Kernels() {
+		par := DefaultParams()
+		par.Kernel = k
+		tr, err := NewTrainer(par)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.PredictRows(x, idx, make([]float64, 300)); err == nil {
+			t.Errorf("%s: PredictRows before Train: no error", k)
+		}
+		net, _, err := tr.Train(context.Background(), x, y, rowsAll(wt, wv), rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, 300)
+		if err := tr.PredictRows(x, idx, got); err != nil {
+			t.Fatal(err)
+		}
+		tol := 0.0
+		if KernelNumerics(k) != NumericsFloat64 {
+			tol = 1e-6
+		}
+		worst := 0.0
+		for i := range idx {
+			want, err := net.Predict(x.RawRowView(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst = max(worst, math.Abs(got[i]-want))
+			if !near(got[i], want, tol) {
+				t.Fatalf("%s: row %d: PredictRows %v, Net.Predict %v", k, i, got[i], want)
+			}
+		}
+		t.Logf("%s: max |PredictRows - Net.Predict| = %.2g", k, worst)
 	}
 }

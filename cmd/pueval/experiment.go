@@ -136,8 +136,12 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 		}
 	}
 	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version()}
-	fmt.Fprintf(e.stderr, "pueval: %s: %d cells (%s), -j %d, %d cores, results in %s\n",
-		cfg.Experiment, len(cells), cfg.Source, max(1, f.workers), runtime.NumCPU(), out)
+	kernel := experiments.KernelName(cfg.ClassifierCfg)
+	if kernel == "" {
+		kernel = "n/a"
+	}
+	fmt.Fprintf(e.stderr, "pueval: %s: %d cells (%s), -j %d, %d cores, kernel %s, results in %s\n",
+		cfg.Experiment, len(cells), cfg.Source, max(1, f.workers), runtime.NumCPU(), kernel, out)
 	stopProfile, err := startCPUProfile(f.cpuProfile)
 	if err != nil {
 		return "", err

@@ -39,6 +39,23 @@ type Record struct {
 	Warnings []string                      `json:"warnings,omitempty"`
 	// Seconds spent per stage; excluded from comparisons of results.
 	Timings map[string]float64 `json:"timings,omitempty"`
+	// Kernel names the classifier's compute kernel (e.g. scalar, avx512):
+	// score-cache keys carry its numerics, so the scores were computed by a
+	// kernel with the same numerics even when they came from the cache.
+	Kernel string `json:"kernel,omitempty"`
+	// Work describes the training of the cell's classifier, absent when its
+	// scores came from the score cache; like Timings it is not a result.
+	Work *Work `json:"work,omitempty"`
+}
+
+// Work describes the training of one bag of models (means over its models).
+type Work struct {
+	Models      int     `json:"models"`
+	Epochs      float64 `json:"epochs"`        // optimiser iterations per model
+	TrainRows   float64 `json:"train_rows"`    // distinct rows with a training weight per model
+	ValOnlyRows float64 `json:"val_only_rows"` // distinct rows with only a validation weight per model
+	Inputs      float64 `json:"inputs"`        // features used per model
+	GFlop       float64 `json:"gflop"`         // nominal GFLOP of the whole bag's training
 }
 
 // Sizes are the sizes of the data set and of the PU split of a cell.

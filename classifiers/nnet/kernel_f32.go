@@ -1,0 +1,406 @@
+package nnet
+
+import "math"
+
+// The float32x16 numerics (NumericsFloat32x16) shared by the vector kernels
+// (kernel_avx512.go) and by f32GoKernel, their portable statement in plain
+// Go, which computes the same bits one lane at a time (TestF32KernelsAgree).
+//
+// Layout (f32Layout.load). Rows go in blocks of 16, lane l of block B being
+// row 16B + l; the rows with a training weight fill blocks [0, nbT), the
+// validation-only rows the blocks after them, each part an even number of
+// blocks; padding rows have zero weights, inputs and targets, and add exact
+// zeros to every sum. Inputs are float32(mapped float64 value),
+// stored per block column by column ([block][column][lane]), so that one
+// 16-float load is one column of 16 rows. The kernel orders the active
+// columns as: dense columns first (every column that is not binary, and the
+// binary ones left over from the nibbles), then nq nibbles of four binary
+// columns (columns holding only -1 and +1, such as one-hot codes). For a
+// nibble, each row also stores the 4-bit index m with bit u set when the
+// nibble's column u is +1.
+//
+// Arithmetic of one epoch, per row, all float32 with fma(a, b, c) = a*b + c
+// rounded once (the vector FMA instructions), W, b, v, c = float32(w):
+//
+//	a_j  = b_j;  a_j = fma(W_jk, x_k, a_j) over the dense columns in order;
+//	       then a_j = a_j + T_jq[m_q] over the nibbles in order, where the
+//	       table T_jq[m] = sum over the nibble's columns u = 0..3, in order
+//	       from 0, of (+W_ju if bit u of m else -W_ju) (float32 adds from 0)
+//	       is the nibble's exact contribution sum_u W_ju x_u with x_u = +-1
+//	z_j  = tanh32(a_j),   o = c; o = fma(v_j, z_j, o) over j,   y = tanh32(o)
+//	e    = y - t,  e2 = e*e;   sseT_l = fma64(wt, e2, sseT_l), the same for sseV
+//	(training blocks only:)
+//	dl   = (wt*e) * fma(-y, y, 1);  gc_l += dl;  gv_jl = fma(dl, z_j, gv_jl)
+//	dh_j = (dl*v_j) * fma(-z_j, z_j, 1);  gb_jl += dh_j;  gW_jkl = fma(dh_j, x_k, gW_jkl)
+//
+// where l is the row's lane: every sum runs over the rows of one lane in
+// block order, sseT and sseV in float64 (fma64: math.FMA), the gradient in
+// float32. At the end each sum is the float64 sum of its 16 lanes, in lane
+// order. tanh32 is the package's rational tanh with float32 coefficients:
+// clamp to [-9, 9], P and Q by fma in Horner form, (x*P)/Q clamped to
+// [-1, 1] (in float32 the quotient can round to 1 + 2^-23 near the clamp).
+//
+// Prediction (Trainer.PredictRows: out-of-bag rows) uses no nibbles: rows
+// outside the training set need not map to +-1 in the binary columns. Per
+// row, with x_k = float32 of the mapped value clamped to [-1e30, 1e30] and
+// the columns in their active order:
+//
+//	a_j = b_j;  a_j = fma(W_jk, x_k, a_j) over k;  z_j = tanh32(a_j);
+//	o = c;  o = fma(v_j, z_j, o) over j;  y = tanh32(o).
+//
+// Compared with the scalar float64 kernel a forward pass differs by about
+// 1e-7 relative; RPROP uses only the signs of the gradient and the
+// validation error's comparisons, so most nets come out the same, and the
+// rest differ the way nets from two random seeds differ, only far less
+// (TestF32NearF64 bounds an epoch's difference, the experiments package's
+// TestKernelTolerance the scores').
+
+// f32Layout is a problem in the float32x16 layout, with the per-epoch
+// float32 weights and per-lane accumulators. Both float32x16 kernels embed
+// it; only their epoch loops differ.
+type f32Layout struct {
+	d, h    int
+	nb, nbT int // blocks; [0, nbT) hold the training rows
+	dn, nq  int // dense columns; nibbles (kernel columns dn + 4q + u)
+	perm    []int
+	x       []float32 // nb*d*16: [block][kernel column][lane]
+	nib     []uint32  // nb*nq*16: [block][nibble][lane], values 0..15
+	t, wt   []float32 // nb*16
+	wt64    []float64 // nb*16, the training weights as float64
+	wv64    []float64 // nb*16
+	W       []float32 // h*d: [j][kernel column]
+	b, v    []float32 // h
+	c       float32
+	tab     []float32 // h*nq*16: [j][nibble][m]
+	gW      []float32 // h*d*16: [j][kernel column][lane]
+	gb, gv  []float32 // h*16: [j][lane]
+	gc      []float32 // 16
+	sT, sV  []float64 // 16
+	z, dh   []float32 // h*16: the current block's hidden outputs and deltas
+	off     []uint64  // d: scratch (binary columns)
+}
+
+const lanes = 16
+
+func growF32(buf *[]float32, n int) []float32 {
+	if cap(*buf) < n {
+		*buf = make([]float32, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
+func growU64(buf *[]uint64, n int) []uint64 {
+	if cap(*buf) < n {
+		*buf = make([]uint64, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
+func growU32(buf *[]uint32, n int) []uint32 {
+	if cap(*buf) < n {
+		*buf = make([]uint32, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
+func growInt(buf *[]int, n int) []int {
+	if cap(*buf) < n {
+		*buf = make([]int, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
+func (k *f32Layout) load(p *problem) {
+	d, h := p.d, p.h
+	k.d, k.h = d, h
+	// Blocks come in pairs (the vector kernel takes two at a time): round
+	// both parts up to an even number of blocks.
+	even := func(rows int) int { b := (rows + lanes - 1) / lanes; return b + b%2 }
+	k.nbT = even(p.nTrain)
+	k.nb = k.nbT + even(p.n-p.nTrain)
+
+	// Binary columns: those whose every value is -1 or +1 (0/1 columns
+	// after the min-max map, such as one-hot codes). off[c] collects the
+	// bits in which some |x| differs from 1.0.
+	off := growU64(&k.off, d)
+	clear(off)
+	for i := range p.n {
+		xr := p.x[i*d : i*d+d]
+		off := off[:len(xr)]
+		for c, v := range xr {
+			off[c] |= math.Float64bits(v)&^(1<<63) ^ 0x3ff0000000000000
+		}
+	}
+	// Column order: dense, then the binary columns in nibbles of four.
+	nbin := 0
+	for _, o := range off {
+		if o == 0 {
+			nbin++
+		}
+	}
+	k.nq = nbin / 4
+	k.dn = d - 4*k.nq
+	perm := growInt(&k.perm, d)
+	at, atBin, used := 0, k.dn, 0
+	for c := range d {
+		if off[c] == 0 && used < 4*k.nq {
+			perm[atBin] = c
+			atBin++
+			used++
+		} else {
+			perm[at] = c
+			at++
+		}
+	}
+
+	nb := k.nb
+	x := growF32(&k.x, nb*d*lanes)
+	nib := growU32(&k.nib, nb*k.nq*lanes)
+	t, wt := growF32(&k.t, nb*lanes), growF32(&k.wt, nb*lanes)
+	wt64, wv64 := grow(&k.wt64, nb*lanes), grow(&k.wv64, nb*lanes)
+	clear(x)
+	clear(nib)
+	clear(t)
+	clear(wt)
+	clear(wt64)
+	clear(wv64)
+	put := func(i, slot int) {
+		blk, l := slot/lanes, slot%lanes
+		xr := p.x[i*d : i*d+d]
+		xb := x[blk*d*lanes : (blk+1)*d*lanes]
+		for kc, c := range perm {
+			xb[kc*lanes+l] = float32(xr[c])
+		}
+		for q := range k.nq {
+			m := uint32(0)
+			for u := range 4 {
+				if xr[perm[k.dn+4*q+u]] > 0 {
+					m |= 1 << u
+				}
+			}
+			nib[(blk*k.nq+q)*lanes+l] = m
+		}
+		t[slot] = float32(p.t[i])
+		wt[slot] = float32(p.wt[i])
+		wt64[slot], wv64[slot] = float64(float32(p.wt[i])), float64(float32(p.wv[i]))
+	}
+	for i := range p.nTrain {
+		put(i, i)
+	}
+	for i := p.nTrain; i < p.n; i++ {
+		put(i, k.nbT*lanes+i-p.nTrain)
+	}
+
+	growF32(&k.W, h*d)
+	growF32(&k.b, h)
+	growF32(&k.v, h)
+	growF32(&k.tab, h*k.nq*lanes)
+	growF32(&k.gW, h*d*lanes)
+	growF32(&k.gb, h*lanes)
+	growF32(&k.gv, h*lanes)
+	growF32(&k.gc, lanes)
+	grow(&k.sT, lanes)
+	grow(&k.sV, lanes)
+	growF32(&k.z, h*lanes)
+	growF32(&k.dh, h*lanes)
+}
+
+// prepare converts the weights to float32 in kernel column order, builds
+// the nibble tables and clears the accumulators.
+func (k *f32Layout) prepare(w []float64) {
+	d, h := k.d, k.h
+	for j := range h {
+		row := w[j*d : j*d+d]
+		Wj := k.W[j*d : j*d+d]
+		for kc, c := range k.perm {
+			Wj[kc] = float32(row[c])
+		}
+		k.b[j] = float32(w[h*d+j])
+		k.v[j] = float32(w[h*d+h+j])
+		for q := range k.nq {
+			wq := Wj[k.dn+4*q : k.dn+4*q+4]
+			tq := k.tab[(j*k.nq+q)*lanes : (j*k.nq+q+1)*lanes]
+			for m := range lanes {
+				var s float32
+				for u, wu := range wq {
+					if m>>u&1 != 0 {
+						s += wu
+					} else {
+						s -= wu
+					}
+				}
+				tq[m] = s
+			}
+		}
+	}
+	k.c = float32(w[h*d+2*h])
+	clear(k.gW)
+	clear(k.gb)
+	clear(k.gv)
+	clear(k.gc)
+	clear(k.sT)
+	clear(k.sV)
+}
+
+// finish reduces the per-lane sums into g (Net.Weights layout) and returns
+// the losses.
+func (k *f32Layout) finish(g []float64) (sseT, sseV float64) {
+	d, h := k.d, k.h
+	sum := func(acc []float32) float64 {
+		s := 0.0
+		for _, v := range acc[:lanes] {
+			s += float64(v)
+		}
+		return s
+	}
+	for j := range h {
+		for kc, c := range k.perm {
+			g[j*d+c] = sum(k.gW[(j*d+kc)*lanes:])
+		}
+		g[h*d+j] = sum(k.gb[j*lanes:])
+		g[h*d+h+j] = sum(k.gv[j*lanes:])
+	}
+	g[h*d+2*h] = sum(k.gc)
+	for l := range lanes {
+		sseT += k.sT[l]
+		sseV += k.sV[l]
+	}
+	return sseT, sseV
+}
+
+// float32 coefficients of the rational tanh (tanh.go).
+const (
+	tanhP0f = float32(tanhP0)
+	tanhP1f = float32(tanhP1)
+	tanhP2f = float32(tanhP2)
+	tanhP3f = float32(tanhP3)
+	tanhP4f = float32(tanhP4)
+	tanhP5f = float32(tanhP5)
+	tanhQ1f = float32(tanhQ1)
+	tanhQ2f = float32(tanhQ2)
+	tanhQ3f = float32(tanhQ3)
+	tanhQ4f = float32(tanhQ4)
+)
+
+// tanh32 is the rational tanh in float32 arithmetic, as the vector kernels
+// evaluate it.
+func tanh32(x float32) float32 {
+	x = min(max(x, -tanhClamp), tanhClamp)
+	y := x * x
+	p := fma32(fma32(fma32(fma32(fma32(tanhP5f, y, tanhP4f), y, tanhP3f), y, tanhP2f), y, tanhP1f), y, tanhP0f)
+	q := fma32(fma32(fma32(fma32(tanhQ4f, y, tanhQ3f), y, tanhQ2f), y, tanhQ1f), y, 1)
+	return min(max(x*p/q, -1), 1)
+}
+
+// fma32 returns x*y + z rounded once to float32, as the vector FMA
+// instructions compute it. The product is exact in float64; the sum s of
+// the float64 addition is exact up to the error err (TwoSum), and rounding
+// s to float32 rounds x*y + z correctly except when s lies exactly halfway
+// between two float32s and err breaks the tie.
+func fma32(x, y, z float32) float32 {
+	p := float64(x) * float64(y)
+	zz := float64(z)
+	s := p + zz
+	bb := s - p
+	err := (p - (s - bb)) + (zz - bb)
+	r := float32(s)
+	if err == 0 || float64(r) == s || math.IsInf(s, 0) {
+		return r
+	}
+	// The float32 neighbour of r on s's side; s is a tie iff it is halfway.
+	var o float32
+	if s > float64(r) {
+		o = math.Nextafter32(r, float32(math.Inf(1)))
+	} else {
+		o = math.Nextafter32(r, float32(math.Inf(-1)))
+	}
+	if s-float64(r) != float64(o)-s {
+		return r
+	}
+	if (s > float64(r)) == (err > 0) {
+		return o
+	}
+	return r
+}
+
+// f32GoKernel is the float32x16 numerics in plain Go, one lane at a time:
+// the statement the vector kernels are tested against, and the kernel
+// "float32-go", which reproduces their nets bit for bit on any CPU (slowly).
+type f32GoKernel struct {
+	f32Layout
+}
+
+func (k *f32GoKernel) predict(w, x []float64, n int, out []float64) {
+	d, h := k.d, k.h
+	z := k.z[:h]
+	for i := range n {
+		xr := x[i*d : i*d+d]
+		for j := range h {
+			a := float32(w[h*d+j])
+			for c, xv := range xr {
+				a = fma32(float32(w[j*d+c]), toF32(xv), a)
+			}
+			z[j] = tanh32(a)
+		}
+		o := float32(w[h*d+2*h])
+		for j := range h {
+			o = fma32(float32(w[h*d+h+j]), z[j], o)
+		}
+		out[i] = float64(tanh32(o))
+	}
+}
+
+// toF32 is the float32 of a mapped input for prediction, clamped to
+// [-1e30, 1e30] so that no product or sum of the forward pass overflows.
+func toF32(v float64) float32 { return float32(min(max(v, -1e30), 1e30)) }
+
+func (k *f32GoKernel) epoch(w, g []float64) (sseT, sseV float64) {
+	k.prepare(w)
+	d, h, dn, nq := k.d, k.h, k.dn, k.nq
+	z := k.z[:h]
+	for blk := range k.nb {
+		xb := k.x[blk*d*lanes : (blk+1)*d*lanes]
+		for l := range lanes {
+			slot := blk*lanes + l
+			for j := range h {
+				a := k.b[j]
+				for c := range dn {
+					a = fma32(k.W[j*d+c], xb[c*lanes+l], a)
+				}
+				for q := range nq {
+					m := k.nib[(blk*nq+q)*lanes+l]
+					a += k.tab[(j*nq+q)*lanes+int(m)]
+				}
+				z[j] = tanh32(a)
+			}
+			o := k.c
+			for j := range h {
+				o = fma32(k.v[j], z[j], o)
+			}
+			y := tanh32(o)
+			e := y - k.t[slot]
+			e2 := e * e
+			k.sT[l] = math.FMA(k.wt64[slot], float64(e2), k.sT[l])
+			k.sV[l] = math.FMA(k.wv64[slot], float64(e2), k.sV[l])
+			if blk >= k.nbT {
+				continue
+			}
+			dl := (k.wt[slot] * e) * fma32(-y, y, 1)
+			k.gc[l] += dl
+			for j := range h {
+				k.gv[j*lanes+l] = fma32(dl, z[j], k.gv[j*lanes+l])
+				dh := (dl * k.v[j]) * fma32(-z[j], z[j], 1)
+				k.gb[j*lanes+l] += dh
+				for c := range d {
+					i := (j*d+c)*lanes + l
+					k.gW[i] = fma32(dh, xb[c*lanes+l], k.gW[i])
+				}
+			}
+		}
+	}
+	return k.finish(g)
+}

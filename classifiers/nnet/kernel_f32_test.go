@@ -1,0 +1,203 @@
+package nnet
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// f32Shapes are the problem shapes the float32x16 tests run: numeric and
+// one-hot columns, h with and without a multiple of four, row counts that
+// leave partial blocks, a problem with no validation-only rows and one with
+// a single training row.
+var f32Shapes = []struct{ dNum, dHot, h, n, nTrain int }{
+	{13, 0, 5, 101, 77}, {1, 0, 1, 3, 2}, {7, 0, 4, 10, 10}, {3, 0, 7, 20, 5}, {57, 0, 8, 33, 33},
+	{2, 0, 3, 9, 1}, {0, 126, 5, 200, 150}, {5, 9, 5, 64, 40}, {3, 44, 7, 50, 17}, {0, 4, 2, 17, 16},
+}
+
+// TestF32KernelsAgree: every float32x16 kernel compiled in and runnable on
+// this CPU (avx512 in a GOEXPERIMENT=simd build on an AVX-512 machine)
+// computes bit for bit what the plain-Go statement f32GoKernel computes. It
+// skips when no such kernel can run here.
+func TestF32KernelsAgree(t *testing.T) {
+	ran := false
+	for _, ki := range kernels {
+		if ki.numerics != NumericsFloat32x16 || ki.name == "float32-go" || !ki.ok() {
+			continue
+		}
+		ran = true
+		rng := rand.New(rand.NewPCG(8, 9))
+		for _, s := range f32Shapes {
+			p := randomProblem(rng, s.dNum, s.dHot, s.h, s.n, s.nTrain)
+			d := s.dNum + s.dHot
+			nw := s.h*d + 2*s.h + 1
+			ref, fast := new(f32GoKernel), ki.new()
+			ref.load(p)
+			fast.load(p)
+			gr, gf := make([]float64, nw), make([]float64, nw)
+			for e := range 3 { // three weight vectors; buffers reused between epochs
+				w := make([]float64, nw)
+				for i := range w {
+					w[i] = rng.NormFloat64() * float64(1+2*e)
+				}
+				tr, vr := ref.epoch(w, gr)
+				tf, vf := fast.epoch(w, gf)
+				if tr != tf || vr != vf {
+					t.Fatalf("%s %+v: losses (%v, %v), float32-go (%v, %v)", ki.name, s, tf, vf, tr, vr)
+				}
+				for i := range gr {
+					if gr[i] != gf[i] {
+						t.Fatalf("%s %+v: gradient %d = %v, float32-go %v", ki.name, s, i, gf[i], gr[i])
+					}
+				}
+				// Prediction of rows outside the training set, some far
+				// outside [-1, 1] (and beyond float32's range).
+				nx := 1 + rng.IntN(40)
+				x := make([]float64, nx*d)
+				for i := range x {
+					x[i] = rng.NormFloat64() * []float64{1, 3, 1e40}[rng.IntN(3)]
+				}
+				pr, pf := make([]float64, nx), make([]float64, nx)
+				ref.predict(w, x, nx, pr)
+				fast.predict(w, x, nx, pf)
+				for i := range pr {
+					if pr[i] != pf[i] {
+						t.Fatalf("%s %+v: prediction %d = %v, float32-go %v", ki.name, s, i, pf[i], pr[i])
+					}
+				}
+			}
+		}
+	}
+	if !ran {
+		t.Skipf("no vector kernel runs here (kernels: %v)", Kernels())
+	}
+}
+
+// TestF32NearF64: an epoch in the float32x16 numerics is close to the
+// float64 reference: losses within 1e-5 relative, every gradient entry
+// within 1e-4 of the gradient's largest entry (float32 sums of a few hundred
+// terms per lane). Run on the reference Go statement, so on every CPU.
+func TestF32NearF64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	worstL, worstG := 0.0, 0.0
+	for _, s := range f32Shapes {
+		p := randomProblem(rng, s.dNum, s.dHot, s.h, s.n, s.nTrain)
+		d := s.dNum + s.dHot
+		nw := s.h*d + 2*s.h + 1
+		ref, f32 := new(referenceKernel), new(f32GoKernel)
+		ref.load(p)
+		f32.load(p)
+		w := make([]float64, nw)
+		for i := range w {
+			w[i] = rng.NormFloat64()
+		}
+		gr, gf := make([]float64, nw), make([]float64, nw)
+		tr, vr := ref.epoch(w, gr)
+		tf, vf := f32.epoch(w, gf)
+		for _, c := range [][2]float64{{tr, tf}, {vr, vf}} {
+			rel := math.Abs(c[0]-c[1]) / math.Max(c[0], 1e-30)
+			worstL = max(worstL, rel)
+			if rel > 1e-5 {
+				t.Errorf("%+v: loss %v, float64 %v (rel. %.2g)", s, c[1], c[0], rel)
+			}
+		}
+		scale := 0.0
+		for _, v := range gr {
+			scale = max(scale, math.Abs(v))
+		}
+		for i := range gr {
+			rel := math.Abs(gr[i]-gf[i]) / scale
+			worstG = max(worstG, rel)
+			if rel > 1e-4 {
+				t.Errorf("%+v: gradient %d = %v, float64 %v", s, i, gf[i], gr[i])
+			}
+		}
+	}
+	t.Logf("worst relative loss difference %.2g, gradient difference %.2g (of the largest entry)", worstL, worstG)
+}
+
+// TestFMA32 checks the float32 fused multiply-add emulation against exact
+// rational arithmetic (math/big) on random operands, on products and
+// addends of close magnitude with cancellation, and on constructed ties,
+// where a double rounding through float64 would go wrong.
+func TestFMA32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	exact := func(x, y, z float32) float32 {
+		r := new(big.Rat).Mul(new(big.Rat).SetFloat64(float64(x)), new(big.Rat).SetFloat64(float64(y)))
+		r.Add(r, new(big.Rat).SetFloat64(float64(z)))
+		f, _ := r.Float32()
+		return f
+	}
+	check := func(x, y, z float32) {
+		if got, want := fma32(x, y, z), exact(x, y, z); got != want {
+			t.Fatalf("fma32(%v, %v, %v) = %v, want %v", x, y, z, got, want)
+		}
+	}
+	ties := 0
+	for i := range 50000 {
+		x := float32(rng.NormFloat64() * math.Exp2(float64(rng.IntN(40)-20)))
+		y := float32(rng.NormFloat64())
+		z := float32(rng.NormFloat64() * math.Exp2(float64(rng.IntN(60)-30)))
+		if i%3 == 0 {
+			z = -x * y // cancellation
+		}
+		check(x, y, z)
+		// A tie for the float64 sum: z = -(x*y rounded to a float32
+		// midpoint) plus a tiny addend that float64 loses.
+		m := float64(x) * float64(y)
+		r := float32(m)
+		if r == 0 || math.IsInf(float64(r), 0) {
+			continue
+		}
+		up := math.Nextafter32(r, float32(math.Inf(1)))
+		mid := (float64(r) + float64(up)) / 2
+		// x*y + z = mid + tiny: pick z = mid - x*y rounded to float32 when exact.
+		zz := float32(mid - m)
+		if float64(zz) == mid-m {
+			check(x, y, zz)
+			ties++
+			small := math.Nextafter32(zz, float32(math.Inf(1)))
+			check(x, y, small)
+			check(x, y, math.Nextafter32(zz, float32(math.Inf(-1))))
+		}
+	}
+	t.Logf("%d constructed near-ties", ties)
+}
+
+// TestTanh32: the float32 evaluation of the rational tanh stays within
+// 3.5e-7 of math.Tanh (float32 rounding of a value below 1 is up to 6e-8;
+// the evaluation adds a few roundings), is odd, never exceeds 1 in
+// magnitude (so 1 - y^2 >= 0), on every float32 in [0, 9.5] with the last
+// 8 mantissa bits zero and on 10^6 random float32s. (Unlike the float64
+// version it is not monotone: rounding makes it step down by up to a few
+// ulps in places, which nothing relies on.)
+func TestTanh32(t *testing.T) {
+	worst := 0.0
+	var xs []float32
+	for b := math.Float32bits(0); ; b += 1 << 8 {
+		x := math.Float32frombits(b)
+		if x > 9.5 {
+			break
+		}
+		xs = append(xs, x)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 1000000 {
+		xs = append(xs, float32(rng.Float64()*12))
+	}
+	for _, x := range xs {
+		y := tanh32(x)
+		if y > 1 || y < 0 {
+			t.Fatalf("tanh32(%v) = %v: outside [0, 1]", x, y)
+		}
+		if tanh32(-x) != -y {
+			t.Fatalf("tanh32(-%v) = %v, want %v", x, tanh32(-x), -y)
+		}
+		worst = max(worst, math.Abs(float64(y)-math.Tanh(float64(x))))
+	}
+	t.Logf("max |tanh32 - tanh| = %.2g on %d points", worst, len(xs))
+	if worst > 3.5e-7 {
+		t.Errorf("max error %.2g > 3.5e-7", worst)
+	}
+}
