@@ -23,6 +23,13 @@ func BenchmarkEpochMushroom(b *testing.B) {
 	benchEpoch(b, 0, 126, 5100, 1000)
 }
 
+// BenchmarkEpochGas is the same on the shape of a Gas net: 128 numeric
+// columns, about 1,630 training and 320 validation-only rows of a
+// 3,095-row bootstrap.
+func BenchmarkEpochGas(b *testing.B) {
+	benchEpoch(b, 128, 0, 1630, 320)
+}
+
 // benchEpoch runs the epoch benchmark for every available kernel on random
 // data with dNum numeric columns and dHot one-hot columns in 22 groups.
 func benchEpoch(b *testing.B, dNum, dHot, nT, nV int) {

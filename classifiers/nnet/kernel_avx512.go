@@ -29,10 +29,11 @@ import (
 // float32x16 numerics fix. All indexing is by unsafe pointer arithmetic
 // within the slices that load sized; the slices' lengths are the bounds
 // (TestF32KernelsAgree runs shapes with every remainder).
+//go:generate go run gen_avx512.go
+
 type avx512Kernel struct {
 	f32Layout
-	Wb  []float32 // h*dn*16: dense input weights, each broadcast to 16 lanes
-	bb  []float32 // h*16: hidden biases, broadcast
+	bb  []float32 // h*16: hidden biases, broadcast (predict)
 	vb  []float32 // h*16: output weights, broadcast
 	dhg []float32 // avxGroup*h*16: hidden deltas of the group's training blocks
 	zg  []float32 // avxGroup*h*16: hidden outputs of the group's blocks
@@ -138,7 +139,6 @@ func oneMinusSq(z f32x16) f32x16 {
 func (k *avx512Kernel) load(p *problem) {
 	k.f32Layout.load(p)
 	h := k.h
-	growF32(&k.Wb, h*k.dn*lanes)
 	growF32(&k.bb, h*lanes)
 	growF32(&k.vb, h*lanes)
 	growF32(&k.dhg, avxGroup*h*lanes)
@@ -147,17 +147,9 @@ func (k *avx512Kernel) load(p *problem) {
 
 func (k *avx512Kernel) epoch(w, g []float64) (sseT, sseV float64) {
 	k.prepare(w)
-	h, d, dn := k.h, k.d, k.dn
+	h := k.h
 	for j := range h {
-		for c := range dn {
-			wv := k.W[j*d+c]
-			row := k.Wb[(j*dn+c)*lanes : (j*dn+c+1)*lanes]
-			for l := range row {
-				row[l] = wv
-			}
-		}
 		for l := range lanes {
-			k.bb[j*lanes+l] = k.b[j]
 			k.vb[j*lanes+l] = k.v[j]
 		}
 	}
@@ -189,70 +181,28 @@ func (a *lossAcc) store(sT, sV []float64) {
 // each block's output unit overlaps with the next block's).
 func (k *avx512Kernel) forward(g0, g1 int, acc *lossAcc) {
 	h, d, dn, nq := k.h, k.d, k.dn, k.nq
-	px, pn := ptr(k.x), unsafe.Pointer(unsafe.SliceData(k.nib))
-	pW, pb, pv, ptab := ptr(k.Wb), ptr(k.bb), ptr(k.vb), ptr(k.tab)
+	pv := ptr(k.vb)
 	pz, pdh := ptr(k.zg), ptr(k.dhg)
 	pt, pwt := ptr(k.t), ptr(k.wt)
 	pwt64, pwv64 := unsafe.Pointer(unsafe.SliceData(k.wt64)), unsafe.Pointer(unsafe.SliceData(k.wv64))
 	pgb, pgv, pgc := ptr(k.gb), ptr(k.gv), ptr(k.gc)
 	hl := h * lanes // block stride of zg and dhg
 	for blk := g0; blk < g1; blk += 2 {
-		xa := blk * d * lanes // block A's inputs; block B's follow at +d*lanes
-		xb := xa + d*lanes
+		xa := blk * k.dx * lanes // block A's inputs; block B's follow
 		na := blk * nq * lanes
-		nbb := na + nq*lanes
 		za := (blk - g0) * hl // block A's hidden outputs; block B's follow at +hl
-		zb := za + hl
-		j := 0
-		for ; j+4 <= h; j += 4 {
-			a0, a1, a2, a3 := lf(pb, j*lanes), lf(pb, (j+1)*lanes), lf(pb, (j+2)*lanes), lf(pb, (j+3)*lanes)
-			b0, b1, b2, b3 := a0, a1, a2, a3
-			w0, w1, w2, w3 := j*dn*lanes, (j+1)*dn*lanes, (j+2)*dn*lanes, (j+3)*dn*lanes
-			for c := 0; c < dn; c++ {
-				x, y := lf(px, xa+c*lanes), lf(px, xb+c*lanes)
-				wc := lf(pW, w0+c*lanes)
-				a0, b0 = wc.MulAdd(x, a0), wc.MulAdd(y, b0)
-				wc = lf(pW, w1+c*lanes)
-				a1, b1 = wc.MulAdd(x, a1), wc.MulAdd(y, b1)
-				wc = lf(pW, w2+c*lanes)
-				a2, b2 = wc.MulAdd(x, a2), wc.MulAdd(y, b2)
-				wc = lf(pW, w3+c*lanes)
-				a3, b3 = wc.MulAdd(x, a3), wc.MulAdd(y, b3)
+		// Dense columns, then nibbles: the assembly loops, up to
+		// maxTileUnits units a call.
+		for j0 := 0; j0 < h; j0 += maxTileUnits {
+			u := min(maxTileUnits, h-j0)
+			fwdDense[u](&k.x[xa], k.dx*lanes*4, &k.W[j0*d], d*4, dn, &k.zg[za+j0*lanes], hl*4, &k.b[j0])
+			if nq > 0 {
+				nibbles[u](&k.tab[j0*nq*lanes], nq*lanes*4, &k.nib[na], nq*lanes*4, nq, &k.zg[za+j0*lanes], hl*4)
 			}
-			for q := 0; q < nq; q++ {
-				ma, mb := lu(pn, na+q*lanes), lu(pn, nbb+q*lanes)
-				tq := lf(ptab, (j*nq+q)*lanes)
-				a0, b0 = a0.Add(tq.Permute(ma)), b0.Add(tq.Permute(mb))
-				tq = lf(ptab, ((j+1)*nq+q)*lanes)
-				a1, b1 = a1.Add(tq.Permute(ma)), b1.Add(tq.Permute(mb))
-				tq = lf(ptab, ((j+2)*nq+q)*lanes)
-				a2, b2 = a2.Add(tq.Permute(ma)), b2.Add(tq.Permute(mb))
-				tq = lf(ptab, ((j+3)*nq+q)*lanes)
-				a3, b3 = a3.Add(tq.Permute(ma)), b3.Add(tq.Permute(mb))
-			}
-			sf(tanh16(a0), pz, za+j*lanes)
-			sf(tanh16(a1), pz, za+(j+1)*lanes)
-			sf(tanh16(a2), pz, za+(j+2)*lanes)
-			sf(tanh16(a3), pz, za+(j+3)*lanes)
-			sf(tanh16(b0), pz, zb+j*lanes)
-			sf(tanh16(b1), pz, zb+(j+1)*lanes)
-			sf(tanh16(b2), pz, zb+(j+2)*lanes)
-			sf(tanh16(b3), pz, zb+(j+3)*lanes)
 		}
-		for ; j < h; j++ {
-			a := lf(pb, j*lanes)
-			b := a
-			wj := j * dn * lanes
-			for c := 0; c < dn; c++ {
-				wc := lf(pW, wj+c*lanes)
-				a, b = wc.MulAdd(lf(px, xa+c*lanes), a), wc.MulAdd(lf(px, xb+c*lanes), b)
-			}
-			for q := 0; q < nq; q++ {
-				tq := lf(ptab, (j*nq+q)*lanes)
-				a, b = a.Add(tq.Permute(lu(pn, na+q*lanes))), b.Add(tq.Permute(lu(pn, nbb+q*lanes)))
-			}
-			sf(tanh16(a), pz, za+j*lanes)
-			sf(tanh16(b), pz, zb+j*lanes)
+		for j := range h {
+			sf(tanh16(lf(pz, za+j*lanes)), pz, za+j*lanes)
+			sf(tanh16(lf(pz, za+hl+j*lanes)), pz, za+hl+j*lanes)
 		}
 	}
 
@@ -291,96 +241,18 @@ func (k *avx512Kernel) forward(g0, g1 int, acc *lossAcc) {
 }
 
 // backward adds the input-weight gradient of training blocks [g0, g1):
-// gW[j][c] += dh_j * x_c, per lane, block by block.
+// gW[j][c] += dh_j * x_c, per lane, block by block, in tiles of up to
+// maxTileUnits units by a few columns (the assembly loops).
 func (k *avx512Kernel) backward(g0, g1 int) {
 	h, d := k.h, k.d
-	px, pdh, pg := ptr(k.x), ptr(k.dhg), ptr(k.gW)
-	dl := d * lanes // block stride of x
-	hl := h * lanes // block stride of dhg
-	x0 := g0 * dl   // first block's inputs
-	nbk := g1 - g0  // blocks
-	gs := d * lanes // unit stride of gW
-	j := 0
-	for ; j+4 <= h; j += 4 {
-		c := 0
-		for ; c+2 <= d; c += 2 {
-			r0, r1, r2, r3 := j*gs+c*lanes, (j+1)*gs+c*lanes, (j+2)*gs+c*lanes, (j+3)*gs+c*lanes
-			a0, b0 := lf(pg, r0), lf(pg, r0+lanes)
-			a1, b1 := lf(pg, r1), lf(pg, r1+lanes)
-			a2, b2 := lf(pg, r2), lf(pg, r2+lanes)
-			a3, b3 := lf(pg, r3), lf(pg, r3+lanes)
-			xo, ho := x0+c*lanes, j*lanes
-			for range nbk {
-				x, y := lf(px, xo), lf(px, xo+lanes)
-				q := lf(pdh, ho)
-				a0, b0 = q.MulAdd(x, a0), q.MulAdd(y, b0)
-				q = lf(pdh, ho+lanes)
-				a1, b1 = q.MulAdd(x, a1), q.MulAdd(y, b1)
-				q = lf(pdh, ho+2*lanes)
-				a2, b2 = q.MulAdd(x, a2), q.MulAdd(y, b2)
-				q = lf(pdh, ho+3*lanes)
-				a3, b3 = q.MulAdd(x, a3), q.MulAdd(y, b3)
-				xo += dl
-				ho += hl
-			}
-			sf(a0, pg, r0)
-			sf(b0, pg, r0+lanes)
-			sf(a1, pg, r1)
-			sf(b1, pg, r1+lanes)
-			sf(a2, pg, r2)
-			sf(b2, pg, r2+lanes)
-			sf(a3, pg, r3)
-			sf(b3, pg, r3+lanes)
-		}
-		for ; c < d; c++ {
-			r0, r1, r2, r3 := j*gs+c*lanes, (j+1)*gs+c*lanes, (j+2)*gs+c*lanes, (j+3)*gs+c*lanes
-			a0, a1, a2, a3 := lf(pg, r0), lf(pg, r1), lf(pg, r2), lf(pg, r3)
-			xo, ho := x0+c*lanes, j*lanes
-			for range nbk {
-				x := lf(px, xo)
-				a0 = lf(pdh, ho).MulAdd(x, a0)
-				a1 = lf(pdh, ho+lanes).MulAdd(x, a1)
-				a2 = lf(pdh, ho+2*lanes).MulAdd(x, a2)
-				a3 = lf(pdh, ho+3*lanes).MulAdd(x, a3)
-				xo += dl
-				ho += hl
-			}
-			sf(a0, pg, r0)
-			sf(a1, pg, r1)
-			sf(a2, pg, r2)
-			sf(a3, pg, r3)
-		}
-	}
-	for ; j < h; j++ {
-		c := 0
-		for ; c+4 <= d; c += 4 {
-			r := j*gs + c*lanes
-			a0, a1, a2, a3 := lf(pg, r), lf(pg, r+lanes), lf(pg, r+2*lanes), lf(pg, r+3*lanes)
-			xo, ho := x0+c*lanes, j*lanes
-			for range nbk {
-				q := lf(pdh, ho)
-				a0 = q.MulAdd(lf(px, xo), a0)
-				a1 = q.MulAdd(lf(px, xo+lanes), a1)
-				a2 = q.MulAdd(lf(px, xo+2*lanes), a2)
-				a3 = q.MulAdd(lf(px, xo+3*lanes), a3)
-				xo += dl
-				ho += hl
-			}
-			sf(a0, pg, r)
-			sf(a1, pg, r+lanes)
-			sf(a2, pg, r+2*lanes)
-			sf(a3, pg, r+3*lanes)
-		}
-		for ; c < d; c++ {
-			r := j*gs + c*lanes
-			a := lf(pg, r)
-			xo, ho := x0+c*lanes, j*lanes
-			for range nbk {
-				a = lf(pdh, ho).MulAdd(lf(px, xo), a)
-				xo += dl
-				ho += hl
-			}
-			sf(a, pg, r)
+	xs, hs, gs := k.dx*lanes*4, h*lanes*4, d*lanes*4 // byte strides: block of x, block of dhg, unit of gW
+	n := g1 - g0
+	for j0 := 0; j0 < h; j0 += maxTileUnits {
+		tiles := bwdTiles[min(maxTileUnits, h-j0)]
+		w := len(tiles) - 1
+		for c := 0; c < d; c += w {
+			cw := min(w, d-c)
+			tiles[cw](&k.x[(g0*k.dx+c)*lanes], xs, &k.dhg[j0*lanes], hs, n, &k.gW[(j0*d+c)*lanes], gs)
 		}
 	}
 }

@@ -35,8 +35,9 @@ import "math"
 //
 // where l is the row's lane: every sum runs over the rows of one lane in
 // block order, sseT and sseV in float64 (fma64: math.FMA), the gradient in
-// float32. At the end each sum is the float64 sum of its 16 lanes, in lane
-// order. tanh32 is the package's rational tanh with float32 coefficients:
+// float32. At the end each sum is the float64 sum of its 16 lanes a_l,
+// t_l = a_l + a_{l+8} (l < 8), then ((t0 + t1) + (t2 + t3)) + ((t4 + t5) +
+// (t6 + t7)). tanh32 is the package's rational tanh with float32 coefficients:
 // clamp to [-9, 9], P and Q by fma in Horner form, (x*P)/Q clamped to
 // [-1, 1] (in float32 the quotient can round to 1 + 2^-23 near the clamp).
 //
@@ -59,6 +60,7 @@ import "math"
 // float32 weights and per-lane accumulators. Both float32x16 kernels embed
 // it; only their epoch loops differ.
 type f32Layout struct {
+	dx      int // columns per block in x: d, or d+1 to make it odd
 	d, h    int
 	nb, nbT int // blocks; [0, nbT) hold the training rows
 	dn, nq  int // dense columns; nibbles (kernel columns dn + 4q + u)
@@ -158,7 +160,11 @@ func (k *f32Layout) load(p *problem) {
 	}
 
 	nb := k.nb
-	x := growF32(&k.x, nb*d*lanes)
+	// An odd number of columns per block (a padding column when d is
+	// even), so that one column of consecutive blocks falls in different
+	// cache sets.
+	k.dx = d | 1
+	x := growF32(&k.x, nb*k.dx*lanes)
 	nib := growU32(&k.nib, nb*k.nq*lanes)
 	t, wt := growF32(&k.t, nb*lanes), growF32(&k.wt, nb*lanes)
 	wt64, wv64 := grow(&k.wt64, nb*lanes), grow(&k.wv64, nb*lanes)
@@ -171,7 +177,7 @@ func (k *f32Layout) load(p *problem) {
 	put := func(i, slot int) {
 		blk, l := slot/lanes, slot%lanes
 		xr := p.x[i*d : i*d+d]
-		xb := x[blk*d*lanes : (blk+1)*d*lanes]
+		xb := x[blk*k.dx*lanes : (blk+1)*k.dx*lanes]
 		for kc, c := range perm {
 			xb[kc*lanes+l] = float32(xr[c])
 		}
@@ -222,18 +228,17 @@ func (k *f32Layout) prepare(w []float64) {
 		k.b[j] = float32(w[h*d+j])
 		k.v[j] = float32(w[h*d+h+j])
 		for q := range k.nq {
-			wq := Wj[k.dn+4*q : k.dn+4*q+4]
-			tq := k.tab[(j*k.nq+q)*lanes : (j*k.nq+q+1)*lanes]
+			wq := (*[4]float32)(Wj[k.dn+4*q:])
+			tq := (*[lanes]float32)(k.tab[(j*k.nq+q)*lanes:])
+			// T[m] = (((0 -+ w0) -+ w1) -+ w2) -+ w3, "+" where bit u of m
+			// is set; a - w and a + (-w) are the same IEEE operation.
+			var zero float32
+			s0 := [2]float32{zero - wq[0], zero + wq[0]}
+			s1 := [2]float32{-wq[1], wq[1]}
+			s2 := [2]float32{-wq[2], wq[2]}
+			s3 := [2]float32{-wq[3], wq[3]}
 			for m := range lanes {
-				var s float32
-				for u, wu := range wq {
-					if m>>u&1 != 0 {
-						s += wu
-					} else {
-						s -= wu
-					}
-				}
-				tq[m] = s
+				tq[m] = ((s0[m&1] + s1[m>>1&1]) + s2[m>>2&1]) + s3[m>>3&1]
 			}
 		}
 	}
@@ -250,26 +255,32 @@ func (k *f32Layout) prepare(w []float64) {
 // the losses.
 func (k *f32Layout) finish(g []float64) (sseT, sseV float64) {
 	d, h := k.d, k.h
-	sum := func(acc []float32) float64 {
-		s := 0.0
-		for _, v := range acc[:lanes] {
-			s += float64(v)
-		}
-		return s
-	}
 	for j := range h {
 		for kc, c := range k.perm {
-			g[j*d+c] = sum(k.gW[(j*d+kc)*lanes:])
+			g[j*d+c] = laneSum((*[lanes]float32)(k.gW[(j*d+kc)*lanes:]))
 		}
-		g[h*d+j] = sum(k.gb[j*lanes:])
-		g[h*d+h+j] = sum(k.gv[j*lanes:])
+		g[h*d+j] = laneSum((*[lanes]float32)(k.gb[j*lanes:]))
+		g[h*d+h+j] = laneSum((*[lanes]float32)(k.gv[j*lanes:]))
 	}
-	g[h*d+2*h] = sum(k.gc)
-	for l := range lanes {
-		sseT += k.sT[l]
-		sseV += k.sV[l]
-	}
-	return sseT, sseV
+	g[h*d+2*h] = laneSum((*[lanes]float32)(k.gc))
+	return laneSum64((*[lanes]float64)(k.sT)), laneSum64((*[lanes]float64)(k.sV))
+}
+
+// laneSum is the float64 sum of 16 lanes: t_l = a_l + a_{l+8}, then
+// ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + t7)).
+func laneSum(a *[lanes]float32) float64 {
+	t0, t1 := float64(a[0])+float64(a[8]), float64(a[1])+float64(a[9])
+	t2, t3 := float64(a[2])+float64(a[10]), float64(a[3])+float64(a[11])
+	t4, t5 := float64(a[4])+float64(a[12]), float64(a[5])+float64(a[13])
+	t6, t7 := float64(a[6])+float64(a[14]), float64(a[7])+float64(a[15])
+	return ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + t7))
+}
+
+// laneSum64 is laneSum of float64 lanes.
+func laneSum64(a *[lanes]float64) float64 {
+	t0, t1, t2, t3 := a[0]+a[8], a[1]+a[9], a[2]+a[10], a[3]+a[11]
+	t4, t5, t6, t7 := a[4]+a[12], a[5]+a[13], a[6]+a[14], a[7]+a[15]
+	return ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + t7))
 }
 
 // float32 coefficients of the rational tanh (tanh.go).
@@ -363,7 +374,7 @@ func (k *f32GoKernel) epoch(w, g []float64) (sseT, sseV float64) {
 	d, h, dn, nq := k.d, k.h, k.dn, k.nq
 	z := k.z[:h]
 	for blk := range k.nb {
-		xb := k.x[blk*d*lanes : (blk+1)*d*lanes]
+		xb := k.x[blk*k.dx*lanes : (blk+1)*k.dx*lanes]
 		for l := range lanes {
 			slot := blk*lanes + l
 			for j := range h {
