@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/pueval/pueval/classifiers/nnet"
 )
 
 // decodeStrict decodes YAML into the named classifier's defaults the way a
@@ -93,4 +95,35 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("max_fail did not change the key %q", a.Key())
 	}
 	t.Log(a.Key())
+}
+
+// TestKeyNamesNumerics: Key carries the kernel's numerics except for the
+// scalar kernel's float64 (whose keys predate the vector kernels), so that
+// a score cache never mixes them; kernel "auto" resolves to this machine's
+// fastest kernel.
+func TestKeyNamesNumerics(t *testing.T) {
+	o := DefaultNNetBag()
+	o.Kernel = "scalar"
+	scalar := o.Key()
+	if strings.Contains(scalar, "numerics") || o.KernelName() != "scalar" {
+		t.Errorf("scalar kernel: key %q, kernel %q", scalar, o.KernelName())
+	}
+	o.Kernel = "float32-go"
+	if k := o.Key(); !strings.HasSuffix(k, " numerics=float32x16") || strings.TrimSuffix(k, " numerics=float32x16") != scalar {
+		t.Errorf("float32-go: key %q", k)
+	}
+	o.Kernel = ""
+	want := nnet.KernelName()
+	if o.KernelName() != want {
+		t.Errorf("auto kernel %q, want %q", o.KernelName(), want)
+	}
+	auto := o.Key()
+	o.Kernel = want
+	if o.Key() != auto {
+		t.Errorf("auto key %q, %s key %q", auto, want, o.Key())
+	}
+	o.Kernel = "nonesuch"
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "kernel") {
+		t.Errorf("unknown kernel: %v", err)
+	}
 }

@@ -14,16 +14,60 @@ import (
 // behind a build tag or a CPU check in newKernel, with the scalar kernel kept
 // as the portable fallback and the reference its results are tested against.
 
-// problem is one net's training set after gathering: n rows of d mapped
-// inputs, row-major, the rows with a training weight first.
+// problem is one net's training set: n rows of d mapped inputs, the rows
+// with a training weight first. The rows come from src (Trainer.Train) or,
+// in tests, directly from x.
 type problem struct {
 	d, h      int       // active inputs, hidden units
 	n, nTrain int       // rows; rows [0, nTrain) have wt > 0, rows [nTrain, n) only wv > 0
-	x         []float64 // n*d mapped inputs in [-1, 1]
+	src       rowSource // where the rows come from; src.raw == nil: from x
+	x         []float64 // n*d mapped inputs, row-major: given (tests) or filled by mapped
 	t         []float64 // targets, +1 or -1
 	wt, wv    []float64 // training and validation weights (bootstrap multiplicities)
 	sumTrain  float64   // sum of wt
 	sumVal    float64   // sum of wv
+}
+
+// mapRow writes the d mapped inputs of row i into dst.
+func (p *problem) mapRow(i int, dst []float64) {
+	if p.src.raw == nil {
+		copy(dst[:p.d], p.x[i*p.d:i*p.d+p.d])
+		return
+	}
+	p.src.mapRow(i, dst)
+}
+
+// mapped returns the mapped rows, row-major, filling p.x from src.
+func (p *problem) mapped() []float64 {
+	if p.src.raw == nil {
+		return p.x
+	}
+	x := grow(&p.x, p.n*p.d)
+	for i := range p.n {
+		p.src.mapRow(i, x[i*p.d:i*p.d+p.d])
+	}
+	return x
+}
+
+// rowSource is a list of rows of a feature matrix and the map of their
+// active columns to the inputs of a net: input k of row i is
+// scale(raw[idx[i]*stride + cols[k]], lo[k], inv[k]).
+type rowSource struct {
+	raw     []float64
+	stride  int
+	idx     []int
+	cols    []int
+	lo, inv []float64
+}
+
+// mapRow writes the mapped inputs of row i into dst (len(cols) values).
+func (s *rowSource) mapRow(i int, dst []float64) {
+	src := s.raw[s.idx[i]*s.stride:]
+	lo, inv := s.lo[:len(s.cols)], s.inv[:len(s.cols)]
+	dst = dst[:len(s.cols)]
+	for k, c := range s.cols {
+		dst[k] = scale(src[c], lo[k], inv[k])
+	}
 }
 
 // kernel evaluates one epoch. The parameter vector w (and the gradient g) is
@@ -38,10 +82,9 @@ type kernel interface {
 	// sum_i wt_i (y_i - t_i) dy_i/dw = (1/2) d(sseT)/dw.
 	epoch(w, g []float64) (sseT, sseV float64)
 	// predict writes into out[i] the output y in [-1, 1] at weights w of
-	// the n rows of x (row-major, d mapped inputs each, any values; the
-	// problem of the last load gives d and h). It may use the kernel's
-	// buffers, not the loaded problem's rows.
-	predict(w, x []float64, n int, out []float64)
+	// row i of src (any values; the problem of the last load gives d and
+	// h). It may use the kernel's buffers, not the loaded problem's rows.
+	predict(w []float64, src *rowSource, out []float64)
 }
 
 // kernelInfo describes one epoch kernel.

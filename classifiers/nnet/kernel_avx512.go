@@ -265,7 +265,8 @@ func (k *avx512Kernel) backward(g0, g1 int) {
 // predict runs the float32x16 prediction (kernel_f32.go) one block of 16
 // rows at a time: the rows are transposed into a column-major block, then
 // the hidden units go four at a time as in the epoch, without nibbles.
-func (k *avx512Kernel) predict(w, x []float64, n int, out []float64) {
+func (k *avx512Kernel) predict(w []float64, src *rowSource, out []float64) {
+	n := len(src.idx)
 	d, h := k.d, k.h
 	Wp := growF32(&k.Wp, h*d*lanes)
 	for j := range h {
@@ -289,8 +290,9 @@ func (k *avx512Kernel) predict(w, x []float64, n int, out []float64) {
 	for i0 := 0; i0 < n; i0 += lanes {
 		rows := min(lanes, n-i0)
 		clear(xp)
+		xr := grow(&k.xr, d)
 		for l := range rows {
-			xr := x[(i0+l)*d : (i0+l)*d+d]
+			src.mapRow(i0+l, xr)
 			for c, v := range xr {
 				xp[c*lanes+l] = toF32(v)
 			}

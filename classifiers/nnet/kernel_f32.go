@@ -79,7 +79,9 @@ type f32Layout struct {
 	gc      []float32 // 16
 	sT, sV  []float64 // 16
 	z, dh   []float32 // h*16: the current block's hidden outputs and deltas
-	off     []uint64  // d: scratch (binary columns)
+	off     []uint32  // d: scratch (binary columns)
+	xr      []float64 // d: one mapped row
+	tmp     []float32 // d*16: one block (permuting columns)
 }
 
 const lanes = 16
@@ -87,14 +89,6 @@ const lanes = 16
 func growF32(buf *[]float32, n int) []float32 {
 	if cap(*buf) < n {
 		*buf = make([]float32, n)
-	}
-	*buf = (*buf)[:n]
-	return *buf
-}
-
-func growU64(buf *[]uint64, n int) []uint64 {
-	if cap(*buf) < n {
-		*buf = make([]uint64, n)
 	}
 	*buf = (*buf)[:n]
 	return *buf
@@ -125,19 +119,50 @@ func (k *f32Layout) load(p *problem) {
 	k.nbT = even(p.nTrain)
 	k.nb = k.nbT + even(p.n-p.nTrain)
 
-	// Binary columns: those whose every value is -1 or +1 (0/1 columns
-	// after the min-max map, such as one-hot codes). off[c] collects the
-	// bits in which some |x| differs from 1.0.
-	off := growU64(&k.off, d)
+	nb := k.nb
+	// An odd number of columns per block (a padding column when d is
+	// even), so that one column of consecutive blocks falls in different
+	// cache sets.
+	k.dx = d | 1
+	dx := k.dx
+	x := growF32(&k.x, nb*dx*lanes)
+	t, wt := growF32(&k.t, nb*lanes), growF32(&k.wt, nb*lanes)
+	wt64, wv64 := grow(&k.wt64, nb*lanes), grow(&k.wv64, nb*lanes)
+	clear(x)
+	clear(t)
+	clear(wt)
+	clear(wt64)
+	clear(wv64)
+
+	// The rows in active column order, and the binary columns: those whose
+	// every value is -1 or +1 in float32 (0/1 columns after the min-max
+	// map, such as one-hot codes); off[c] collects the bits in which some
+	// |x| differs from 1.
+	off := growU32(&k.off, d)
 	clear(off)
-	for i := range p.n {
-		xr := p.x[i*d : i*d+d]
+	xr := grow(&k.xr, d)
+	put := func(i, slot int) {
+		p.mapRow(i, xr)
+		xb := x[(slot/lanes)*dx*lanes+slot%lanes:]
 		off := off[:len(xr)]
 		for c, v := range xr {
-			off[c] |= math.Float64bits(v)&^(1<<63) ^ 0x3ff0000000000000
+			f := float32(v)
+			xb[c*lanes] = f
+			off[c] |= math.Float32bits(f)&^(1<<31) ^ 0x3f800000
 		}
+		t[slot] = float32(p.t[i])
+		wt[slot] = float32(p.wt[i])
+		wt64[slot], wv64[slot] = float64(float32(p.wt[i])), float64(float32(p.wv[i]))
 	}
-	// Column order: dense, then the binary columns in nibbles of four.
+	for i := range p.nTrain {
+		put(i, i)
+	}
+	for i := p.nTrain; i < p.n; i++ {
+		put(i, k.nbT*lanes+i-p.nTrain)
+	}
+
+	// Kernel column order: dense columns first, then the binary columns in
+	// nibbles of four; x is permuted to it in place, block by block.
 	nbin := 0
 	for _, o := range off {
 		if o == 0 {
@@ -158,47 +183,28 @@ func (k *f32Layout) load(p *problem) {
 			at++
 		}
 	}
-
-	nb := k.nb
-	// An odd number of columns per block (a padding column when d is
-	// even), so that one column of consecutive blocks falls in different
-	// cache sets.
-	k.dx = d | 1
-	x := growF32(&k.x, nb*k.dx*lanes)
 	nib := growU32(&k.nib, nb*k.nq*lanes)
-	t, wt := growF32(&k.t, nb*lanes), growF32(&k.wt, nb*lanes)
-	wt64, wv64 := grow(&k.wt64, nb*lanes), grow(&k.wv64, nb*lanes)
-	clear(x)
-	clear(nib)
-	clear(t)
-	clear(wt)
-	clear(wt64)
-	clear(wv64)
-	put := func(i, slot int) {
-		blk, l := slot/lanes, slot%lanes
-		xr := p.x[i*d : i*d+d]
-		xb := x[blk*k.dx*lanes : (blk+1)*k.dx*lanes]
-		for kc, c := range perm {
-			xb[kc*lanes+l] = float32(xr[c])
-		}
-		for q := range k.nq {
-			m := uint32(0)
-			for u := range 4 {
-				if xr[perm[k.dn+4*q+u]] > 0 {
-					m |= 1 << u
+	if k.nq > 0 {
+		tmp := growF32(&k.tmp, d*lanes)
+		for blk := range nb {
+			xb := x[blk*dx*lanes : blk*dx*lanes+d*lanes]
+			copy(tmp, xb)
+			for kc, c := range perm {
+				copy(xb[kc*lanes:kc*lanes+lanes], tmp[c*lanes:c*lanes+lanes])
+			}
+			for q := range k.nq {
+				nq := nib[(blk*k.nq+q)*lanes : (blk*k.nq+q+1)*lanes]
+				clear(nq)
+				for u := range 4 {
+					col := xb[(k.dn+4*q+u)*lanes : (k.dn+4*q+u+1)*lanes]
+					for l, v := range col {
+						if v > 0 {
+							nq[l] |= 1 << u
+						}
+					}
 				}
 			}
-			nib[(blk*k.nq+q)*lanes+l] = m
 		}
-		t[slot] = float32(p.t[i])
-		wt[slot] = float32(p.wt[i])
-		wt64[slot], wv64[slot] = float64(float32(p.wt[i])), float64(float32(p.wv[i]))
-	}
-	for i := range p.nTrain {
-		put(i, i)
-	}
-	for i := p.nTrain; i < p.n; i++ {
-		put(i, k.nbT*lanes+i-p.nTrain)
 	}
 
 	growF32(&k.W, h*d)
@@ -345,11 +351,12 @@ type f32GoKernel struct {
 	f32Layout
 }
 
-func (k *f32GoKernel) predict(w, x []float64, n int, out []float64) {
+func (k *f32GoKernel) predict(w []float64, src *rowSource, out []float64) {
 	d, h := k.d, k.h
 	z := k.z[:h]
-	for i := range n {
-		xr := x[i*d : i*d+d]
+	xr := grow(&k.xr, d)
+	for i := range src.idx {
+		src.mapRow(i, xr)
 		for j := range h {
 			a := float32(w[h*d+j])
 			for c, xv := range xr {

@@ -56,13 +56,21 @@ func TestF32KernelsAgree(t *testing.T) {
 				// Prediction of rows outside the training set, some far
 				// outside [-1, 1] (and beyond float32's range).
 				nx := 1 + rng.IntN(40)
-				x := make([]float64, nx*d)
-				for i := range x {
-					x[i] = rng.NormFloat64() * []float64{1, 3, 1e40}[rng.IntN(3)]
+				src := rowSource{raw: make([]float64, nx*(d+1)), stride: d + 1, cols: make([]int, d),
+					lo: make([]float64, d), inv: make([]float64, d)}
+				for i := range src.raw {
+					src.raw[i] = rng.NormFloat64() * []float64{1, 3, 1e40}[rng.IntN(3)]
+				}
+				for c := range d {
+					src.cols[c] = (c + 1) % (d + 1)
+					src.lo[c], src.inv[c] = rng.NormFloat64(), 0.5+rng.Float64()
+				}
+				for i := range nx {
+					src.idx = append(src.idx, (i*7)%nx)
 				}
 				pr, pf := make([]float64, nx), make([]float64, nx)
-				ref.predict(w, x, nx, pr)
-				fast.predict(w, x, nx, pf)
+				ref.predict(w, &src, pr)
+				fast.predict(w, &src, pf)
 				for i := range pr {
 					if pr[i] != pf[i] {
 						t.Fatalf("%s %+v: prediction %d = %v, float32-go %v", ki.name, s, i, pf[i], pr[i])

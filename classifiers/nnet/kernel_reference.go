@@ -6,10 +6,13 @@ package nnet
 type referenceKernel struct {
 	p *problem
 	z []float64 // hidden activations of the current row
+	x []float64 // the problem's mapped rows
+	r []float64 // one mapped row (predict)
 }
 
 func (k *referenceKernel) load(p *problem) {
 	k.p = p
+	k.x = p.mapped()
 	grow(&k.z, p.h)
 }
 
@@ -24,7 +27,7 @@ func (k *referenceKernel) epoch(w, g []float64) (sseT, sseV float64) {
 	gc := 0.0
 	z := k.z[:h]
 	for i := range p.n {
-		xr := p.x[i*d : i*d+d]
+		xr := k.x[i*d : i*d+d]
 		o := c
 		for j := range h {
 			wr := W[j*d : j*d+d]
@@ -59,18 +62,20 @@ func (k *referenceKernel) epoch(w, g []float64) (sseT, sseV float64) {
 	return sseT, sseV
 }
 
-func (k *referenceKernel) predict(w, x []float64, n int, out []float64) {
-	predict64(w, x, k.p.d, k.p.h, n, out)
+func (k *referenceKernel) predict(w []float64, src *rowSource, out []float64) {
+	predict64(w, src, k.p.d, k.p.h, &k.r, out)
 }
 
 // predict64 is the float64 forward pass of the scalar and reference
 // kernels, the same operations in the same order as Net.Predict: a row
 // predicted here gets exactly the output Net.Predict computes for it.
-func predict64(w, x []float64, d, h, n int, out []float64) {
+// buf is scratch space.
+func predict64(w []float64, src *rowSource, d, h int, buf *[]float64, out []float64) {
 	W, b := w[:h*d], w[h*d:h*d+h]
 	v, c := w[h*d+h:h*d+2*h], w[h*d+2*h]
-	for i := range n {
-		xr := x[i*d : i*d+d]
+	xr := grow(buf, d)
+	for i := range src.idx {
+		src.mapRow(i, xr)
 		o := c
 		for j := range h {
 			wr := W[j*d : j*d+d]

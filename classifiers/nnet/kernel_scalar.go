@@ -26,6 +26,7 @@ type scalarKernel struct {
 	wc, gc    []float64 // input weights and their gradient, chunk-interleaved
 	z         []float64 // hidden activations of the current pair: z0 (h), z1 (h)
 	dh        []float64 // hidden deltas of the current pair: dh0 (h), dh1 (h)
+	r         []float64 // one mapped row (predict)
 }
 
 func (k *scalarKernel) load(p *problem) {
@@ -36,7 +37,9 @@ func (k *scalarKernel) load(p *problem) {
 	k.n, k.nTrain = nT+nV, nT
 	x := grow(&k.x, k.n*d)
 	t, wt, wv := grow(&k.t, k.n), grow(&k.wt, k.n), grow(&k.wv, k.n)
-	copy(x, p.x[:p.nTrain*d])
+	for i := range p.nTrain {
+		p.mapRow(i, x[i*d:i*d+d])
+	}
 	copy(t, p.t[:p.nTrain])
 	copy(wt, p.wt[:p.nTrain])
 	copy(wv, p.wv[:p.nTrain])
@@ -47,7 +50,10 @@ func (k *scalarKernel) load(p *problem) {
 	if nT > p.nTrain {
 		pad(p.nTrain)
 	}
-	copy(x[nT*d:], p.x[p.nTrain*d:p.n*d])
+	for i := p.nTrain; i < p.n; i++ {
+		at := nT + i - p.nTrain
+		p.mapRow(i, x[at*d:at*d+d])
+	}
 	copy(t[nT:], p.t[p.nTrain:p.n])
 	copy(wt[nT:], p.wt[p.nTrain:p.n])
 	copy(wv[nT:], p.wv[p.nTrain:p.n])
@@ -240,6 +246,6 @@ func grad1x2(g, x0, x1 []float64, q0, q1 float64) {
 	}
 }
 
-func (k *scalarKernel) predict(w, x []float64, n int, out []float64) {
-	predict64(w, x, k.d, k.h, n, out)
+func (k *scalarKernel) predict(w []float64, src *rowSource, out []float64) {
+	predict64(w, src, k.d, k.h, &k.r, out)
 }

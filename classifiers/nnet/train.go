@@ -74,10 +74,10 @@ type Trainer struct {
 	w, g, gPrev, delta, best []float64
 
 	k       kernel
-	kernel  string    // its name
-	px      []float64 // mapped rows to predict
-	trained bool      // a net was trained: PredictRows may run
-	inputs  int       // columns of the matrix of the last Train
+	kernel  string // its name
+	order   []int  // rows of the problem, training rows first
+	trained bool   // a net was trained: PredictRows may run
+	inputs  int    // columns of the matrix of the last Train
 
 	// trace, when set (tests only), sees the errors of every epoch.
 	trace func(epoch int, perf, vperf float64)
@@ -207,18 +207,13 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 	p.d, p.h = m, tr.p.Hidden
 	p.n, p.nTrain = nT+nV, nT
 	p.sumTrain = sumT
-	xs := grow(&p.x, p.n*m)
+	order := growInt(&tr.order, p.n)
 	ts := grow(&p.t, p.n)
 	wts := grow(&p.wt, p.n)
 	wvs := grow(&p.wv, p.n)
-	cols, mins, invs := tr.cols, tr.min[:m], tr.inv[:m]
 	put := func(at, i int) {
 		r := rows.Index[i]
-		src := raw.Data[r*raw.Stride : r*raw.Stride+d]
-		dst := xs[at*m : at*m+m]
-		for k, c := range cols {
-			dst[k] = scale(src[c], mins[k], invs[k])
-		}
+		order[at] = r
 		ts[at] = -1
 		if y[r] {
 			ts[at] = 1
@@ -236,6 +231,8 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 			atV++
 		}
 	}
+	p.src = rowSource{raw: raw.Data, stride: raw.Stride, idx: order, cols: tr.cols, lo: tr.min[:m], inv: tr.inv[:m]}
+	p.x = p.x[:0]
 	var sumV float64
 	for _, v := range wvs {
 		sumV += v
@@ -320,18 +317,11 @@ func (tr *Trainer) PredictRows(x *mat.Dense, idx []int, out []float64) error {
 	if len(out) < len(idx) {
 		return fmt.Errorf("nnet: predict rows: %d outputs for %d rows", len(out), len(idx))
 	}
-	m := len(tr.cols)
-	xs := grow(&tr.px, len(idx)*m)
 	raw := x.RawMatrix()
-	for i, r := range idx {
-		src := raw.Data[r*raw.Stride : r*raw.Stride+d]
-		dst := xs[i*m : i*m+m]
-		for k, c := range tr.cols {
-			dst[k] = scale(src[c], tr.min[k], tr.inv[k])
-		}
-	}
+	src := rowSource{raw: raw.Data, stride: raw.Stride, idx: idx, cols: tr.cols, lo: tr.min, inv: tr.inv}
+	m := len(tr.cols)
 	nw := tr.prob.h*m + 2*tr.prob.h + 1
-	tr.k.predict(tr.best[:nw], xs, len(idx), out)
+	tr.k.predict(tr.best[:nw], &src, out[:len(idx)])
 	for i := range idx {
 		out[i] = (out[i] + 1) / 2
 		if math.IsNaN(out[i]) {
