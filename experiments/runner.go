@@ -79,13 +79,8 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	if r.Log == nil {
 		r.Log = io.Discard
 	}
-	var err error
-	if r.scorer, err = r.Config.ClassifierCfg.New(); err != nil {
-		return sum, fmt.Errorf("classifier: %w", err)
-	}
-	r.kernel = KernelName(r.Config.ClassifierCfg)
-	if r.estimator, err = classprior.New(r.Config.EstimatorName, r.Config.EstimatorOpts); err != nil {
-		return sum, fmt.Errorf("estimator: %w", err)
+	if err := r.prepare(); err != nil {
+		return sum, err
 	}
 	store, err := results.OpenStore(outDir)
 	if err != nil {
@@ -98,7 +93,6 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	man := results.Manifest{Experiment: r.Config.Experiment, Config: r.Config.Source, ConfigHash: r.Config.Hash,
 		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: r.kernel,
 		Data: map[string]string{}, Started: start.UTC(), Machine: machine()}
-	r.data, r.binary, r.trad = map[string]*datasets.Dataset{}, map[string][]bool{}, map[string]*tradEntry{}
 	var todo []Cell
 	for _, c := range cells {
 		name := c.Dataset.Name
@@ -119,8 +113,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 				fmt.Fprintf(r.Log, "pueval: data set %s: %s\n", name, w)
 				man.Warnings = append(man.Warnings, name+": "+w)
 			}
-			r.data[name] = ds
-			r.binary[name] = binaryColumns(ds)
+			r.addDataset(ds)
 			man.Data[name] = ds.Fingerprint
 		}
 		if store.Done(c.ID) {
@@ -213,6 +206,30 @@ feed:
 	done := time.Now().UTC()
 	man.Finished = &done
 	return sum, results.WriteManifest(outDir, man)
+}
+
+// prepare makes the classifier and the estimator and empties the data
+// sets; RunCell can run once the cells' data sets are added.
+func (r *Runner) prepare() error {
+	var err error
+	if r.scorer, err = r.Config.ClassifierCfg.New(); err != nil {
+		return fmt.Errorf("classifier: %w", err)
+	}
+	r.kernel = KernelName(r.Config.ClassifierCfg)
+	if r.estimator, err = classprior.New(r.Config.EstimatorName, r.Config.EstimatorOpts); err != nil {
+		return fmt.Errorf("estimator: %w", err)
+	}
+	if r.Log == nil {
+		r.Log = io.Discard
+	}
+	r.data, r.binary, r.trad = map[string]*datasets.Dataset{}, map[string][]bool{}, map[string]*tradEntry{}
+	return nil
+}
+
+// addDataset makes a loaded data set available to RunCell.
+func (r *Runner) addDataset(ds *datasets.Dataset) {
+	r.data[ds.Name] = ds
+	r.binary[ds.Name] = binaryColumns(ds)
 }
 
 // KernelName says which compute kernel the classifier runs, for the

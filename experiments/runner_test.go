@@ -36,7 +36,7 @@ func needMirror(t *testing.T) {
 	}
 }
 
-func openData(t *testing.T) (*datasets.Store, []string) {
+func openData(t testing.TB) (*datasets.Store, []string) {
 	t.Helper()
 	cat, err := datasets.ReadCatalogFS(configs.FS, configs.DatasetsFile)
 	if err != nil {
