@@ -28,6 +28,7 @@ func main() {
 	p("")
 	p("//go:build goexperiment.simd && amd64")
 	p("")
+	p(`#include "go_asm.h"`)
 	p(`#include "textflag.h"`)
 	// Registers: Z0..Z14 and Z16.. accumulators (Z15 is left alone: Go's
 	// internal ABI keeps zero in X15), Z28..Z31 temporaries.
@@ -183,6 +184,151 @@ func main() {
 			p("\tRET")
 		}
 	}
+	// Constants (consts in kernel_avx512.go): rows of 16 lanes at these
+	// byte offsets from the pointer argument c.
+	const (
+		cNeg9, cPos9, cP5, cP4, cP3, cP2, cP1, cP0 = 0, 64, 128, 192, 256, 320, 384, 448
+		cQ4, cQ3, cQ2, cQ1, cOne, cNegOne          = 512, 576, 640, 704, 768, 832
+	)
+	// tanh writes tanh32(x) over x, with temporaries p and q; k(off) names
+	// the constant at offset off (a register or a memory operand).
+	tanh := func(x, p1, q1 string, k func(off int) string) {
+		p("\tVMAXPS %s, %s, %s", k(cNeg9), x, x)
+		p("\tVMINPS %s, %s, %s", k(cPos9), x, x)
+		y := "Z31"
+		p("\tVMULPS %s, %s, %s", x, x, y)
+		p("\tVMOVUPS %s, %s", k(cP5), p1)
+		for _, c := range []int{cP4, cP3, cP2, cP1, cP0} {
+			p("\tVFMADD213PS %s, %s, %s", k(c), y, p1)
+		}
+		p("\tVMOVUPS %s, %s", k(cQ4), q1)
+		for _, c := range []int{cQ3, cQ2, cQ1, cOne} {
+			p("\tVFMADD213PS %s, %s, %s", k(c), y, q1)
+		}
+		p("\tVMULPS %s, %s, %s", p1, x, x)
+		p("\tVDIVPS %s, %s, %s", q1, x, x)
+		p("\tVMAXPS %s, %s, %s", k(cNegOne), x, x)
+		p("\tVMINPS %s, %s, %s", k(cOne), x, x)
+	}
+
+	// tanhN: z[i] = tanh32(z[i]) for n vectors, the constants in registers
+	// Z16.. and the temporaries Z0..Z3 (two vectors per iteration).
+	p("")
+	p("// func tanhN(z *float32, n int, c *float32)")
+	p("TEXT ·tanhN(SB), NOSPLIT, $0-24")
+	p("\tMOVQ c+16(FP), AX")
+	creg := map[int]string{}
+	for i, off := range []int{cNeg9, cPos9, cP5, cP4, cP3, cP2, cP1, cP0, cQ4, cQ3, cQ2, cQ1, cOne, cNegOne} {
+		creg[off] = fmt.Sprintf("Z%d", 16+i)
+		p("\tVMOVUPS %d(AX), %s", off, creg[off])
+	}
+	p("\tMOVQ z+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tTESTQ CX, CX")
+	p("\tJLE tanhdone")
+	p("tanhloop:")
+	p("\tVMOVUPS (SI), Z0")
+	tanh("Z0", "Z1", "Z2", func(off int) string { return creg[off] })
+	p("\tVMOVUPS Z0, (SI)")
+	p("\tADDQ $64, SI")
+	p("\tDECQ CX")
+	p("\tJNZ tanhloop")
+	p("tanhdone:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+
+	// outU: for each of n blocks, the output unit, the losses and, for the
+	// first ntr blocks (training blocks), the deltas (avx512Kernel.forward).
+	for u := 1; u <= maxU; u++ {
+		p("")
+		p("// func out%d(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)", u)
+		p("TEXT ·out%d(SB), NOSPLIT, $0-96", u)
+		// Registers: SI z, DX dh (both [block][unit][16]), DI v, R8 t,
+		// R9 wt, R10 wt64, R13 wv64, CX blocks left, BX training blocks
+		// left, R11 acc, R12 constants, AX gv or gb. Z4 gc, Z5..Z8 losses
+		// t0 t1 v0 v1, Z30 c; Z0 o/y, Z1 e, Z2 e2, Z3 tmp, Z9 lo, Z10 hi,
+		// Z11 dl, Z12 z_j, Z13 r, Z14 dh, Z16 p, Z17 q, Z31 (tanh).
+		p("\tMOVQ z+0(FP), SI")
+		p("\tMOVQ dh+8(FP), DX")
+		p("\tMOVQ v+16(FP), DI")
+		p("\tMOVQ c+24(FP), AX")
+		p("\tVBROADCASTSS (AX), Z30")
+		p("\tMOVQ t+32(FP), R8")
+		p("\tMOVQ wt+40(FP), R9")
+		p("\tMOVQ wt64+48(FP), R10")
+		p("\tMOVQ wv64+56(FP), R13")
+		p("\tMOVQ n+64(FP), CX")
+		p("\tMOVQ ntr+72(FP), BX")
+		p("\tMOVQ acc+80(FP), R11")
+		p("\tMOVQ k+88(FP), R12")
+		p("\tVMOVUPS outAcc_gc(R11), Z4")
+		p("\tVMOVUPD outAcc_t0(R11), Z5")
+		p("\tVMOVUPD outAcc_t1(R11), Z6")
+		p("\tVMOVUPD outAcc_v0(R11), Z7")
+		p("\tVMOVUPD outAcc_v1(R11), Z8")
+		p("\tTESTQ CX, CX")
+		p("\tJLE out%ddone", u)
+		p("out%dloop:", u)
+		p("\tVMOVAPS Z30, Z0")
+		for j := range u {
+			p("\tVBROADCASTSS %d(DI), Z3", 4*j)
+			p("\tVFMADD231PS %d(SI), Z3, Z0", 64*j)
+		}
+		tanh("Z0", "Z16", "Z17", func(off int) string { return fmt.Sprintf("%d(R12)", off) })
+		p("\tVSUBPS (R8), Z0, Z1")
+		p("\tVMULPS Z1, Z1, Z2")
+		p("\tVCVTPS2PD Y2, Z9")
+		p("\tVEXTRACTF32X8 $1, Z2, Y3")
+		p("\tVCVTPS2PD Y3, Z10")
+		p("\tVFMADD231PD (R10), Z9, Z5")
+		p("\tVFMADD231PD 64(R10), Z10, Z6")
+		p("\tVFMADD231PD (R13), Z9, Z7")
+		p("\tVFMADD231PD 64(R13), Z10, Z8")
+		p("\tTESTQ BX, BX")
+		p("\tJLE out%dnext", u)
+		p("\tDECQ BX")
+		p("\tVMOVUPS %d(R12), Z3", cOne)
+		p("\tVFNMADD231PS Z0, Z0, Z3") // 1 - y*y, one rounding
+		p("\tVMULPS (R9), Z1, Z11")    // wt*e
+		p("\tVMULPS Z3, Z11, Z11")     // (wt*e)*(1 - y*y)
+		p("\tVADDPS Z11, Z4, Z4")
+		p("\tMOVQ outAcc_gv(R11), AX")
+		for j := range u {
+			p("\tVMOVUPS %d(AX), Z3", 64*j)
+			p("\tVFMADD231PS %d(SI), Z11, Z3", 64*j) // gv += dl*z
+			p("\tVMOVUPS Z3, %d(AX)", 64*j)
+		}
+		p("\tMOVQ outAcc_gb(R11), AX")
+		for j := range u {
+			p("\tVMOVUPS %d(SI), Z12", 64*j)
+			p("\tVMOVUPS %d(R12), Z13", cOne)
+			p("\tVFNMADD231PS Z12, Z12, Z13") // 1 - z*z
+			p("\tVBROADCASTSS %d(DI), Z3", 4*j)
+			p("\tVMULPS Z3, Z11, Z14")  // dl*v
+			p("\tVMULPS Z13, Z14, Z14") // (dl*v)*(1 - z*z)
+			p("\tVADDPS %d(AX), Z14, Z3", 64*j)
+			p("\tVMOVUPS Z3, %d(AX)", 64*j)
+			p("\tVMOVUPS Z14, %d(DX)", 64*j)
+		}
+		p("out%dnext:", u)
+		p("\tADDQ $%d, SI", 64*u)
+		p("\tADDQ $%d, DX", 64*u)
+		p("\tADDQ $64, R8")
+		p("\tADDQ $64, R9")
+		p("\tADDQ $128, R10")
+		p("\tADDQ $128, R13")
+		p("\tDECQ CX")
+		p("\tJNZ out%dloop", u)
+		p("out%ddone:", u)
+		p("\tVMOVUPS Z4, outAcc_gc(R11)")
+		p("\tVMOVUPD Z5, outAcc_t0(R11)")
+		p("\tVMOVUPD Z6, outAcc_t1(R11)")
+		p("\tVMOVUPD Z7, outAcc_v0(R11)")
+		p("\tVMOVUPD Z8, outAcc_v1(R11)")
+		p("\tVZEROUPPER")
+		p("\tRET")
+	}
+
 	if err := os.WriteFile("kernel_avx512_amd64.s", s.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
@@ -208,6 +354,22 @@ func main() {
 			q("func bwdTile%dx%d(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)", u, c)
 		}
 	}
+	q("")
+	q("//go:noescape")
+	q("func tanhN(z *float32, n int, c *float32)")
+	for u := 1; u <= maxU; u++ {
+		q("//go:noescape")
+		q("func out%d(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)", u)
+	}
+	q("")
+	q("type outFunc func(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)")
+	q("")
+	q("// outs[u] runs the output unit of u hidden units.")
+	q("var outs = [maxTileUnits + 1]outFunc{nil,")
+	for u := 1; u <= maxU; u++ {
+		q("out%d,", u)
+	}
+	q("}")
 	q("")
 	q("type fwdFunc func(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)")
 	q("type bwdFunc func(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)")

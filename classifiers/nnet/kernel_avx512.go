@@ -42,6 +42,7 @@ type avx512Kernel struct {
 	vb  []float32 // h*16: output weights, broadcast
 	dhg []float32 // avxGroup*h*16: hidden deltas of the group's training blocks
 	zg  []float32 // avxGroup*h*16: hidden outputs of the group's blocks
+	oa  outAcc    // the output loop's sums
 	Wp  []float32 // h*d*16: input weights in active column order, broadcast (predict)
 	xp  []float32 // d*16: one block of rows to predict
 }
@@ -158,46 +159,44 @@ func (k *avx512Kernel) epoch(w, g []float64) (sseT, sseV float64) {
 			k.vb[j*lanes+l] = k.v[j]
 		}
 	}
-	var acc lossAcc
+	k.oa = outAcc{gv: &k.gv[0], gb: &k.gb[0]}
 	for g0 := 0; g0 < k.nb; g0 += avxGroup {
 		g1 := min(g0+avxGroup, k.nb)
-		k.forward(g0, g1, &acc)
+		k.forward(g0, g1)
 		if g0 < k.nbT {
 			k.backward(g0, min(g1, k.nbT))
 		}
 	}
-	acc.store(k.sT, k.sV)
+	copy(k.sT[:8], k.oa.t0[:])
+	copy(k.sT[8:], k.oa.t1[:])
+	copy(k.sV[:8], k.oa.v0[:])
+	copy(k.sV[8:], k.oa.v1[:])
+	copy(k.gc, k.oa.gc[:])
 	return k.finish(g)
 }
 
-// lossAcc holds the per-lane float64 loss sums, lanes 0-7 and 8-15.
-type lossAcc struct{ t0, t1, v0, v1 f64x8 }
-
-func (a *lossAcc) store(sT, sV []float64) {
-	a.t0.Store((*[8]float64)(sT[:8]))
-	a.t1.Store((*[8]float64)(sT[8:16]))
-	a.v0.Store((*[8]float64)(sV[:8]))
-	a.v1.Store((*[8]float64)(sV[8:16]))
+// outAcc holds the per-lane sums that the output loop (outU, or its Go
+// version for more than maxTileUnits hidden units) carries across groups:
+// the float64 losses (lanes 0-7 and 8-15) and the output-bias gradient,
+// and points to the output-weight and hidden-bias gradients.
+type outAcc struct {
+	t0, t1, v0, v1 [8]float64
+	gc             [lanes]float32
+	gv, gb         *float32
 }
 
 // forward runs blocks [g0, g1) (an even number): first the hidden units of
-// every block, two blocks at a time, then the output unit, the losses and
-// the deltas block by block (two loops, so that the long dependency chain of
-// each block's output unit overlaps with the next block's).
-func (k *avx512Kernel) forward(g0, g1 int, acc *lossAcc) {
+// every block, two blocks at a time (fwdDenseU, nibU), and their tanh
+// (tanhN); then the output unit, the losses and the deltas block by block
+// (outU). Everything but the bookkeeping is assembly; outGo is the output
+// loop for more than maxTileUnits hidden units.
+func (k *avx512Kernel) forward(g0, g1 int) {
 	h, d, dn, nq := k.h, k.d, k.dn, k.nq
-	pv := ptr(k.vb)
-	pz, pdh := ptr(k.zg), ptr(k.dhg)
-	pt, pwt := ptr(k.t), ptr(k.wt)
-	pwt64, pwv64 := unsafe.Pointer(unsafe.SliceData(k.wt64)), unsafe.Pointer(unsafe.SliceData(k.wv64))
-	pgb, pgv, pgc := ptr(k.gb), ptr(k.gv), ptr(k.gc)
 	hl := h * lanes // block stride of zg and dhg
 	for blk := g0; blk < g1; blk += 2 {
 		xa := blk * k.dx * lanes // block A's inputs; block B's follow
 		na := blk * nq * lanes
 		za := (blk - g0) * hl // block A's hidden outputs; block B's follow at +hl
-		// Dense columns, then nibbles: the assembly loops, up to
-		// maxTileUnits units a call.
 		for j0 := 0; j0 < h; j0 += maxTileUnits {
 			u := min(maxTileUnits, h-j0)
 			fwdDense[u](&k.x[xa], k.dx*lanes*4, &k.W[j0*d], d*4, dn, &k.zg[za+j0*lanes], hl*4, &k.b[j0])
@@ -205,16 +204,30 @@ func (k *avx512Kernel) forward(g0, g1 int, acc *lossAcc) {
 				nibbles[u](&k.tab[j0*nq*lanes], nq*lanes*4, &k.nib[na], nq*lanes*4, nq, &k.zg[za+j0*lanes], hl*4)
 			}
 		}
-		for j := range h {
-			sf(tanh16(lf(pz, za+j*lanes)), pz, za+j*lanes)
-			sf(tanh16(lf(pz, za+hl+j*lanes)), pz, za+hl+j*lanes)
-		}
 	}
+	tanhN(&k.zg[0], (g1-g0)*h, &consts[0])
+	ntr := max(0, min(g1, k.nbT)-g0) // training blocks of the group
+	r := g0 * lanes                  // the group's first row in t, wt, wt64, wv64
+	if h <= maxTileUnits {
+		outs[h](&k.zg[0], &k.dhg[0], &k.v[0], &k.c, &k.t[r], &k.wt[r], &k.wt64[r], &k.wv64[r], g1-g0, ntr, &k.oa, &consts[0])
+		return
+	}
+	k.outGo(g0, g1, ntr)
+}
 
-	// Output unit, losses and deltas, block by block.
+// outGo is outU in Go, for any number of hidden units.
+func (k *avx512Kernel) outGo(g0, g1, ntr int) {
+	h := k.h
+	hl := h * lanes
+	pv, pz, pdh := ptr(k.vb), ptr(k.zg), ptr(k.dhg)
+	pt, pwt := ptr(k.t), ptr(k.wt)
+	pwt64, pwv64 := unsafe.Pointer(unsafe.SliceData(k.wt64)), unsafe.Pointer(unsafe.SliceData(k.wv64))
+	pgb, pgv := ptr(k.gb), ptr(k.gv)
 	cc := archsimd.BroadcastFloat32x16(k.c)
-	t0, t1, v0, v1 := acc.t0, acc.t1, acc.v0, acc.v1
-	gc := lf(pgc, 0)
+	a := &k.oa
+	t0, t1 := archsimd.LoadFloat64x8(&a.t0), archsimd.LoadFloat64x8(&a.t1)
+	v0, v1 := archsimd.LoadFloat64x8(&a.v0), archsimd.LoadFloat64x8(&a.v1)
+	gc := archsimd.LoadFloat32x16(&a.gc)
 	for blk := g0; blk < g1; blk++ {
 		zo := (blk - g0) * hl
 		o := cc
@@ -228,7 +241,7 @@ func (k *avx512Kernel) forward(g0, g1 int, acc *lossAcc) {
 		lo, hi := e2.GetLo().ConvertToFloat64(), e2.GetHi().ConvertToFloat64()
 		t0, t1 = ld8(pwt64, r).MulAdd(lo, t0), ld8(pwt64, r+8).MulAdd(hi, t1)
 		v0, v1 = ld8(pwv64, r).MulAdd(lo, v0), ld8(pwv64, r+8).MulAdd(hi, v1)
-		if blk >= k.nbT {
+		if blk-g0 >= ntr {
 			continue
 		}
 		dl := lf(pwt, r).Mul(e).Mul(oneMinusSq(y))
@@ -241,8 +254,11 @@ func (k *avx512Kernel) forward(g0, g1 int, acc *lossAcc) {
 			sf(dh, pdh, zo+j*lanes)
 		}
 	}
-	sf(gc, pgc, 0)
-	acc.t0, acc.t1, acc.v0, acc.v1 = t0, t1, v0, v1
+	t0.Store(&a.t0)
+	t1.Store(&a.t1)
+	v0.Store(&a.v0)
+	v1.Store(&a.v1)
+	gc.Store(&a.gc)
 }
 
 // backward adds the input-weight gradient of training blocks [g0, g1):

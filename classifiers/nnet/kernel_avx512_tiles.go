@@ -145,6 +145,47 @@ func bwdTile8x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 //go:noescape
 func bwdTile8x2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
+//go:noescape
+func tanhN(z *float32, n int, c *float32)
+
+//go:noescape
+func out1(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+//go:noescape
+func out2(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+//go:noescape
+func out3(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+//go:noescape
+func out4(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+//go:noescape
+func out5(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+//go:noescape
+func out6(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+//go:noescape
+func out7(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+//go:noescape
+func out8(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+type outFunc func(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+
+// outs[u] runs the output unit of u hidden units.
+var outs = [maxTileUnits + 1]outFunc{nil,
+	out1,
+	out2,
+	out3,
+	out4,
+	out5,
+	out6,
+	out7,
+	out8,
+}
+
 type fwdFunc func(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
 type bwdFunc func(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
