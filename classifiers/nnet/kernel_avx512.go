@@ -38,13 +38,14 @@ import (
 // load sized (TestF32KernelsAgree runs shapes with every remainder).
 type avx512Kernel struct {
 	f32Layout
-	bb  []float32 // h*16: hidden biases, broadcast (predict)
 	vb  []float32 // h*16: output weights, broadcast
 	dhg []float32 // avxGroup*h*16: hidden deltas of the group's training blocks
 	zg  []float32 // avxGroup*h*16: hidden outputs of the group's blocks
 	oa  outAcc    // the output loop's sums
-	Wp  []float32 // h*d*16: input weights in active column order, broadcast (predict)
-	xp  []float32 // d*16: one block of rows to predict
+	Wp  []float32 // h*d: input weights in active column order (predict)
+	bp  []float32 // h: hidden biases (predict)
+	xp  []float32 // 2*d*16: two blocks of rows to predict
+	zp  []float32 // 2*h*16: their hidden outputs
 }
 
 // avxGroup is the number of blocks per group: 512 rows, whose inputs
@@ -145,7 +146,6 @@ func oneMinusSq(z f32x16) f32x16 {
 func (k *avx512Kernel) load(p *problem) {
 	k.f32Layout.load(p)
 	h := k.h
-	growF32(&k.bb, h*lanes)
 	growF32(&k.vb, h*lanes)
 	growF32(&k.dhg, avxGroup*h*lanes)
 	growF32(&k.zg, avxGroup*h*lanes)
@@ -278,72 +278,54 @@ func (k *avx512Kernel) backward(g0, g1 int) {
 	}
 }
 
-// predict runs the float32x16 prediction (kernel_f32.go) one block of 16
-// rows at a time: the rows are transposed into a column-major block, then
-// the hidden units go four at a time as in the epoch, without nibbles.
+// predict runs the float32x16 prediction (kernel_f32.go) two blocks of 16
+// rows at a time: the rows are mapped and transposed into two column-major
+// blocks, then the hidden units go through fwdDenseU (all columns dense, in
+// active order) and tanhN, the output unit through Go SIMD.
 func (k *avx512Kernel) predict(w []float64, src *rowSource, out []float64) {
 	n := len(src.idx)
 	d, h := k.d, k.h
-	Wp := growF32(&k.Wp, h*d*lanes)
+	Wp := growF32(&k.Wp, h*d) // float32 weights, active column order
+	bp := growF32(&k.bp, h)
 	for j := range h {
 		for c := range d {
-			wv := float32(w[j*d+c])
-			row := Wp[(j*d+c)*lanes : (j*d+c+1)*lanes]
-			for l := range row {
-				row[l] = wv
-			}
+			Wp[j*d+c] = float32(w[j*d+c])
 		}
+		bp[j] = float32(w[h*d+j])
 		for l := range lanes {
-			k.bb[j*lanes+l] = float32(w[h*d+j])
 			k.vb[j*lanes+l] = float32(w[h*d+h+j])
 		}
 	}
-	xp := growF32(&k.xp, d*lanes)
-	var y [lanes]float32
-	pW, pb, pv, px := ptr(Wp), ptr(k.bb), ptr(k.vb), ptr(xp)
-	pz := ptr(k.zg)
+	xp := growF32(&k.xp, 2*d*lanes)
+	zp := growF32(&k.zp, 2*h*lanes)
+	xr := grow(&k.xr, d)
+	var y [2 * lanes]float32
+	pv, pz := ptr(k.vb), ptr(zp)
 	cc := archsimd.BroadcastFloat32x16(float32(w[h*d+2*h]))
-	for i0 := 0; i0 < n; i0 += lanes {
-		rows := min(lanes, n-i0)
+	for i0 := 0; i0 < n; i0 += 2 * lanes {
+		rows := min(2*lanes, n-i0)
 		clear(xp)
-		xr := grow(&k.xr, d)
-		for l := range rows {
-			src.mapRow(i0+l, xr)
+		for r := range rows {
+			src.mapRow(i0+r, xr)
+			xb := xp[(r/lanes)*d*lanes+r%lanes:]
 			for c, v := range xr {
-				xp[c*lanes+l] = toF32(v)
+				xb[c*lanes] = toF32(v)
 			}
 		}
-		j := 0
-		for ; j+4 <= h; j += 4 {
-			a0, a1, a2, a3 := lf(pb, j*lanes), lf(pb, (j+1)*lanes), lf(pb, (j+2)*lanes), lf(pb, (j+3)*lanes)
-			w0, w1, w2, w3 := j*d*lanes, (j+1)*d*lanes, (j+2)*d*lanes, (j+3)*d*lanes
-			for c := 0; c < d; c++ {
-				xc := lf(px, c*lanes)
-				a0 = lf(pW, w0+c*lanes).MulAdd(xc, a0)
-				a1 = lf(pW, w1+c*lanes).MulAdd(xc, a1)
-				a2 = lf(pW, w2+c*lanes).MulAdd(xc, a2)
-				a3 = lf(pW, w3+c*lanes).MulAdd(xc, a3)
-			}
-			sf(tanh16(a0), pz, j*lanes)
-			sf(tanh16(a1), pz, (j+1)*lanes)
-			sf(tanh16(a2), pz, (j+2)*lanes)
-			sf(tanh16(a3), pz, (j+3)*lanes)
+		for j0 := 0; j0 < h; j0 += maxTileUnits {
+			u := min(maxTileUnits, h-j0)
+			fwdDense[u](&xp[0], d*lanes*4, &Wp[j0*d], d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0])
 		}
-		for ; j < h; j++ {
-			a := lf(pb, j*lanes)
-			wj := j * d * lanes
-			for c := 0; c < d; c++ {
-				a = lf(pW, wj+c*lanes).MulAdd(lf(px, c*lanes), a)
-			}
-			sf(tanh16(a), pz, j*lanes)
-		}
-		o := cc
+		tanhN(&zp[0], 2*h, &consts[0])
+		oa, ob := cc, cc
 		for j := range h {
-			o = lf(pv, j*lanes).MulAdd(lf(pz, j*lanes), o)
+			vj := lf(pv, j*lanes)
+			oa, ob = vj.MulAdd(lf(pz, j*lanes), oa), vj.MulAdd(lf(pz, (h+j)*lanes), ob)
 		}
-		tanh16(o).Store(&y)
-		for l := range rows {
-			out[i0+l] = float64(y[l])
+		tanh16(oa).Store((*[lanes]float32)(y[:lanes]))
+		tanh16(ob).Store((*[lanes]float32)(y[lanes:]))
+		for r := range rows {
+			out[i0+r] = float64(y[r])
 		}
 	}
 }

@@ -374,7 +374,14 @@ func (k *f32GoKernel) predict(w []float64, src *rowSource, out []float64) {
 
 // toF32 is the float32 of a mapped input for prediction, clamped to
 // [-1e30, 1e30] so that no product or sum of the forward pass overflows.
-func toF32(v float64) float32 { return float32(min(max(v, -1e30), 1e30)) }
+func toF32(v float64) float32 {
+	if v > 1e30 {
+		v = 1e30
+	} else if v < -1e30 {
+		v = -1e30
+	}
+	return float32(v)
+}
 
 func (k *f32GoKernel) epoch(w, g []float64) (sseT, sseV float64) {
 	k.prepare(w)
