@@ -67,6 +67,12 @@ type f64x8 = archsimd.Float64x8
 // ptr is the address of s's first element.
 func ptr(s []float32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
 
+// at is &s[i] without a bounds check (s may be empty when the assembly
+// will not read through the pointer, e.g. the weights of 0 columns).
+func at(s []float32, i int) *float32 {
+	return (*float32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), 4*i))
+}
+
 // lf loads the 16 floats at p[i:].
 func lf(p unsafe.Pointer, i int) f32x16 {
 	return archsimd.LoadFloat32x16((*[16]float32)(unsafe.Add(p, 4*i)))
@@ -199,7 +205,7 @@ func (k *avx512Kernel) forward(g0, g1 int) {
 		za := (blk - g0) * hl // block A's hidden outputs; block B's follow at +hl
 		for j0 := 0; j0 < h; j0 += maxTileUnits {
 			u := min(maxTileUnits, h-j0)
-			fwdDense[u](&k.x[xa], k.dx*lanes*4, &k.W[j0*d], d*4, dn, &k.zg[za+j0*lanes], hl*4, &k.b[j0])
+			fwdDense[u](at(k.x, xa), k.dx*lanes*4, at(k.W, j0*d), d*4, dn, &k.zg[za+j0*lanes], hl*4, &k.b[j0])
 			if nq > 0 {
 				nibbles[u](&k.tab[j0*nq*lanes], nq*lanes*4, &k.nib[na], nq*lanes*4, nq, &k.zg[za+j0*lanes], hl*4)
 			}
@@ -307,14 +313,13 @@ func (k *avx512Kernel) predict(w []float64, src *rowSource, out []float64) {
 		clear(xp)
 		for r := range rows {
 			src.mapRow(i0+r, xr)
-			xb := xp[(r/lanes)*d*lanes+r%lanes:]
 			for c, v := range xr {
-				xb[c*lanes] = toF32(v)
+				xp[((r/lanes)*d+c)*lanes+r%lanes] = toF32(v)
 			}
 		}
 		for j0 := 0; j0 < h; j0 += maxTileUnits {
 			u := min(maxTileUnits, h-j0)
-			fwdDense[u](&xp[0], d*lanes*4, &Wp[j0*d], d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0])
+			fwdDense[u](at(xp, 0), d*lanes*4, at(Wp, j0*d), d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0])
 		}
 		tanhN(&zp[0], 2*h, &consts[0])
 		oa, ob := cc, cc
