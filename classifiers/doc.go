@@ -50,7 +50,11 @@
 // Options (YAML field, default): bags 100; hidden 5 (PSB 2019: 7);
 // max_epochs 500 (PSB 2019: 5000); max_fail 25; val_fraction 0.25; split
 // position | unique; rprop {delta0 0.07, inc 1.2, dec 0.5, delta_max 50,
-// min_grad 1e-5}; workers 0 = GOMAXPROCS (execution only, not in Key).
+// min_grad 1e-5}; kernel auto | scalar | avx512 | float32-go (nnet's epoch
+// kernel; auto = the fastest here); workers 0 = GOMAXPROCS (execution only,
+// not in Key). Key names the kernel's numerics when they are not the scalar
+// kernel's float64, so cached scores of one numerics are never served for
+// another; KernelName says which kernel runs, for manifests and records.
 //
 // NetSeed(seed, b) is the (2b+1)-th and (2b+2)-th outputs of SplitMix64
 // (Steele, Lea & Flood, OOPSLA 2014) started at seed, the two words of a

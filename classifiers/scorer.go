@@ -19,10 +19,11 @@ type Data struct {
 	// PU classifier is trained labeled-vs-unlabeled), false = 0.
 	Y []bool
 	// Binary optionally marks the columns that hold only 0 and 1 (one-hot
-	// and yes/no encodings), nil when unknown. It is a hint for kernels that
-	// exploit sparse inputs (issue 10); the scalar kernel ignores it, so it
-	// never changes the scores. When given it must have length d and be true
-	// only for columns whose values are all 0 or 1.
+	// and yes/no encodings), nil when unknown. It is checked but never
+	// changes the scores: nnet-bag's vector kernel finds the columns that
+	// are 0/1 within each net's bootstrap by itself (nnet, kernel_f32.go),
+	// which also catches unmarked ones. When given it must have length d and
+	// be true only for columns whose values are all 0 or 1.
 	Binary []bool
 }
 

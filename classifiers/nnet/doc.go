@@ -64,18 +64,40 @@
 // # Numerics and determinism
 //
 // tanh is a clamped rational approximation, |error| <= 3.2e-8 (tanh.go).
-// Every multiply-add rounds twice (madd), so results do not depend on the
-// compiler's use of fused multiply-add; with a given rng stream a net is a
-// deterministic function of its rows, bit for bit on every build.
+// The scalar kernel rounds every multiply-add twice (madd), so its results
+// do not depend on the compiler's use of fused multiply-add; with a given
+// rng stream a net is a deterministic function of its rows, bit for bit on
+// every build.
+//
+// Params.Kernel selects the epoch kernel (kernel.go): "auto" (the default)
+// takes the fastest this binary and CPU can run (KernelName: "avx512" in a
+// GOEXPERIMENT=simd build on a CPU with AVX-512, else "scalar"). Kernels
+// with the same numerics (KernelNumerics) compute the same bits; the
+// vector kernels' float32x16 numerics (kernel_f32.go: float32 inputs and
+// weights, fused multiply-adds, per-lane sums over 16 interleaved row
+// streams reduced in float64, 0/1 columns through 16-entry tables) give
+// nets that differ from the float64 ones only where a gradient sign or a
+// validation comparison lands the other way: most nets come out the same,
+// the others like nets of a slightly different problem (TestF32NearF64 for
+// an epoch; experiments.TestKernelTolerance for the scores of whole cells).
+// Within one kernel a net is still a deterministic function of its rows
+// and rng stream.
 //
 // # Performance
 //
 // A Trainer gathers the selected rows once (distinct rows with integer
-// weights rather than one row per bootstrap draw), reuses its buffers and
-// allocates nothing in the epoch loop. The epoch kernel (kernel.go) is
-// swappable: the scalar kernel processes rows in pairs and hidden units in
-// chunks of four and is bit-identical to the plain reference kernel;
-// FlopsPerEpoch gives the nominal operation count used for GFLOP/s.
+// weights rather than one row per bootstrap draw), maps them straight from
+// the caller's matrix into the kernel's layout, reuses its buffers and
+// allocates nothing in the epoch loop; PredictRows scores out-of-bag rows
+// with the same kernel. The scalar kernel processes rows in pairs and hidden
+// units in chunks of four. The avx512 kernel processes 16 rows per register,
+// two blocks of 16 at a time, with its matrix loops, tanh and output unit in
+// generated assembly (gen_avx512.go; Go's SIMD support lacks the
+// accumulating form of the fused multiply-add) and the 0/1 columns of a
+// bootstrap (one-hot codes) four at a time through table lookups
+// (VPERMPS); it is 7-12x faster than the scalar kernel (README,
+// Performance). FlopsPerEpoch gives the nominal operation count used for
+// GFLOP/s.
 //
 // References:
 //   - M. Riedmiller, H. Braun. A direct adaptive method for faster

@@ -7,12 +7,20 @@ import (
 )
 
 // The epoch kernel is the hot loop of every reproduction (DESIGN.md section
-// 10): one forward pass over every gathered row, the training and validation
-// losses, and the back-propagated gradient over the rows with a training
-// weight. It sits behind the kernel interface so that a vector kernel
-// (float32, 8 or 16 rows per register; issue 10) can replace the scalar one
-// behind a build tag or a CPU check in newKernel, with the scalar kernel kept
-// as the portable fallback and the reference its results are tested against.
+// 10): one forward pass over every row of a net's bootstrap, the training
+// and validation losses, and the back-propagated gradient over the rows with
+// a training weight; the same kernel predicts the out-of-bag rows. Kernels:
+//
+//   - scalar (kernel_scalar.go): portable float64, bit-identical to
+//     referenceKernel (kernel_reference.go, the plainest statement) and to
+//     the code before issue 10's speed work;
+//   - avx512 (kernel_avx512.go, kernel_avx512_amd64.s; built only with
+//     GOEXPERIMENT=simd on amd64, chosen at run time when the CPU has
+//     AVX-512): the float32x16 numerics of kernel_f32.go, 16 rows per
+//     register;
+//   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go, one
+//     lane at a time, on any CPU: the statement the avx512 kernel is tested
+//     against bit for bit, never chosen by "auto".
 
 // problem is one net's training set: n rows of d mapped inputs, the rows
 // with a training weight first. The rows come from src (Trainer.Train) or,
