@@ -8,9 +8,11 @@
 // []bool, optionally a hint of which columns are binary) and returns a
 // [Result] with a score in [0, 1] per row, higher = more positive, each
 // computed only by models that did not see the row. Scores are a
-// deterministic function of (data, options, seed): bit-identical for any
-// worker count, and across builds (no multiply-add is left for the compiler
-// to fuse, see nnet). Bad data (NaN or infinite features, a
+// deterministic function of (data, options, seed) and the numerics of the
+// kernel that runs (nnet.KernelNumerics; option kernel "auto" picks the
+// fastest kernel of the machine): bit-identical for any worker count, and,
+// for one numerics, across builds and machines (no multiply-add is left for
+// the compiler to fuse, see nnet). Bad data (NaN or infinite features, a
 // single class, mismatched lengths) is an error, not a panic; a cancelled
 // context stops the work and returns an error wrapping its cause.
 //
