@@ -76,6 +76,7 @@ func landsatForBench(b *testing.B) *datasets.Dataset {
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Logf("Landsat from the UCI mirror: %d rows, %d features", ds.N, ds.D)
 		return ds
 	}
 	const n, d, pos = 6435, 36, 1508
@@ -96,6 +97,7 @@ func landsatForBench(b *testing.B) *datasets.Dataset {
 			x.Set(i, k, math.Round(v))
 		}
 	}
+	b.Logf("synthetic data of Landsat's shape (%s is not set): %d rows, %d features", datasets.EnvMirror, n, d)
 	return &datasets.Dataset{Name: "landsat", X: x, Y: y, Columns: cols, N: n, NPos: pos, D: d,
 		Fingerprint: "synthetic-landsat-shape"}
 }
