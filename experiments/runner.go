@@ -52,6 +52,7 @@ type Runner struct {
 type tradEntry struct {
 	once   sync.Once
 	scores []float64
+	work   *results.Work // nil: from the score cache
 	err    error
 }
 
@@ -205,6 +206,14 @@ feed:
 	}
 	done := time.Now().UTC()
 	man.Finished = &done
+	for name, e := range r.trad {
+		if e.work != nil {
+			if man.Traditional == nil {
+				man.Traditional = map[string]*results.Work{}
+			}
+			man.Traditional[name] = e.work
+		}
+	}
 	return sum, results.WriteManifest(outDir, man)
 }
 
@@ -448,7 +457,7 @@ func (r *Runner) traditional(ctx context.Context, ds *datasets.Dataset) ([]float
 			return
 		}
 		pprof.Do(ctx, pprof.Labels("stage", "traditional"), func(ctx context.Context) {
-			e.scores, _, e.err = r.score(ctx, key, ds, nil, ds.Y, seed)
+			e.scores, e.work, e.err = r.score(ctx, key, ds, nil, ds.Y, seed)
 		})
 	})
 	return e.scores, e.err

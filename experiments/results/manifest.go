@@ -30,6 +30,9 @@ type Manifest struct {
 	Started     time.Time         `json:"started"`
 	Finished    *time.Time        `json:"finished,omitempty"` // nil while running or interrupted
 	Machine     Machine           `json:"machine"`
+	// Traditional describes the traditional-truth bags this run trained
+	// (by data set; absent when their scores came from the score cache).
+	Traditional map[string]*Work `json:"traditional,omitempty"`
 }
 
 // Machine identifies where a run happened.
