@@ -439,8 +439,14 @@ func TestTrainErrors(t *testing.T) {
 
 // TestNoAllocationPerEpoch: once a Trainer's buffers have grown, a training
 // run allocates the same (only the returned Net) whether it runs 5 or 200
-// epochs.
+// epochs, with every kernel available here.
 func TestNoAllocationPerEpoch(t *testing.T) {
+	for _, k := range Kernels() {
+		t.Run(k, func(t *testing.T) { testNoAllocationPerEpoch(t, k) })
+	}
+}
+
+func testNoAllocationPerEpoch(t *testing.T, kernel string) {
 	x, y := twoBlobs(rand.New(rand.NewPCG(1, 1)), 200)
 	wt := make([]float64, 200)
 	for i := range wt {
@@ -448,6 +454,7 @@ func TestNoAllocationPerEpoch(t *testing.T) {
 	}
 	allocs := func(epochs int) float64 {
 		par := DefaultParams()
+		par.Kernel = kernel
 		par.MaxEpochs = epochs
 		par.RPROP.MinGrad = 0
 		tr, err := NewTrainer(par)
