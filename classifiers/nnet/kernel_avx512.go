@@ -7,8 +7,6 @@ import (
 	"unsafe"
 )
 
-//go:generate go run gen_avx512.go
-
 // avx512Kernel computes the float32x16 numerics (kernel_f32.go) with one
 // block of 16 rows per AVX-512 register: lane by lane the same operations
 // as f32GoKernel in the same order, so the two agree bit for bit
