@@ -140,3 +140,55 @@ func TestRunAndReportSmoke(t *testing.T) {
 		t.Errorf("re-run: %v\n%s", err, stderr)
 	}
 }
+
+// Ctrl-C (SIGINT) stops a run cleanly: it exits with an error that says how to
+// continue, keeps the finished cells, and a re-run completes the grid.
+func TestInterruptedRunKeepsFinishedCells(t *testing.T) {
+	if os.Getenv(datasets.EnvMirror) == "" {
+		t.Skipf("%s is not set: this test needs the UCI data", datasets.EnvMirror)
+	}
+	data := t.TempDir()
+	b, err := os.ReadFile("../../configs/aaai2017-smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "int.yaml")
+	os.WriteFile(cfg, []byte(strings.Replace(string(b), "repeats: 2", "repeats: 10", 1)), 0o644)
+	out := t.TempDir()
+	cmd := pueval(t, data, "run", cfg, "-o", out, "-j", "2", "--no-score-cache")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	recFile := filepath.Join(out, results.RecordsFile)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if b, _ := os.ReadFile(recFile); bytes.Count(b, []byte("\n")) >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no records after 60 s")
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err = cmd.Wait()
+	done, _ := os.ReadFile(recFile)
+	n := bytes.Count(done, []byte("\n"))
+	if n == 90 {
+		t.Skip("the run finished before the interrupt arrived")
+	}
+	if err == nil || !strings.Contains(stderr.String(), "interrupted after") || !strings.Contains(stderr.String(), "run the same command again") {
+		t.Fatalf("exit %v, stderr:\n%s", err, stderr.String())
+	}
+	m, err := results.ReadManifest(out)
+	if err != nil || m.Finished != nil || m.Done != n {
+		t.Errorf("manifest after interrupt: finished %v, done %d, records %d, %v", m.Finished, m.Done, n, err)
+	}
+	if outb, err := pueval(t, data, "run", cfg, "-o", out, "-j", "2", "--no-score-cache").CombinedOutput(); err != nil {
+		t.Fatalf("re-run: %v\n%s", err, outb)
+	}
+	if recs, _ := results.ReadRecords(out); len(recs) != 90 {
+		t.Errorf("%d records after the re-run, want 90", len(recs))
+	}
+}
