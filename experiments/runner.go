@@ -104,7 +104,13 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 			ds, err := r.Data.Load(ctx, name)
 			if err != nil {
 				if errors.Is(err, datasets.ErrUnavailable) || errors.As(err, new(*datasets.MissingFileError)) {
-					sum.Unavailable[name] = err.Error()
+					// The manifest (and the report) keep the short reason; the log has the full story.
+					reason := err.Error()
+					var ue *datasets.UnavailableError
+					if errors.As(err, &ue) {
+						reason = "not available: " + ue.Reason
+					}
+					sum.Unavailable[name] = reason
 					fmt.Fprintf(r.Log, "pueval: skipping data set %s: %v\n", name, err)
 					continue
 				}

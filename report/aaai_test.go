@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pueval/pueval/experiments/results"
@@ -111,5 +112,16 @@ func TestAAAIReportWritesEverything(t *testing.T) {
 	}
 	if d := os.Getenv("PUEVAL_FIGURE_DIR"); d != "" {
 		AAAIReport(d, fixture(t))
+	}
+}
+
+func TestFailedCellsListed(t *testing.T) {
+	// testdata/records.jsonl has one failed cell: landsat beta .75 repeat 1, error "boom".
+	got := failedSection(fixture(t))
+	if !strings.Contains(got, "landsat, 1 cell(s), e.g. landsat/beta=0.75/repeat=1: boom") {
+		t.Errorf("failed section: %q", got)
+	}
+	if failedSection(nil) != "" {
+		t.Error("no failures should give no section")
 	}
 }

@@ -44,13 +44,44 @@ func Write(dir string, recs []results.Record, missing map[string]string) (string
 		}
 		sections = append(sections, an, frag)
 	}
-	if len(sections) == 0 {
+	sections = append(sections, failedSection(recs))
+	if len(sections) == 1 {
 		return "", fmt.Errorf("the records hold none of the metrics a report knows (auc, aucpr, acc, bacc, f1, mcc)")
 	}
 	if err := WriteIndex(dir, title, sections...); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, "index.html"), nil
+}
+
+// failedSection lists the failed cells, grouped by data set and error, so a
+// reader sees what the tables leave out and why.
+func failedSection(recs []results.Record) string {
+	type key struct{ ds, err string }
+	count := map[key][]string{}
+	var order []key
+	for _, r := range recs {
+		if r.Status != results.StatusFailed {
+			continue
+		}
+		k := key{r.Dataset, r.Error}
+		if _, ok := count[k]; !ok {
+			order = append(order, k)
+		}
+		count[k] = append(count[k], r.Cell)
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<h3>Failed cells (left out of the tables and figures)</h3>\n<ul>\n")
+	for _, k := range order {
+		cells := count[k]
+		fmt.Fprintf(&b, "<li>%s, %d cell(s), e.g. %s: %s</li>\n", html.EscapeString(k.ds), len(cells),
+			html.EscapeString(cells[0]), html.EscapeString(k.err))
+	}
+	b.WriteString("</ul>\n")
+	return b.String()
 }
 
 func has(recs []results.Record, metrics ...string) bool {
