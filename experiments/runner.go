@@ -141,6 +141,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var storeErr error
+	seenFailure := map[string]bool{}
 	for range workers {
 		wg.Go(func() {
 			for c := range jobs {
@@ -164,7 +165,14 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 				sum.Ran++
 				if rec.Status == results.StatusFailed {
 					sum.Failed++
-					prog.Message("pueval: cell %s failed: %s", c.ID, rec.Error)
+					// One line per kind of failure: a data set whose every beta < 1 cell
+					// fails the same way should not flood the log.
+					kind := c.Dataset.Name + "\x00" + rec.Error
+					if !seenFailure[kind] {
+						seenFailure[kind] = true
+						prog.Message("pueval: cell %s failed: %s (further cells of %s failing the same way are counted, not shown)",
+							c.ID, rec.Error, c.Dataset.Name)
+					}
 				}
 				mu.Unlock()
 				prog.Done(c.ID, rec.Status == results.StatusFailed)
