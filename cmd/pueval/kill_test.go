@@ -47,23 +47,43 @@ func recordsWithoutTimings(t *testing.T, dir string) []byte {
 	return buf.Bytes()
 }
 
+// biggerSmoke writes the smoke config with 10 repeats (3 x 3 x 10 = 90 cells),
+// so that a signal lands mid-run, and returns its path.
+func biggerSmoke(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../configs/aaai2017-smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "smoke10.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(b), "repeats: 2", "repeats: 10", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// waitRecords waits until dir/records.jsonl holds at least n lines.
+func waitRecords(t *testing.T, cmd *exec.Cmd, dir string, n int) {
+	t.Helper()
+	recFile := filepath.Join(dir, results.RecordsFile)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if b, _ := os.ReadFile(recFile); bytes.Count(b, []byte("\n")) >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no records after 60 s")
+		}
+	}
+}
+
 // A run killed with SIGKILL part-way and then re-run gives the same records
 // (timings aside) as an uninterrupted run.
 func TestKilledRunResumes(t *testing.T) {
 	if os.Getenv(datasets.EnvMirror) == "" {
 		t.Skipf("%s is not set: this test needs the UCI data", datasets.EnvMirror)
 	}
-	data := t.TempDir()
-	b, err := os.ReadFile("../../configs/aaai2017-smoke.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The smoke pipeline on a bigger grid (3 x 3 x 10 = 90 cells), so the kill lands mid-run.
-	cfg := filepath.Join(t.TempDir(), "kill.yaml")
-	src := strings.Replace(string(b), "repeats: 2", "repeats: 10", 1)
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data, cfg := t.TempDir(), biggerSmoke(t)
 	args := func(out string) []string { return []string{"run", cfg, "-o", out, "-j", "2", "--no-score-cache"} }
 
 	killed := t.TempDir()
@@ -71,24 +91,12 @@ func TestKilledRunResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	recFile := filepath.Join(killed, results.RecordsFile)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		b, _ := os.ReadFile(recFile)
-		if bytes.Count(b, []byte("\n")) >= 5 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no records after 60 s")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	waitRecords(t, cmd, killed, 5)
 	if err := cmd.Process.Kill(); err != nil { // SIGKILL
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	partial, _ := os.ReadFile(recFile)
+	partial, _ := os.ReadFile(filepath.Join(killed, results.RecordsFile))
 	n := bytes.Count(partial, []byte("\n"))
 	if n >= 90 {
 		t.Fatalf("the run finished (%d records) before it was killed: make the grid bigger", n)
@@ -147,33 +155,17 @@ func TestInterruptedRunKeepsFinishedCells(t *testing.T) {
 	if os.Getenv(datasets.EnvMirror) == "" {
 		t.Skipf("%s is not set: this test needs the UCI data", datasets.EnvMirror)
 	}
-	data := t.TempDir()
-	b, err := os.ReadFile("../../configs/aaai2017-smoke.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(t.TempDir(), "int.yaml")
-	os.WriteFile(cfg, []byte(strings.Replace(string(b), "repeats: 2", "repeats: 10", 1)), 0o644)
-	out := t.TempDir()
+	data, cfg, out := t.TempDir(), biggerSmoke(t), t.TempDir()
 	cmd := pueval(t, data, "run", cfg, "-o", out, "-j", "2", "--no-score-cache")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	recFile := filepath.Join(out, results.RecordsFile)
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(2 * time.Millisecond) {
-		if b, _ := os.ReadFile(recFile); bytes.Count(b, []byte("\n")) >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no records after 60 s")
-		}
-	}
+	waitRecords(t, cmd, out, 3)
 	cmd.Process.Signal(os.Interrupt)
-	err = cmd.Wait()
-	done, _ := os.ReadFile(recFile)
+	err := cmd.Wait()
+	done, _ := os.ReadFile(filepath.Join(out, results.RecordsFile))
 	n := bytes.Count(done, []byte("\n"))
 	if n == 90 {
 		t.Skip("the run finished before the interrupt arrived")
