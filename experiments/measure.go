@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/experiments/results"
@@ -45,7 +46,7 @@ func (m *measurement) compute() (map[string]map[string]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("PU ranking: %w", err)
 	}
-	real, err := recovery.New(pu, m.alpha, m.beta)
+	withTrue, err := recovery.New(pu, m.alpha, m.beta)
 	if err != nil {
 		return nil, fmt.Errorf("recovery with the true alpha %v, beta %v: %w", m.alpha, m.beta, err)
 	}
@@ -58,15 +59,15 @@ func (m *measurement) compute() (map[string]map[string]float64, error) {
 	}
 	out := map[string]map[string]float64{}
 	if m.cfg.Protocol.Name == ProtocolAAAI2017 {
-		return out, m.aaai(out, pu, real, estd)
+		return out, m.aaai(out, pu, withTrue, estd)
 	}
-	return out, m.psb(out, real, estd)
+	return out, m.psb(out, withTrue, estd)
 }
 
 // aaai fills auc and aucpr on the unlabeled set (AAAI-2017).
-func (m *measurement) aaai(out map[string]map[string]float64, pu *metrics.Ranking, real, estd *recovery.Recovery) error {
+func (m *measurement) aaai(out map[string]map[string]float64, pu *metrics.Ranking, withTrue, estd *recovery.Recovery) error {
 	var sameModel, trad *metrics.Ranking
-	if contains(m.cfg.Truth, TruthSameModel) {
+	if slices.Contains(m.cfg.Truth, TruthSameModel) {
 		r, err := metrics.Rank(m.scores[m.nL:], m.truth[m.nL:])
 		if err != nil {
 			m.warn("same-model truth on the unlabeled set: %v", err)
@@ -96,7 +97,7 @@ func (m *measurement) aaai(out map[string]map[string]float64, pu *metrics.Rankin
 			for _, rc := range []struct {
 				r        *recovery.Recovery
 				ind, dir string
-			}{{real, results.IR, results.DR}, {estd, results.IE, results.DE}} {
+			}{{withTrue, results.IR, results.DR}, {estd, results.IE, results.DE}} {
 				if rc.r == nil {
 					continue
 				}
@@ -116,7 +117,7 @@ func (m *measurement) aaai(out map[string]map[string]float64, pu *metrics.Rankin
 			for _, rc := range []struct {
 				r   *recovery.Recovery
 				ind string
-			}{{real, results.IR}, {estd, results.IE}} {
+			}{{withTrue, results.IR}, {estd, results.IE}} {
 				if rc.r == nil {
 					continue
 				}
@@ -132,7 +133,7 @@ func (m *measurement) aaai(out map[string]map[string]float64, pu *metrics.Rankin
 // psb fills acc, bacc, f1, mcc on D = L u U (PSB-2019): for each of PU, CR,
 // CE the maximum over thresholds and the true metric at that threshold, and
 // the true maximum.
-func (m *measurement) psb(out map[string]map[string]float64, real, estd *recovery.Recovery) error {
+func (m *measurement) psb(out map[string]map[string]float64, withTrue, estd *recovery.Recovery) error {
 	truthD, err := metrics.Rank(m.scores, m.truth)
 	if err != nil {
 		return fmt.Errorf("truth on labeled + unlabeled: %w", err)
@@ -148,8 +149,8 @@ func (m *measurement) psb(out map[string]map[string]float64, real, estd *recover
 			m.set(out, name, key, o.Value)
 			m.set(out, name, key+results.TruthAtSuffix, tm(truthD.ConfusionAt(o.Threshold)))
 		}
-		at(results.PU, real.PUMax(meas))
-		at(results.CR, real.Max(meas))
+		at(results.PU, withTrue.PUMax(meas))
+		at(results.CR, withTrue.Max(meas))
 		if estd != nil {
 			at(results.CE, estd.Max(meas))
 		}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -41,7 +42,6 @@ type Runner struct {
 	kernel    string // the classifier's kernel, for records
 	estimator classprior.Estimator
 	data      map[string]*datasets.Dataset
-	binary    map[string][]bool
 	tradMu    sync.Mutex
 	trad      map[string]*tradEntry
 
@@ -77,9 +77,6 @@ type Summary struct {
 func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary, error) {
 	start := time.Now()
 	sum := Summary{Cells: len(cells), Unavailable: map[string]string{}}
-	if r.Log == nil {
-		r.Log = io.Discard
-	}
 	if err := r.prepare(); err != nil {
 		return sum, err
 	}
@@ -245,14 +242,13 @@ func (r *Runner) prepare() error {
 	if r.Log == nil {
 		r.Log = io.Discard
 	}
-	r.data, r.binary, r.trad = map[string]*datasets.Dataset{}, map[string][]bool{}, map[string]*tradEntry{}
+	r.data, r.trad = map[string]*datasets.Dataset{}, map[string]*tradEntry{}
 	return nil
 }
 
 // addDataset makes a loaded data set available to RunCell.
 func (r *Runner) addDataset(ds *datasets.Dataset) {
 	r.data[ds.Name] = ds
-	r.binary[ds.Name] = binaryColumns(ds)
 }
 
 // KernelName says which compute kernel the classifier runs, for the
@@ -278,15 +274,6 @@ func countUnavailable(cells []Cell, un map[string]string) int {
 func machine() results.Machine {
 	host, _ := os.Hostname()
 	return results.Machine{Host: host, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()}
-}
-
-// binaryColumns marks the 0/1 columns (one-hot and yes/no), a hint for the classifier's sparse kernels.
-func binaryColumns(ds *datasets.Dataset) []bool {
-	b := make([]bool, len(ds.Columns))
-	for i, c := range ds.Columns {
-		b[i] = c.Kind == datasets.Binary || c.Kind == datasets.OneHot
-	}
-	return b
 }
 
 // derive returns a math/rand/v2 stream for one purpose within a cell.
@@ -377,7 +364,7 @@ func (r *Runner) RunCell(ctx context.Context, c Cell) (results.Record, error) {
 	// 4. Metrics: PU, recovered with real and estimated (alpha, beta), and the truths.
 	t3 := time.Now()
 	var trad []float64
-	if r.Config.Protocol.Name == ProtocolAAAI2017 && contains(r.Config.Truth, TruthTraditional) {
+	if r.Config.Protocol.Name == ProtocolAAAI2017 && slices.Contains(r.Config.Truth, TruthTraditional) {
 		tt := time.Now()
 		all, err := r.traditional(ctx, ds)
 		if err != nil {
@@ -422,7 +409,7 @@ func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, ro
 		x = gatherRows(ds.X, rows)
 	}
 	r.trained.Add(1)
-	res, err := r.scorer.Score(ctx, classifiers.Data{X: x, Y: y, Binary: r.binary[ds.Name]}, seed)
+	res, err := r.scorer.Score(ctx, classifiers.Data{X: x, Y: y}, seed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -484,15 +471,6 @@ func gatherRows(x *mat.Dense, rows []int) *mat.Dense {
 		out.SetRow(i, x.RawRowView(r))
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // finite reports whether x is a number JSON can hold.

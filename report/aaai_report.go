@@ -1,11 +1,13 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -116,13 +118,8 @@ func indexFloat(xs []float64, x float64) int {
 	return -1
 }
 
-func sortDesc(xs []float64) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] > xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
-}
+// sortDesc sorts xs in decreasing order (the papers list beta from 1 down).
+func sortDesc(xs []float64) { slices.SortFunc(xs, func(a, b float64) int { return cmp.Compare(b, a) }) }
 
 // AAAISignTests runs the appendix's sign test of indirect against direct AUC
 // recovery on the per-(data set, beta) mean absolute errors: with real
@@ -193,20 +190,16 @@ is why the paper's IR/DR columns are larger than the recovery alone would give.<
 `)
 	// Figure 2.
 	h.WriteString("<h3>Figure 2: signed errors (estimate - truth), traditional truth</h3>\n")
-	panels := []struct {
-		metric, name string
-	}{{results.MetricAUC, "fig2"}, {results.MetricAUCPR, "fig2"}}
-	letter := 'a'
-	for _, p := range panels {
-		byBeta, byErr := Figure2(recs, p.metric, results.Truth, false)
-		for _, bc := range []BoxChart{byBeta, byErr} {
-			name := fmt.Sprintf("%s%c", p.name, letter)
-			letter++
+	for i, metric := range []string{results.MetricAUC, results.MetricAUCPR} {
+		byBeta, byErr := Figure2(recs, metric, results.Truth, false)
+		for j, bc := range []BoxChart{byBeta, byErr} {
+			letter := 'a' + rune(2*i+j) // (a) AUC by beta, (b) AUC by error bin, (c), (d) the same for AUC-PR
+			name := fmt.Sprintf("fig2%c", letter)
 			if _, err := bc.Figure(name, 16*vg.Centimeter, 9*vg.Centimeter).Save(dir); err != nil {
 				return "", err
 			}
 			fmt.Fprintf(&h, "<figure><img src=\"%s.png\" width=\"800\"><figcaption>(%c) %s. <a href=\"%s.pdf\">PDF</a> <a href=\"%s.svg\">SVG</a></figcaption></figure>\n",
-				name, letter-1, html.EscapeString(bc.Title), name, name)
+				name, letter, html.EscapeString(bc.Title), name, name)
 		}
 	}
 	// Sign tests.
