@@ -335,11 +335,7 @@ func TestScoreErrors(t *testing.T) {
 		{"one class", Data{X: good.X, Y: make([]bool, 40)}, "0 of 40 targets positive"},
 		{"lengths", Data{X: good.X, Y: good.Y[:39]}, "39 targets for 40 rows"},
 		{"one row", Data{X: mat.NewDense(1, 2, nil), Y: []bool{true}}, "need at least 2"},
-		{"binary hint length", Data{X: good.X, Y: good.Y, Binary: []bool{true}}, "binary-column hint has 1 entries"},
-		{"binary hint wrong", Data{X: good.X, Y: good.Y, Binary: make([]bool, 13)}, ""},
 	}
-	cases[len(cases)-1].data.Binary[0] = true
-	cases[len(cases)-1].want = "column 0 is marked binary"
 	for _, c := range cases {
 		_, err := o.Score(context.Background(), c.data, 1)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

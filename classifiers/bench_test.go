@@ -28,7 +28,6 @@ func bankLike(rng *rand.Rand, n int, pos float64) Data {
 	scale := [7]float64{10, 1000, 1, 5, 1, 100, 1}
 	pNeg := [6]float64{0.3, 0.5, 0.2, 0.6, 0.1, 0.4}
 	pPos := [6]float64{0.4, 0.4, 0.3, 0.6, 0.2, 0.4}
-	binary := make([]bool, d)
 	for i := range n {
 		y[i] = i < nPos
 		row := x.RawRowView(i)
@@ -50,10 +49,9 @@ func bankLike(rng *rand.Rand, n int, pos float64) Data {
 			if rng.Float64() < p {
 				row[7+k] = 1
 			}
-			binary[7+k] = true
 		}
 	}
-	return Data{X: x, Y: y, Binary: binary}
+	return Data{X: x, Y: y}
 }
 
 // BenchmarkBag100Bank is issue 4's benchmark: one bag of 100 nets (h = 5, at

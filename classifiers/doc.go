@@ -5,7 +5,7 @@
 // # Contract
 //
 // A [Scorer] fits on [Data] (features as an n x d *mat.Dense, targets as
-// []bool, optionally a hint of which columns are binary) and returns a
+// []bool) and returns a
 // [Result] with a score in [0, 1] per row, higher = more positive, each
 // computed only by models that did not see the row. Scores are a
 // deterministic function of (data, options, seed) and the numerics of the
@@ -21,7 +21,7 @@
 // yaml.v3's KnownFields(true), so absent fields keep their defaults and
 // unknown ones are errors), and calls New, which validates. [Config].Key is
 // the canonical string of everything that can change the scores, for score
-// caches.
+// caches; [KernelName] says which compute kernel a configuration runs.
 //
 // # nnet-bag
 //

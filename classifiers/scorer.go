@@ -18,13 +18,6 @@ type Data struct {
 	// Y is the target of each row: true = 1 (positive, or "labeled" when a
 	// PU classifier is trained labeled-vs-unlabeled), false = 0.
 	Y []bool
-	// Binary optionally marks the columns that hold only 0 and 1 (one-hot
-	// and yes/no encodings), nil when unknown. It is checked but never
-	// changes the scores: nnet-bag's vector kernel finds the columns that
-	// are 0/1 within each net's bootstrap by itself (nnet, kernel_f32.go),
-	// which also catches unmarked ones. When given it must have length d and
-	// be true only for columns whose values are all 0 or 1.
-	Binary []bool
 }
 
 // Result is what a Scorer returns.
@@ -110,6 +103,16 @@ func Defaults(name string) (Config, error) {
 	return f(), nil
 }
 
+// KernelName says which compute kernel a classifier runs (e.g. scalar,
+// avx512), for manifests, records and the start line of a run; "" when the
+// classifier has no such notion.
+func KernelName(c Config) string {
+	if k, ok := c.(interface{ KernelName() string }); ok {
+		return k.KernelName()
+	}
+	return ""
+}
+
 // ErrOneClass is returned (wrapped) when the targets hold a single class.
 var ErrOneClass = errors.New("targets need at least one row of each class")
 
@@ -125,17 +128,11 @@ func (data Data) check() (n, d int, err error) {
 	if n < 2 {
 		return 0, 0, fmt.Errorf("%d rows: need at least 2", n)
 	}
-	if data.Binary != nil && len(data.Binary) != d {
-		return 0, 0, fmt.Errorf("binary-column hint has %d entries for %d columns", len(data.Binary), d)
-	}
 	raw := data.X.RawMatrix()
 	for i := range n {
 		for k, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return 0, 0, fmt.Errorf("feature %d of row %d is %v; features must be finite (impute or drop missing values first)", k, i, v)
-			}
-			if data.Binary != nil && data.Binary[k] && v != 0 && v != 1 {
-				return 0, 0, fmt.Errorf("column %d is marked binary but row %d holds %v", k, i, v)
 			}
 		}
 	}

@@ -32,11 +32,11 @@ func BenchmarkCellAAAI(b *testing.B) {
 			continue // the slow portable statement of the vector kernels
 		}
 		b.Run(kernel, func(b *testing.B) {
-			cfg, err := ReadConfig("aaai2017", nil)
+			cfg, err := ReadConfig("aaai2017", LoadOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			cfg.ClassifierCfg.(*classifiers.NNetBag).Kernel = kernel
+			cfg.Classifier.(*classifiers.NNetBag).Kernel = kernel
 			cells, err := cfg.Cells(Selection{Datasets: []string{"landsat"}})
 			if err != nil {
 				b.Fatal(err)
@@ -45,16 +45,16 @@ func BenchmarkCellAAAI(b *testing.B) {
 			if err := r.prepare(); err != nil {
 				b.Fatal(err)
 			}
-			r.addDataset(ds)
+			r.data[ds.Name] = ds
 			ctx := context.Background()
-			if _, err := r.traditional(ctx, ds); err != nil {
+			if _, err := r.supervised(ctx, ds, &cells[0]); err != nil {
 				b.Fatal(err)
 			}
 			var clf float64
 			b.ResetTimer()
 			start := time.Now()
 			for i := range b.N {
-				rec, err := r.RunCell(ctx, cells[i%len(cells)])
+				rec, err := r.runCell(ctx, cells[i%len(cells)])
 				if err != nil || rec.Status != "ok" {
 					b.Fatalf("cell %s: %v %s", rec.Cell, err, rec.Error)
 				}
@@ -69,7 +69,7 @@ func BenchmarkCellAAAI(b *testing.B) {
 
 // landsatForBench returns the real Landsat when the mirror is set, else a
 // synthetic data set of its shape.
-func landsatForBench(b *testing.B) *datasets.Dataset {
+func landsatForBench(b *testing.B) *Data {
 	if os.Getenv(datasets.EnvMirror) != "" {
 		st, _ := openData(b)
 		ds, err := st.Load(context.Background(), "landsat")
@@ -77,16 +77,12 @@ func landsatForBench(b *testing.B) *datasets.Dataset {
 			b.Fatal(err)
 		}
 		b.Logf("Landsat from the UCI mirror: %d rows, %d features", ds.N, ds.D)
-		return ds
+		return &Data{Name: ds.Name, X: ds.X, Y: ds.Y, Fingerprint: ds.Fingerprint}
 	}
 	const n, d, pos = 6435, 36, 1508
 	rng := rand.New(rand.NewPCG(36, 6435))
 	x := mat.NewDense(n, d, nil)
 	y := make([]bool, n)
-	cols := make([]datasets.Column, d)
-	for k := range cols {
-		cols[k] = datasets.Column{Name: "x", Kind: datasets.Numeric}
-	}
 	for i := range n {
 		y[i] = i < pos
 		for k := range d {
@@ -98,6 +94,5 @@ func landsatForBench(b *testing.B) *datasets.Dataset {
 		}
 	}
 	b.Logf("synthetic data of Landsat's shape (%s is not set): %d rows, %d features", datasets.EnvMirror, n, d)
-	return &datasets.Dataset{Name: "landsat", X: x, Y: y, Columns: cols, N: n, NPos: pos, D: d,
-		Fingerprint: "synthetic-landsat-shape"}
+	return &Data{Name: "landsat", X: x, Y: y, Fingerprint: "synthetic-landsat-shape"}
 }

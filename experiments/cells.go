@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -8,14 +9,44 @@ import (
 	"strings"
 )
 
-// Cell is one point of an experiment's grid: a data set, a beta and a repeat.
+// Cell is one point of an experiment's grid: a data set, one value of each
+// grid axis and a repeat.
 type Cell struct {
 	Index   int // position in the full grid (grid order)
-	Dataset DatasetSpec
-	Beta    float64
-	Repeat  int
-	ID      string // canonical identity, e.g. "pima/beta=0.95/repeat=3"
-	Seed    uint64 // hashed from the experiment seed and the identity
+	Dataset *DatasetSpec
+	// Values holds the cell's value of every grid axis, by axis name.
+	Values map[string]AxisValue
+	Repeat int
+	ID     string // canonical identity, e.g. "pima/beta=0.95/repeat=3"
+	Seed   uint64 // hashed from the experiment seed and the identity
+}
+
+// Value returns the cell's value of an axis.
+func (c Cell) Value(axis string) (AxisValue, bool) {
+	v, ok := c.Values[axis]
+	return v, ok
+}
+
+// Float returns the cell's value of a float-valued axis (beta, ...).
+func (c Cell) Float(axis string) (float64, bool) {
+	f, ok := c.Values[axis].Value.(float64)
+	return f, ok
+}
+
+// Int returns the cell's value of an int-valued axis (labeled, ...).
+func (c Cell) Int(axis string) (int, bool) {
+	k, ok := c.Values[axis].Value.(int)
+	return k, ok
+}
+
+// GridTexts returns the canonical texts of the cell's axis values, by axis
+// name: Record.Grid.
+func (c Cell) GridTexts() map[string]string {
+	out := make(map[string]string, len(c.Values))
+	for k, v := range c.Values {
+		out[k] = v.Text
+	}
+	return out
 }
 
 // Selection picks a subset of the grid for a quick look or a shard. The
@@ -28,10 +59,11 @@ type Selection struct {
 	Shards   int
 }
 
-// Cells expands the grid in order: data sets as listed, betas as listed,
-// repeats ascending. Every cell's seed is hashed from (experiment seed, data
-// set, beta, repeat), so it is the same whichever subset, worker count or
-// order runs it.
+// Cells expands the grid in order: data sets as listed, then the axes in
+// the config's order (the first varies slowest), repeats ascending. Every
+// cell's seed is hashed from (experiment seed, data set, axis values,
+// repeat), so it is the same whichever subset, worker count or order runs
+// it.
 func (c *Config) Cells(sel Selection) ([]Cell, error) {
 	for _, name := range sel.Datasets {
 		if !slices.ContainsFunc(c.Datasets, func(d DatasetSpec) bool { return d.Name == name }) {
@@ -45,13 +77,15 @@ func (c *Config) Cells(sel Selection) ([]Cell, error) {
 	if sel.Shards < 0 || (sel.Shards > 0 && (sel.Shard < 1 || sel.Shard > sel.Shards)) {
 		return nil, fmt.Errorf("shard %d/%d: want k/n with 1 <= k <= n", sel.Shard, sel.Shards)
 	}
+	points := c.Grid.points()
 	var cells []Cell
 	idx := 0
-	for _, d := range c.Datasets {
-		for _, b := range c.Betas {
+	for i := range c.Datasets {
+		d := &c.Datasets[i]
+		for _, p := range points {
 			for r := range c.Repeats {
-				cell := Cell{Index: idx, Dataset: d, Beta: b, Repeat: r,
-					ID: CellID(d.Name, b, r), Seed: CellSeed(c.Seed, d.Name, b, r)}
+				cell := Cell{Index: idx, Dataset: d, Values: p, Repeat: r,
+					ID: CellID(d.Name, p, r), Seed: CellSeed(c.Seed, d.Name, p, r)}
 				idx++
 				if sel.Repeats > 0 && r >= sel.Repeats {
 					continue
@@ -69,14 +103,63 @@ func (c *Config) Cells(sel Selection) ([]Cell, error) {
 	return cells, nil
 }
 
-// CellID is the canonical identity of a cell.
-func CellID(dataset string, beta float64, repeat int) string {
-	return fmt.Sprintf("%s/beta=%s/repeat=%d", dataset, formatBeta(beta), repeat)
+// points returns every combination of the grid's values, the first axis
+// varying slowest; a grid without axes has one point.
+func (g Grid) points() []map[string]AxisValue {
+	points := []map[string]AxisValue{{}}
+	for _, a := range g.Axes {
+		var next []map[string]AxisValue
+		for _, p := range points {
+			for _, v := range a.Values {
+				q := make(map[string]AxisValue, len(p)+1)
+				for k, x := range p {
+					q[k] = x
+				}
+				q[a.Name] = v
+				next = append(next, q)
+			}
+		}
+		points = next
+	}
+	return points
 }
 
-// CellSeed hashes a cell's identity with the experiment seed (SHA-256, first 8 bytes).
-func CellSeed(seed uint64, dataset string, beta float64, repeat int) uint64 {
-	return hashSeed(seed, "cell", dataset, formatBeta(beta), fmt.Sprint(repeat))
+// sortedAxes returns the axis names of a grid point, sorted: IDs and seeds
+// do not depend on the order in which a config lists its axes.
+func sortedAxes(values map[string]AxisValue) []string {
+	names := make([]string, 0, len(values))
+	for k := range values {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, cmp.Compare)
+	return names
+}
+
+// CellID is the canonical identity of a cell: the data set, "axis=value"
+// for each axis in name order, and the repeat, joined by "/" (e.g.
+// "pima/beta=0.95/repeat=3").
+func CellID(dataset string, values map[string]AxisValue, repeat int) string {
+	var b strings.Builder
+	b.WriteString(dataset)
+	for _, k := range sortedAxes(values) {
+		fmt.Fprintf(&b, "/%s=%s", k, values[k].Text)
+	}
+	fmt.Fprintf(&b, "/repeat=%d", repeat)
+	return b.String()
+}
+
+// CellSeed hashes a cell's identity with the experiment seed (hashSeed of
+// "cell", the data set, each axis value's text in axis-name order, and the
+// repeat). A grid whose only axis is beta hashes exactly what pueval hashed
+// before grids could have other axes, so old records and score caches stay
+// valid.
+func CellSeed(seed uint64, dataset string, values map[string]AxisValue, repeat int) uint64 {
+	labels := []string{"cell", dataset}
+	for _, k := range sortedAxes(values) {
+		labels = append(labels, values[k].Text)
+	}
+	labels = append(labels, fmt.Sprint(repeat))
+	return hashSeed(seed, labels...)
 }
 
 // hashSeed derives a 64-bit seed from a seed and labels. Labels are

@@ -7,298 +7,566 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"reflect"
+	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/configs"
-	"github.com/pueval/pueval/datasets/pusplit"
 	"github.com/pueval/pueval/estimators/classprior"
-	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/experiments/results"
 )
 
-// Protocol names (package pusplit).
-const (
-	ProtocolAAAI2017 = "aaai2017"
-	ProtocolPSB2019  = "psb2019"
-)
-
-// Truth definitions (DESIGN.md section 8).
-const (
-	TruthTraditional = "traditional"
-	TruthSameModel   = "same-model"
-)
-
-// Config is an experiment: which data sets, which PU protocol and grid, which
-// classifier and estimator, and what to measure. Execution settings (workers,
-// output directory, subsets) are not part of it: they never change results.
+// Config is an experiment: which data sets, which PU protocol and grid,
+// which classifier, estimators, truths and measures, and which report.
+// Execution settings (workers, output directory, subsets) are not part of
+// it: they never change results. Every part that names a plug-in is
+// decoded strictly into that plug-in's own options (an unknown option is an
+// error with its line) starting from its documented defaults.
 //
-// Defaults, applied to absent fields: repeats 50; protocol aaai2017 with
-// labeled 1000 and max_unlabeled 10000 (psb2019: the paper's sizes, see
-// pusplit.PSBSizes); betas {1, 0.95, 0.75} (aaai2017) or {1, 0.9, 0.8, 0.7}
-// (psb2019); classifier nnet-bag with its documented defaults; estimator
-// alphamax-n with its defaults; metrics auc, aucpr (aaai2017) or acc, bacc,
-// f1, mcc (psb2019); truth traditional and same-model (aaai2017) or
-// same-model (psb2019); outside drop and clip.
+//	experiment: NAME          required; results go to results/NAME
+//	description: TEXT
+//	seed: 2017                every cell's seed is hashed from it and the cell's identity
+//	repeats: 50               (default 50)
+//	protocol: {name: aaai2017, labeled: 1000, ...}   required; registry Protocols
+//	grid: {beta: [1, 0.95]}   axes the protocol reads (default: the protocol's), or the runner (classifier)
+//	datasets:                 required; each a name with an optional source (default {name: uci}: the
+//	  - name: pima            catalog) and the protocol's per-data-set options
+//	    labeled: 100
+//	classifier: {name: nnet-bag, bags: 100, ...}     (default nnet-bag with its defaults)
+//	evaluate: pu              whose scores are measured: pu (the classifier trained labeled vs unlabeled,
+//	                          default) or supervised (trained on all rows with the true labels)
+//	estimators: [alphamax-n]  (default [alphamax-n]; [] for none); each NAME or {name: NAME, as: ID, options}
+//	truths: [same-model]      (default [same-model]); each NAME or {name: NAME, as: ID, options}
+//	metrics: [auc, aucpr]     required; each NAME or {name: NAME, options}; registry Measures
+//	report: aaai2017          a registered report (default summary)
 type Config struct {
-	Experiment  string        `yaml:"experiment"`
-	Description string        `yaml:"description"`
-	Seed        uint64        `yaml:"seed"`
-	Repeats     int           `yaml:"repeats"`
-	Protocol    Protocol      `yaml:"protocol"`
-	Datasets    []DatasetSpec `yaml:"datasets"`
-	Betas       []float64     `yaml:"betas"`
-	Classifier  yaml.Node     `yaml:"classifier"` // name + that classifier's options
-	Estimator   yaml.Node     `yaml:"estimator"`  // name + classprior.Options
-	Metrics     []string      `yaml:"metrics"`
-	Truth       []string      `yaml:"truth"`
-	Outside     []string      `yaml:"outside"`
+	Experiment  string
+	Description string
+	Seed        uint64
+	Repeats     int
+	Protocol    ProtocolConfig
+	Grid        Grid
+	Datasets    []DatasetSpec
+	Classifier  classifiers.Config
+	Evaluate    string
+	Estimators  []EstimatorSpec
+	Truths      []TruthSpec
+	Metrics     []MeasureSpec
+	Report      string
 
-	// Decoded and validated by LoadConfig.
-	Source        string             `yaml:"-"` // where the config came from
-	Hash          string             `yaml:"-"` // sha256 of the file's bytes
-	ClassifierCfg classifiers.Config `yaml:"-"`
-	EstimatorName string             `yaml:"-"`
-	EstimatorOpts classprior.Options `yaml:"-"`
-}
-
-// Protocol selects the PU split protocol and its sizes.
-type Protocol struct {
-	Name         string `yaml:"name"`          // aaai2017 | psb2019
-	Labeled      int    `yaml:"labeled"`       // aaai2017: n_L (per data set override in datasets)
-	MaxUnlabeled int    `yaml:"max_unlabeled"` // aaai2017: cap on the unlabeled set
+	Source string // where the config came from
+	Dir    string // the config file's directory; "" for an embedded config
+	Hash   string // sha256 of the file's bytes
 }
 
 // DatasetSpec is one data set of the grid.
 type DatasetSpec struct {
-	Name      string `yaml:"name"`
-	Labeled   int    `yaml:"labeled"`   // aaai2017: n_L; psb2019: n_l (0 = the protocol's)
-	Unlabeled int    `yaml:"unlabeled"` // psb2019: n_u (0 = the paper's rule)
+	Name    string
+	Source  SourceConfig
+	Options DatasetOptions // the protocol's per-data-set options; nil when it takes none
 }
 
-// Known metric names of a config.
-var knownMetrics = map[string][]string{
-	ProtocolAAAI2017: {results.MetricAUC, results.MetricAUCPR},
-	ProtocolPSB2019:  {results.MetricAcc, results.MetricBAcc, results.MetricF1, results.MetricMCC},
+// EstimatorSpec is an estimator of the config under its ID (its name
+// unless the config gives it another with as:).
+type EstimatorSpec struct {
+	ID     string
+	Config classprior.Config
+}
+
+// TruthSpec is a truth of the config under its ID.
+type TruthSpec struct {
+	ID     string
+	Config TruthConfig
+}
+
+// MeasureSpec is a measure of the config.
+type MeasureSpec struct {
+	ID     string
+	Config MeasureConfig
+}
+
+// What evaluate: takes.
+const (
+	EvaluatePU         = "pu"
+	EvaluateSupervised = "supervised"
+)
+
+// DefaultReport is the report of a config without report:.
+const DefaultReport = "summary"
+
+// LoadOptions are the checks a config gets against the world outside it.
+type LoadOptions struct {
+	Catalog []string // names of the UCI catalog's data sets (nil: not checked)
+	Reports []string // registered reports (nil: not checked)
+}
+
+// rawConfig is the YAML layout; the plug-in parts stay nodes until their
+// plug-in is known.
+type rawConfig struct {
+	Experiment  string    `yaml:"experiment"`
+	Description string    `yaml:"description"`
+	Seed        uint64    `yaml:"seed"`
+	Repeats     int       `yaml:"repeats"`
+	Protocol    yaml.Node `yaml:"protocol"`
+	Grid        yaml.Node `yaml:"grid"`
+	Datasets    yaml.Node `yaml:"datasets"`
+	Classifier  yaml.Node `yaml:"classifier"`
+	Evaluate    string    `yaml:"evaluate"`
+	Estimators  yaml.Node `yaml:"estimators"`
+	Truths      yaml.Node `yaml:"truths"`
+	Metrics     yaml.Node `yaml:"metrics"`
+	Report      string    `yaml:"report"`
+}
+
+// movedKeys are top-level keys of the schema-1 configs, with how to write them now.
+var movedKeys = map[string]string{
+	"betas":     "betas: is now a grid axis: write grid: {beta: [...]}",
+	"estimator": "estimator: is now a list: write estimators: [{name: ..., options}]",
+	"truth":     "truth: is now truths: [...]",
+	"outside":   "outside: is now an option of the auc and aucpr measures: metrics: [{name: auc, outside: [drop, clip]}]",
 }
 
 // ReadConfig reads a config: path names a file on disk, or, when no such file
 // exists and path has no directory part, a config embedded in the binary
-// (configs/NAME.yaml, with or without the .yaml suffix). catalog lists the
-// known data sets (nil skips that check).
-func ReadConfig(path string, catalog []string) (*Config, error) {
+// (configs/NAME.yaml, with or without the .yaml suffix).
+func ReadConfig(path string, opts LoadOptions) (*Config, error) {
 	b, err := os.ReadFile(path)
-	src := path
+	src, dir := path, filepath.Dir(path)
 	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsRune(path, os.PathSeparator) {
 		name := strings.TrimSuffix(path, ".yaml") + ".yaml"
 		if eb, eerr := fs.ReadFile(configs.FS, name); eerr == nil {
-			b, err, src = eb, nil, "configs/"+name+" (embedded)"
+			b, err, src, dir = eb, nil, "configs/"+name+" (embedded)", ""
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(b, src, catalog)
+	cfg, err := ParseConfig(b, src, opts)
+	if cfg != nil {
+		cfg.Dir = dir
+	}
+	return cfg, err
 }
 
 // ParseConfig decodes and validates a config. Every problem is reported at
 // once, each with file:line (type Errors).
-func ParseConfig(data []byte, file string, catalog []string) (*Config, error) {
+func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, Errors{parseYAMLError(file, err.Error())}
 	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, Errors{{File: file, Msg: "empty config"}}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, Errors{{File: file, Msg: "empty config, or not a mapping of settings"}}
 	}
-	cfg := &Config{Source: file}
-	sum := sha256.Sum256(data)
-	cfg.Hash = hex.EncodeToString(sum[:])
-	errs := decodeStrict(file, &doc, cfg)
 	root := doc.Content[0]
+	d := &decoder{file: file}
+	// Keys that moved get a message saying where to, not just "unknown".
+	kept := &yaml.Node{Kind: yaml.MappingNode, Tag: root.Tag, Line: root.Line, Column: root.Column}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if msg, ok := movedKeys[root.Content[i].Value]; ok {
+			d.add(root.Content[i].Line, "%s", msg)
+			continue
+		}
+		kept.Content = append(kept.Content, root.Content[i], root.Content[i+1])
+	}
+	var raw rawConfig
+	d.errs = append(d.errs, decodeStrict(file, kept, &raw)...)
 	line := func(key string) int { return keyLine(root, key) }
-	add := func(l int, format string, args ...any) {
-		errs = append(errs, FieldError{File: file, Line: l, Msg: fmt.Sprintf(format, args...)})
-	}
 
-	// Defaults and validation, field by field.
+	sum := sha256.Sum256(data)
+	cfg := &Config{Source: file, Hash: hex.EncodeToString(sum[:]), Experiment: raw.Experiment,
+		Description: raw.Description, Seed: raw.Seed, Repeats: raw.Repeats}
 	if cfg.Experiment == "" {
-		add(line("experiment"), "experiment: a name is required")
-	}
-	if cfg.Protocol.Name == "" {
-		cfg.Protocol.Name = ProtocolAAAI2017
-	}
-	aaai := cfg.Protocol.Name == ProtocolAAAI2017
-	switch cfg.Protocol.Name {
-	case ProtocolAAAI2017:
-		if cfg.Protocol.Labeled == 0 {
-			cfg.Protocol.Labeled = 1000
-		}
-		if cfg.Protocol.MaxUnlabeled == 0 {
-			cfg.Protocol.MaxUnlabeled = 10000
-		}
-	case ProtocolPSB2019:
-		if cfg.Protocol.MaxUnlabeled != 0 {
-			add(line("protocol"), "protocol.max_unlabeled: psb2019 sets the unlabeled size per data set (datasets[].unlabeled)")
-		}
-	default:
-		add(line("protocol"), "protocol.name %q: want %s or %s", cfg.Protocol.Name, ProtocolAAAI2017, ProtocolPSB2019)
-	}
-	if cfg.Protocol.Labeled < 0 || cfg.Protocol.MaxUnlabeled < 0 {
-		add(line("protocol"), "protocol: sizes must not be negative")
+		d.add(line("experiment"), "experiment: a name is required")
+	} else if strings.ContainsAny(cfg.Experiment, `/\`) {
+		d.add(line("experiment"), "experiment %q: a name without slashes (it names the results directory)", cfg.Experiment)
 	}
 	if cfg.Repeats == 0 {
 		cfg.Repeats = 50
 	}
 	if cfg.Repeats < 0 {
-		add(line("repeats"), "repeats %d: want a positive number", cfg.Repeats)
+		d.add(line("repeats"), "repeats %d: want a positive number", cfg.Repeats)
 	}
-	if len(cfg.Datasets) == 0 {
-		add(line("datasets"), "datasets: list at least one data set")
+
+	// Protocol, then the grid and the data sets it shapes.
+	if raw.Protocol.Kind == 0 {
+		d.add(line("protocol"), "protocol: required, e.g. protocol: {name: aaai2017} (known: %s)", strings.Join(Protocols.Names(), ", "))
+	} else {
+		cfg.Protocol = decodePlugin(d, &raw.Protocol, "protocol", "", Protocols)
 	}
-	seen := map[string]bool{}
-	dsNode := mappingValue(root, "datasets")
-	for i, d := range cfg.Datasets {
-		l := line("datasets")
-		if dsNode != nil && i < len(dsNode.Content) {
-			l = dsNode.Content[i].Line
-		}
-		switch {
-		case d.Name == "":
-			add(l, "datasets[%d]: name is required", i)
-		case catalog != nil && !slices.Contains(catalog, d.Name):
-			add(l, "datasets[%d]: unknown data set %q (see 'pueval datasets list')", i, d.Name)
-		case seen[d.Name]:
-			add(l, "datasets[%d]: %q listed twice", i, d.Name)
-		}
-		seen[d.Name] = true
-		if d.Labeled < 0 || d.Unlabeled < 0 {
-			add(l, "datasets[%d]: sizes must not be negative", i)
-		}
-		if aaai && d.Unlabeled != 0 {
-			add(l, "datasets[%d]: unlabeled is a psb2019 size; aaai2017 uses protocol.max_unlabeled", i)
-		}
+	var uses []AxisUse
+	protoName := "(none)"
+	if cfg.Protocol != nil {
+		uses, protoName = cfg.Protocol.Axes(), cfg.Protocol.Name()
 	}
-	if len(cfg.Betas) == 0 {
-		if aaai {
-			cfg.Betas = []float64{1, 0.95, 0.75}
-		} else {
-			cfg.Betas = []float64{1, 0.9, 0.8, 0.7}
-		}
-	}
-	for _, b := range cfg.Betas {
-		if !(b > 0 && b <= 1) {
-			add(line("betas"), "betas: %v is not in (0, 1]", b)
-		}
-	}
-	if hasDup(cfg.Betas) {
-		add(line("betas"), "betas: a value is listed twice")
-	}
+	grid, gerrs := decodeGrid(file, &raw.Grid, uses, protoName)
+	d.errs = append(d.errs, gerrs...)
+	cfg.Grid = grid
+	cfg.Datasets = d.datasets(&raw.Datasets, line("datasets"), cfg.Protocol, opts.Catalog)
 
 	// Classifier: {name: ..., options...}.
-	cname, cnode, err := splitName(&cfg.Classifier, classifiers.NNetBagName)
-	if err != nil {
-		add(cfg.Classifier.Line, "classifier: %v", err)
-	} else if c, derr := classifiers.Defaults(cname); derr != nil {
-		add(keyLineOr(&cfg.Classifier, "name", line("classifier")), "classifier.name %q: %v (known: %s)", cname, derr, strings.Join(classifiers.Names(), ", "))
+	if raw.Classifier.Kind == 0 {
+		c, _ := classifiers.Defaults(classifiers.NNetBagName)
+		cfg.Classifier = c
 	} else {
-		if cnode != nil {
-			errs = append(errs, decodeStrict(file, cnode, c)...)
-		}
-		if verr := c.Validate(); verr != nil {
-			add(line("classifier"), "classifier: %v", verr)
-		}
-		cfg.ClassifierCfg = c
+		cfg.Classifier = d.classifier(&raw.Classifier, "classifier")
 	}
-	// Estimator: {name: ..., classprior options...}.
-	ename, enode, err := splitName(&cfg.Estimator, "alphamax-n")
-	if err != nil {
-		add(cfg.Estimator.Line, "estimator: %v", err)
-	} else {
-		cfg.EstimatorName = ename
-		if !slices.Contains(classprior.Methods(), ename) {
-			add(keyLineOr(&cfg.Estimator, "name", line("estimator")), "estimator.name %q: want one of %s", ename, strings.Join(classprior.Methods(), ", "))
-		}
-		if enode != nil {
-			errs = append(errs, decodeStrict(file, enode, &cfg.EstimatorOpts)...)
-		}
-		if verr := cfg.EstimatorOpts.Validate(); verr != nil {
-			add(line("estimator"), "estimator: %v", verr)
-		}
+	cfg.Evaluate = raw.Evaluate
+	if cfg.Evaluate == "" {
+		cfg.Evaluate = EvaluatePU
+	}
+	if cfg.Evaluate != EvaluatePU && cfg.Evaluate != EvaluateSupervised {
+		d.add(line("evaluate"), "evaluate: %q: want %s (the classifier trained labeled vs unlabeled) or %s (trained with the true labels)",
+			cfg.Evaluate, EvaluatePU, EvaluateSupervised)
 	}
 
-	// What to measure.
-	if known, ok := knownMetrics[cfg.Protocol.Name]; ok {
-		if len(cfg.Metrics) == 0 {
-			cfg.Metrics = slices.Clone(known)
+	// Estimators, truths, measures: lists of plug-ins.
+	if raw.Estimators.Kind == 0 {
+		c, _ := classprior.Defaults(classprior.AlphaMaxNName)
+		cfg.Estimators = []EstimatorSpec{{ID: c.Name(), Config: c}}
+	} else {
+		for _, it := range d.list(&raw.Estimators, "estimators", true) {
+			c, err := classprior.Defaults(it.name)
+			if err != nil {
+				d.add(it.nameLine, "estimators[%d]: %v", it.index, err)
+				continue
+			}
+			if d.options(it.rest, c, fmt.Sprintf("estimators[%d]", it.index), it.line) {
+				cfg.Estimators = append(cfg.Estimators, EstimatorSpec{ID: it.id, Config: c})
+			}
 		}
-		for _, m := range cfg.Metrics {
-			if !slices.Contains(known, m) {
-				add(line("metrics"), "metrics: %q is not a %s metric (want %s)", m, cfg.Protocol.Name, strings.Join(known, ", "))
+		for _, e := range cfg.Estimators {
+			if e.ID == results.Real || e.ID == results.PU {
+				d.add(line("estimators"), "estimators: %q is reserved (a key source); give the estimator another ID with as:", e.ID)
 			}
 		}
 	}
-	if len(cfg.Truth) == 0 {
-		cfg.Truth = []string{TruthTraditional, TruthSameModel}
-		if !aaai {
-			cfg.Truth = []string{TruthSameModel}
+	if raw.Truths.Kind == 0 {
+		c, _ := Truths.Defaults("same-model")
+		cfg.Truths = []TruthSpec{{ID: c.Name(), Config: c}}
+	} else {
+		for _, it := range d.list(&raw.Truths, "truths", true) {
+			if c := decodeListPlugin(d, it, "truths", Truths); c != nil {
+				cfg.Truths = append(cfg.Truths, TruthSpec{ID: it.id, Config: c})
+			}
 		}
 	}
-	for _, t := range cfg.Truth {
-		switch {
-		case t != TruthTraditional && t != TruthSameModel:
-			add(line("truth"), "truth: %q: want %s or %s", t, TruthTraditional, TruthSameModel)
-		case t == TruthTraditional && !aaai:
-			add(line("truth"), "truth: %s is defined for aaai2017 only (PSB-2019 judges the PU classifier itself)", t)
+	if raw.Metrics.Kind == 0 {
+		d.add(line("metrics"), "metrics: list at least one measure (known: %s)", strings.Join(Measures.Names(), ", "))
+	}
+	for _, it := range d.list(&raw.Metrics, "metrics", false) {
+		if c := decodeListPlugin(d, it, "metrics", Measures); c != nil {
+			cfg.Metrics = append(cfg.Metrics, MeasureSpec{ID: it.id, Config: c})
 		}
 	}
-	if len(cfg.Outside) == 0 {
-		cfg.Outside = []string{"drop", "clip"}
+	if len(cfg.Metrics) == 0 && raw.Metrics.Kind != 0 {
+		d.add(line("metrics"), "metrics: list at least one measure (known: %s)", strings.Join(Measures.Names(), ", "))
 	}
-	for _, o := range cfg.Outside {
-		if _, err := recovery.ParseOutside(o); err != nil {
-			add(line("outside"), "outside: %q: want drop or clip", o)
-		}
+	cfg.Report = raw.Report
+	if cfg.Report == "" {
+		cfg.Report = DefaultReport
 	}
-	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b FieldError) int { return a.Line - b.Line })
-		return nil, errs
+	if opts.Reports != nil && !slices.Contains(opts.Reports, cfg.Report) {
+		d.add(line("report"), "report: unknown report %q (known: %s)", cfg.Report, strings.Join(opts.Reports, ", "))
+	}
+
+	d.checkKinds(cfg, line)
+	if len(d.errs) > 0 {
+		slices.SortStableFunc(d.errs, func(a, b FieldError) int { return a.Line - b.Line })
+		return nil, d.errs
 	}
 	return cfg, nil
 }
 
-// Labeled returns n_L (aaai2017) or n_l (psb2019, 0 = the paper's rule) of a data set.
-func (c *Config) Labeled(d DatasetSpec) int {
-	if d.Labeled > 0 {
-		return d.Labeled
+// decoder collects the errors of one config.
+type decoder struct {
+	file string
+	errs Errors
+}
+
+func (d *decoder) add(line int, format string, args ...any) {
+	d.errs = append(d.errs, FieldError{File: d.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// options decodes the option keys rest into a plug-in's options and
+// validates them; it reports whether they are good.
+func (d *decoder) options(rest *yaml.Node, opts interface{ Validate() error }, where string, line int) bool {
+	n := len(d.errs)
+	if rest != nil && len(rest.Content) > 0 {
+		d.errs = append(d.errs, decodeStrict(d.file, rest, opts)...)
 	}
-	return c.Protocol.Labeled
+	if len(d.errs) > n {
+		return false
+	}
+	if err := opts.Validate(); err != nil {
+		d.add(line, "%s: %v", where, err)
+		return false
+	}
+	return true
+}
+
+// decodePlugin decodes a {name: ..., options} mapping (or a bare name)
+// into the named plug-in's options; def is the name when none is given ("":
+// required). It returns nil after reporting an error.
+func decodePlugin[C Plugin](d *decoder, n *yaml.Node, where, def string, reg *Registry[C]) C {
+	var zero C
+	name, rest, nameLine, err := splitName(n, def)
+	if err != nil {
+		d.add(n.Line, "%s: %v", where, err)
+		return zero
+	}
+	if name == "" {
+		d.add(n.Line, "%s: name is required (known: %s)", where, strings.Join(reg.Names(), ", "))
+		return zero
+	}
+	c, err := reg.Defaults(name)
+	if err != nil {
+		d.add(nameLine, "%s: %v", where, err)
+		return zero
+	}
+	if !d.options(rest, c, where, n.Line) {
+		return zero
+	}
+	return c
+}
+
+// classifier decodes a {name: ..., options} mapping into a classifier's options.
+func (d *decoder) classifier(n *yaml.Node, where string) classifiers.Config {
+	name, rest, nameLine, err := splitName(n, classifiers.NNetBagName)
+	if err != nil {
+		d.add(n.Line, "%s: %v", where, err)
+		return nil
+	}
+	c, err := classifiers.Defaults(name)
+	if err != nil {
+		d.add(nameLine, "%s.name %q: %v", where, name, err)
+		return nil
+	}
+	if !d.options(rest, c, where, n.Line) {
+		return nil
+	}
+	return c
+}
+
+// listItem is one entry of a plug-in list: its name, ID, option keys and lines.
+type listItem struct {
+	index          int
+	name, id       string
+	rest           *yaml.Node
+	line, nameLine int
+}
+
+// list reads a list of plug-ins: each a bare name or {name: ..., [as: ID,]
+// options}. IDs (the name, unless as: gives another) must be unique and
+// usable in record keys.
+func (d *decoder) list(n *yaml.Node, where string, withAs bool) []listItem {
+	if n.Kind == 0 {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.add(n.Line, "%s: want a list, e.g. %s: [NAME, {name: NAME, option: value}]", where, where)
+		return nil
+	}
+	var items []listItem
+	seen := map[string]int{}
+	for i, e := range n.Content {
+		name, rest, nameLine, err := splitName(e, "")
+		if err != nil {
+			d.add(e.Line, "%s[%d]: %v", where, i, err)
+			continue
+		}
+		if name == "" {
+			d.add(e.Line, "%s[%d]: name is required", where, i)
+			continue
+		}
+		it := listItem{index: i, name: name, id: name, rest: rest, line: e.Line, nameLine: nameLine}
+		if as := takeKey(rest, "as"); as != nil {
+			if !withAs {
+				d.add(as.Line, "%s[%d]: as: is not taken here (a measure's values are named by its metrics)", where, i)
+				continue
+			}
+			it.id = as.Value
+		}
+		if !validID(it.id) {
+			d.add(e.Line, "%s[%d]: ID %q: want letters, digits, '-', '_' or '.', starting with a letter or digit", where, i, it.id)
+			continue
+		}
+		if l, dup := seen[it.id]; dup {
+			d.add(e.Line, "%s[%d]: %q is listed twice (also on line %d); give one another ID with as:", where, i, it.id, l)
+			continue
+		}
+		seen[it.id] = e.Line
+		items = append(items, it)
+	}
+	return items
+}
+
+// decodeListPlugin decodes one list item into its plug-in's options.
+func decodeListPlugin[C Plugin](d *decoder, it listItem, where string, reg *Registry[C]) C {
+	var zero C
+	c, err := reg.Defaults(it.name)
+	if err != nil {
+		d.add(it.nameLine, "%s[%d]: %v", where, it.index, err)
+		return zero
+	}
+	if !d.options(it.rest, c, fmt.Sprintf("%s[%d]", where, it.index), it.line) {
+		return zero
+	}
+	return c
+}
+
+// datasets reads the datasets: list.
+func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog []string) []DatasetSpec {
+	if n.Kind == 0 || (n.Kind == yaml.SequenceNode && len(n.Content) == 0) {
+		d.add(line, "datasets: list at least one data set")
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.add(n.Line, "datasets: want a list of data sets")
+		return nil
+	}
+	var out []DatasetSpec
+	seen := map[string]bool{}
+	for i, e := range n.Content {
+		where := fmt.Sprintf("datasets[%d]", i)
+		name, rest, _, err := splitName(e, "")
+		if err != nil {
+			d.add(e.Line, "%s: %v", where, err)
+			continue
+		}
+		if name == "" {
+			d.add(e.Line, "%s: name is required", where)
+			continue
+		}
+		if strings.ContainsAny(name, "/= ") {
+			d.add(e.Line, "%s: name %q: want no '/', '=' or spaces (it is part of cell IDs)", where, name)
+			continue
+		}
+		if seen[name] {
+			d.add(e.Line, "%s: %q listed twice", where, name)
+			continue
+		}
+		seen[name] = true
+		spec := DatasetSpec{Name: name}
+		ok := true
+		if sn := takeKey(rest, "source"); sn != nil {
+			spec.Source = decodePlugin(d, sn, where+".source", "", Sources)
+			ok = spec.Source != nil
+		} else {
+			spec.Source = &UCI{}
+		}
+		if u, isUCI := spec.Source.(*UCI); isUCI {
+			u.name = name
+		}
+		if cu, isCat := spec.Source.(CatalogUser); isCat && catalog != nil && !slices.Contains(catalog, cu.CatalogName()) {
+			d.add(e.Line, "%s: unknown data set %q (see 'pueval datasets list')", where, cu.CatalogName())
+			ok = false
+		}
+		if proto != nil {
+			if opts := proto.DatasetOptions(); opts != nil {
+				ok = d.options(rest, opts, where, e.Line) && ok
+				spec.Options = opts
+			} else if rest != nil && len(rest.Content) > 0 {
+				k := rest.Content[0]
+				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source)", where, k.Value, proto.Name())
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, spec)
+		}
+	}
+	return out
+}
+
+// checkKinds checks what the data sets' kinds allow: a ranking (a source of
+// ready-made scores) has no features for a classifier, a supervised model
+// or a feature-reading estimator.
+func (d *decoder) checkKinds(cfg *Config, line func(string) int) {
+	var rankings []string
+	for _, ds := range cfg.Datasets {
+		if ds.Source != nil && ds.Source.Kind() == KindScores {
+			rankings = append(rankings, ds.Name)
+		}
+	}
+	if len(rankings) == 0 {
+		return
+	}
+	these := strings.Join(rankings, ", ")
+	if cfg.Evaluate == EvaluateSupervised {
+		d.add(line("evaluate"), "evaluate: supervised trains a classifier, but data set(s) %s are rankings (scores without features)", these)
+	}
+	for _, t := range cfg.Truths {
+		if _, ok := t.Config.(*Traditional); ok {
+			d.add(line("truths"), "truths: %s trains a supervised classifier, but data set(s) %s are rankings (scores without features)", t.ID, these)
+		}
+	}
+	for _, e := range cfg.Estimators {
+		if fr, ok := e.Config.(classprior.FeatureReader); ok && fr.ReadsFeatures() {
+			d.add(line("estimators"), "estimators: %s reads features, but data set(s) %s are rankings (scores without features)", e.ID, these)
+		}
+	}
+	if cfg.Grid.Values(classifierAxis) != nil {
+		d.add(line("grid"), "grid: the %s axis varies the classifier, but data set(s) %s are rankings (no classifier runs)", classifierAxis, these)
+	}
+}
+
+// validID reports whether s can be an estimator's or truth's ID: it is part
+// of record keys ("direct:ID"), so no ':' or '/'.
+func validID(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || i > 0 && (r == '-' || r == '_' || r == '.')
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // splitName takes the "name" key out of a {name: ..., options...} mapping
-// and returns it (def when absent) and the node of the remaining keys.
-func splitName(n *yaml.Node, def string) (string, *yaml.Node, error) {
-	if n.Kind == 0 {
-		return def, nil, nil
+// (or reads a bare scalar as the name) and returns it (def when absent), the
+// node of the remaining keys and the line of the name.
+func splitName(n *yaml.Node, def string) (name string, rest *yaml.Node, line int, err error) {
+	switch n.Kind {
+	case 0:
+		return def, nil, 0, nil
+	case yaml.ScalarNode:
+		return n.Value, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}, n.Line, nil
+	case yaml.MappingNode:
+	default:
+		return "", nil, 0, fmt.Errorf("want a name or a mapping with a name and options, got %s", kindName(n))
 	}
-	if n.Kind != yaml.MappingNode {
-		return "", nil, fmt.Errorf("want a mapping with a name and options, got %s", kindName(n))
-	}
-	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
-	name := def
+	rest = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	name, line = def, n.Line
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == "name" {
-			name = n.Content[i+1].Value
+			name, line = n.Content[i+1].Value, n.Content[i].Line
 			continue
 		}
 		rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
 	}
-	return name, rest, nil
+	return name, rest, line, nil
+}
+
+// takeKey removes key from a mapping node and returns its value (nil when absent).
+func takeKey(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			v := m.Content[i+1]
+			m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
+			return v
+		}
+	}
+	return nil
 }
 
 func kindName(n *yaml.Node) string {
@@ -307,20 +575,10 @@ func kindName(n *yaml.Node) string {
 		return "a scalar"
 	case yaml.SequenceNode:
 		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
 	}
 	return "something else"
-}
-
-func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 func keyLine(m *yaml.Node, key string) int {
@@ -335,43 +593,10 @@ func keyLine(m *yaml.Node, key string) int {
 	return m.Line
 }
 
-func keyLineOr(m *yaml.Node, key string, def int) int {
-	if l := keyLine(m, key); l > 0 {
-		return l
+// joinErrs joins a plug-in's option errors under a prefix (nil when there are none).
+func joinErrs(prefix string, errs []error) error {
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%s: %w", prefix, err)
 	}
-	return def
-}
-
-func hasDup(xs []float64) bool {
-	for i := range xs {
-		for j := i + 1; j < len(xs); j++ {
-			if xs[i] == xs[j] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// formatBeta is the canonical text of a grid value (shortest round-trip form).
-func formatBeta(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) }
-
-// yamlNodeType is skipped by checkKnown: such fields are decoded by their own rules.
-var yamlNodeType = reflect.TypeOf(yaml.Node{})
-
-// PSBSizesFor returns the labeled and unlabeled sizes of a data set of n rows
-// and n1 positives under psb2019: the config's when given, else the paper's rule.
-func (c *Config) PSBSizesFor(d DatasetSpec, n, n1 int) (int, int, error) {
-	if d.Unlabeled > 0 {
-		l := d.Labeled
-		if l == 0 {
-			l = d.Unlabeled / 10
-		}
-		return l, d.Unlabeled, nil
-	}
-	l, u, err := pusplit.PSBSizes(n, n1, c.Betas)
-	if d.Labeled > 0 {
-		l = d.Labeled
-	}
-	return l, u, err
+	return nil
 }

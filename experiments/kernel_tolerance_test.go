@@ -61,7 +61,7 @@ func smokeWithKernel(t *testing.T, kernel string) *Config {
 }
 
 // smokeAUCs runs the smoke config with a kernel and returns each cell's
-// {pu, truth_same_model, truth} AUCs, checking that every record names the kernel.
+// {pu, truth:same-model, truth:traditional} AUCs, checking that every record names the kernel.
 func smokeAUCs(t *testing.T, kernel string, sel Selection) map[string][3]float64 {
 	t.Helper()
 	cfg := smokeWithKernel(t, kernel)
@@ -82,8 +82,8 @@ func smokeAUCs(t *testing.T, kernel string, sel Selection) map[string][3]float64
 		if r.Kernel != kernel {
 			t.Errorf("kernel %s: record %s says kernel %q", kernel, r.Cell, r.Kernel)
 		}
-		a := r.Metrics[results.MetricAUC]
-		out[r.Cell] = [3]float64{a[results.PU], a[results.TruthSameModel], a[results.Truth]}
+		a := r.Metrics["auc"]
+		out[r.Cell] = [3]float64{a[results.PU], a[results.TruthKey("same-model")], a[results.TruthKey("traditional")]}
 	}
 	return out
 }

@@ -1,187 +1,216 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
-	"slices"
+	"math"
 
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/metrics"
 )
 
-// measurement computes a cell's metrics from its out-of-bag scores.
-type measurement struct {
-	cfg         *Config
-	scores      []float64 // L then U
-	nL          int
-	truth       []bool    // true labels of L then U
-	trad        []float64 // traditional-truth scores of U (AAAI-2017), or nil
-	alpha, beta float64   // true values of the split
-	est         *results.Estimate
-	warnings    []string
+// MeasureConfig is the options of a measure set (registry Measures; an
+// entry of the config's metrics: list).
+type MeasureConfig interface {
+	Plugin
+	New() (Measure, error)
 }
 
-func (m *measurement) warn(format string, args ...any) {
-	m.warnings = append(m.warnings, fmt.Sprintf(format, args...))
+// Measure computes a cell's values of one or more metrics from what the
+// stages before it produced: the evaluated scores of L and U, the true
+// labels, the truths' scores, the true (alpha, beta) and the estimates.
+type Measure interface {
+	// Measure adds its values to out (Record.Metrics: metric name, then key;
+	// the keys are those of package results: pu, truth:ID, direct:SOURCE,
+	// ...). An error fails the cell; a value that cannot be computed is
+	// better left out with a warning (CellRun.Warn).
+	Measure(ctx context.Context, c *CellRun, out *Values) error
 }
 
-// set stores a value, leaving out (with a warning) one that is not finite.
-func (m *measurement) set(out map[string]map[string]float64, metric, key string, v float64) {
-	if !finite(v) {
-		m.warn("%s/%s is %v: left out", metric, key, v)
+// Values collects a cell's metric values.
+type Values struct {
+	c *CellRun
+	m map[string]map[string]float64
+}
+
+// Set stores a value under metric and key. A value that is not finite
+// (JSON has no NaN) is left out with a warning on the cell.
+func (v *Values) Set(metric, key string, x float64) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		v.c.Warn("%s/%s is %v: left out", metric, key, x)
 		return
 	}
-	if out[metric] == nil {
-		out[metric] = map[string]float64{}
+	if v.m[metric] == nil {
+		v.m[metric] = map[string]float64{}
 	}
-	out[metric][key] = v
+	v.m[metric][key] = x
 }
 
-func (m *measurement) compute() (map[string]map[string]float64, error) {
-	pseudo := make([]bool, len(m.scores))
-	for i := range m.nL {
-		pseudo[i] = true
-	}
-	pu, err := metrics.Rank(m.scores, pseudo)
-	if err != nil {
-		return nil, fmt.Errorf("PU ranking: %w", err)
-	}
-	withTrue, err := recovery.New(pu, m.alpha, m.beta)
-	if err != nil {
-		return nil, fmt.Errorf("recovery with the true alpha %v, beta %v: %w", m.alpha, m.beta, err)
-	}
-	var estd *recovery.Recovery
-	if m.est != nil {
-		if estd, err = recovery.New(pu, m.est.Alpha, m.est.Beta); err != nil {
-			m.warn("recovery with the estimated alpha %v, beta %v: %v: the E estimates are missing", m.est.Alpha, m.est.Beta, err)
-			estd = nil
+// CellRun is one cell in the making: what the protocol, the classifier and
+// the estimators produced, read by truths and measures, with the runner's
+// services they may use.
+type CellRun struct {
+	Cell  *Cell
+	Data  *Data
+	Split Split
+	// Rows are the rows of L then U (indices into Data); NL is |L|.
+	Rows []int
+	NL   int
+	// Y holds the true labels of Rows.
+	Y []bool
+	// Alpha and Beta are the split's true proportions of positives in U
+	// and in L.
+	Alpha, Beta float64
+	// Scores are the evaluated model's scores of Rows (the classifier of
+	// the config's evaluate: setting, or a ranking source's scores).
+	Scores []float64
+	// Estimates holds the estimates that succeeded, in the config's order.
+	Estimates []NamedEstimate
+	// Truths holds the scores of the config's truths, in the config's order.
+	Truths []TruthScores
+
+	run      *Runner
+	seed     uint64
+	warnings []string
+
+	pu         *metrics.Ranking
+	puErr      error
+	recs       []SourcedRecovery
+	recsErr    error
+	recsDone   bool
+	puComputed bool
+	truthRanks map[string][]NamedRanking // by the measure's default set
+}
+
+// NamedEstimate is an estimator's (alpha, beta) under its ID.
+type NamedEstimate struct {
+	ID          string
+	Alpha, Beta float64
+}
+
+// TruthScores is a truth's scores of the cell's rows, under its ID.
+type TruthScores struct {
+	ID     string
+	On     string // SetAuto, SetUnlabeled or SetAll
+	Scores []float64
+}
+
+// SourcedRecovery is a recovery (package recovery) with the (alpha, beta)
+// of a source: results.Real or an estimator's ID.
+type SourcedRecovery struct {
+	Source string
+	*recovery.Recovery
+}
+
+// Warn adds a warning to the cell's record.
+func (c *CellRun) Warn(format string, args ...any) {
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+}
+
+// PU returns the PU ranking of the evaluated scores: L read as positive, U
+// as negative.
+func (c *CellRun) PU() (*metrics.Ranking, error) {
+	if !c.puComputed {
+		c.puComputed = true
+		pseudo := make([]bool, len(c.Scores))
+		for i := range c.NL {
+			pseudo[i] = true
+		}
+		c.pu, c.puErr = metrics.Rank(c.Scores, pseudo)
+		if c.puErr != nil {
+			c.puErr = fmt.Errorf("PU ranking: %w", c.puErr)
 		}
 	}
-	out := map[string]map[string]float64{}
-	if m.cfg.Protocol.Name == ProtocolAAAI2017 {
-		return out, m.aaai(out, pu, withTrue, estd)
-	}
-	return out, m.psb(out, withTrue, estd)
+	return c.pu, c.puErr
 }
 
-// aaai fills auc and aucpr on the unlabeled set (AAAI-2017).
-func (m *measurement) aaai(out map[string]map[string]float64, pu *metrics.Ranking, withTrue, estd *recovery.Recovery) error {
-	var sameModel, trad *metrics.Ranking
-	if slices.Contains(m.cfg.Truth, TruthSameModel) {
-		r, err := metrics.Rank(m.scores[m.nL:], m.truth[m.nL:])
+// Recoveries returns the recoveries of the PU ranking: with the true
+// (alpha, beta) first (source results.Real), then with each estimate. A
+// failure with the true values (beta <= alpha) is an error; a failure with
+// an estimate leaves that estimate out with a warning.
+func (c *CellRun) Recoveries() ([]SourcedRecovery, error) {
+	if c.recsDone {
+		return c.recs, c.recsErr
+	}
+	c.recsDone = true
+	pu, err := c.PU()
+	if err != nil {
+		c.recsErr = err
+		return nil, err
+	}
+	withTrue, err := recovery.New(pu, c.Alpha, c.Beta)
+	if err != nil {
+		c.recsErr = fmt.Errorf("recovery with the true alpha %v, beta %v: %w", c.Alpha, c.Beta, err)
+		return nil, c.recsErr
+	}
+	c.recs = []SourcedRecovery{{Source: results.Real, Recovery: withTrue}}
+	for _, e := range c.Estimates {
+		r, err := recovery.New(pu, e.Alpha, e.Beta)
 		if err != nil {
-			m.warn("same-model truth on the unlabeled set: %v", err)
-		} else {
-			sameModel = r
-		}
-	}
-	if m.trad != nil {
-		r, err := metrics.Rank(m.trad, m.truth[m.nL:])
-		if err != nil {
-			m.warn("traditional truth on the unlabeled set: %v", err)
-		} else {
-			trad = r
-		}
-	}
-	outsides := m.outsides()
-	for _, metric := range m.cfg.Metrics {
-		switch metric {
-		case results.MetricAUC:
-			m.set(out, metric, results.PU, pu.AUC())
-			if trad != nil {
-				m.set(out, metric, results.Truth, trad.AUC())
-			}
-			if sameModel != nil {
-				m.set(out, metric, results.TruthSameModel, sameModel.AUC())
-			}
-			for _, rc := range []struct {
-				r        *recovery.Recovery
-				ind, dir string
-			}{{withTrue, results.IR, results.DR}, {estd, results.IE, results.DE}} {
-				if rc.r == nil {
-					continue
-				}
-				m.set(out, metric, rc.dir, rc.r.DirectAUC())
-				for _, o := range outsides {
-					m.set(out, metric, rc.ind+suffix(o), rc.r.IndirectAUC(o))
-				}
-			}
-		case results.MetricAUCPR:
-			m.set(out, metric, results.PU, pu.AveragePrecision())
-			if trad != nil {
-				m.set(out, metric, results.Truth, trad.AveragePrecision())
-			}
-			if sameModel != nil {
-				m.set(out, metric, results.TruthSameModel, sameModel.AveragePrecision())
-			}
-			for _, rc := range []struct {
-				r   *recovery.Recovery
-				ind string
-			}{{withTrue, results.IR}, {estd, results.IE}} {
-				if rc.r == nil {
-					continue
-				}
-				for _, o := range outsides {
-					m.set(out, metric, rc.ind+suffix(o), rc.r.IndirectAUCPR(o))
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// psb fills acc, bacc, f1, mcc on D = L u U (PSB-2019): for each of PU, CR,
-// CE the maximum over thresholds and the true metric at that threshold, and
-// the true maximum.
-func (m *measurement) psb(out map[string]map[string]float64, withTrue, estd *recovery.Recovery) error {
-	truthD, err := metrics.Rank(m.scores, m.truth)
-	if err != nil {
-		return fmt.Errorf("truth on labeled + unlabeled: %w", err)
-	}
-	for _, name := range m.cfg.Metrics {
-		meas, ok := measureByName(name)
-		if !ok {
+			c.Warn("recovery with the alpha %v, beta %v of estimator %s: %v: its recoveries are missing", e.Alpha, e.Beta, e.ID, err)
 			continue
 		}
-		tm := meas.Metric()
-		m.set(out, name, results.Truth, truthD.Max(tm).Value)
-		at := func(key string, o metrics.Optimum) {
-			m.set(out, name, key, o.Value)
-			m.set(out, name, key+results.TruthAtSuffix, tm(truthD.ConfusionAt(o.Threshold)))
-		}
-		at(results.PU, withTrue.PUMax(meas))
-		at(results.CR, withTrue.Max(meas))
-		if estd != nil {
-			at(results.CE, estd.Max(meas))
-		}
+		c.recs = append(c.recs, SourcedRecovery{Source: e.ID, Recovery: r})
 	}
-	return nil
+	return c.recs, nil
 }
 
-func measureByName(name string) (recovery.Measure, bool) {
-	for _, m := range recovery.Measures {
-		if m.String() == name {
-			return m, true
-		}
+// Subset returns the scores and true labels of a set of the cell's rows:
+// SetUnlabeled (U) or SetAll (L u U).
+func (c *CellRun) Subset(scores []float64, set string) ([]float64, []bool) {
+	if set == SetUnlabeled {
+		return scores[c.NL:], c.Y[c.NL:]
 	}
-	return 0, false
+	return scores, c.Y
 }
 
-// outsides returns the configured Algorithm 1 modes, drop (the paper's) first.
-func (m *measurement) outsides() []recovery.Outside {
-	var os []recovery.Outside
-	for _, s := range m.cfg.Outside {
-		if o, err := recovery.ParseOutside(s); err == nil {
-			os = append(os, o)
-		}
+// TruthRankings ranks every truth's scores with the true labels on its set
+// (def stands for SetAuto: the measure's own set). A truth that cannot be
+// ranked (one class only on that set) is left out with a warning. The
+// rankings are computed once per cell and default set.
+func (c *CellRun) TruthRankings(def string) []NamedRanking {
+	if r, ok := c.truthRanks[def]; ok {
+		return r
 	}
-	return os
+	if c.truthRanks == nil {
+		c.truthRanks = map[string][]NamedRanking{}
+	}
+	out := []NamedRanking{}
+	for _, t := range c.Truths {
+		set := t.On
+		if set == SetAuto {
+			set = def
+		}
+		s, y := c.Subset(t.Scores, set)
+		r, err := metrics.Rank(s, y)
+		if err != nil {
+			c.Warn("%s truth on the %s set: %v", t.ID, setName(set), err)
+			continue
+		}
+		out = append(out, NamedRanking{ID: t.ID, Ranking: r})
+	}
+	c.truthRanks[def] = out
+	return out
 }
 
-// suffix is the record-key suffix of an Algorithm 1 mode: none for drop (the paper's), "_clip" for clip.
-func suffix(o recovery.Outside) string {
-	if o == recovery.Clip {
-		return results.ClipSuffix
+// NamedRanking is a ranking under a truth's ID.
+type NamedRanking struct {
+	ID string
+	*metrics.Ranking
+}
+
+func setName(set string) string {
+	if set == SetAll {
+		return "labeled + unlabeled"
 	}
-	return ""
+	return set
+}
+
+// SupervisedScores returns the scores of every row of the data set from the
+// cell's classifier trained on all rows with the true labels, out of bag:
+// trained once per data set and classifier (and served by the score cache
+// when it has them). A ranking source has no such scores.
+func (c *CellRun) SupervisedScores(ctx context.Context) ([]float64, error) {
+	return c.run.supervised(ctx, c.Data, c.Cell)
 }

@@ -2,6 +2,9 @@ package experiments
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +13,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -20,7 +22,6 @@ import (
 
 	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/datasets"
-	"github.com/pueval/pueval/datasets/pusplit"
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/experiments/results"
 )
@@ -28,8 +29,9 @@ import (
 // Runner runs the cells of an experiment and stores their records.
 type Runner struct {
 	Config *Config
-	Data   *datasets.Store
-	Cache  *results.ScoreCache // nil: no score cache
+	// Data is the UCI catalog's store (nil when no data set comes from it).
+	Data  *datasets.Store
+	Cache *results.ScoreCache // nil: no score or estimate cache
 	// Workers is the number of cells run at once (the -j flag); 0 means 1.
 	// Each cell's classifier trains its nets on all cores regardless.
 	Workers int
@@ -38,19 +40,37 @@ type Runner struct {
 	// CodeVersion is recorded in the manifest.
 	CodeVersion string
 
-	scorer    classifiers.Scorer
-	kernel    string // the classifier's kernel, for records
-	estimator classprior.Estimator
-	data      map[string]*datasets.Dataset
-	tradMu    sync.Mutex
-	trad      map[string]*tradEntry
+	protocol   Protocol
+	estimators []runEstimator
+	truths     []runTruth
+	measures   []Measure
+	data       map[string]*Data
+
+	scorersMu sync.Mutex
+	scorers   map[classifiers.Config]classifiers.Scorer
+
+	supMu sync.Mutex
+	sup   map[string]*supEntry // by data set and classifier key
 
 	trained   atomic.Int64 // classifier trainings actually run
 	cacheHits atomic.Int64 // classifier trainings answered by the score cache
 }
 
-type tradEntry struct {
+type runEstimator struct {
+	id       string
+	est      classprior.Estimator
+	key      string
+	features bool // reads feature rows
+}
+
+type runTruth struct {
+	id    string
+	truth Truth
+}
+
+type supEntry struct {
 	once   sync.Once
+	name   string // for the manifest: the data set, and the classifier axis label when there is one
 	scores []float64
 	work   *results.Work // nil: from the score cache
 	err    error
@@ -88,9 +108,20 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 
 	// Load every data set first: it fills the manifest's fingerprints and
 	// turns an unavailable data set into one clear message, not a failed cell each.
-	man := results.Manifest{Experiment: r.Config.Experiment, Config: r.Config.Source, ConfigHash: r.Config.Hash,
-		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: r.kernel,
+	cfg := r.Config
+	man := results.Manifest{Experiment: cfg.Experiment, Config: cfg.Source, ConfigHash: cfg.Hash,
+		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: classifiers.KernelName(cfg.Classifier),
+		Report: cfg.Report, Protocol: cfg.Protocol.Name(),
 		Data: map[string]string{}, Started: start.UTC(), Machine: machine()}
+	for _, e := range cfg.Estimators {
+		man.Estimators = append(man.Estimators, e.ID)
+	}
+	for _, t := range cfg.Truths {
+		man.Truths = append(man.Truths, t.ID)
+	}
+	for _, m := range cfg.Metrics {
+		man.Metrics = append(man.Metrics, m.ID)
+	}
 	var todo []Cell
 	for _, c := range cells {
 		name := c.Dataset.Name
@@ -98,7 +129,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 			continue
 		}
 		if _, ok := r.data[name]; !ok {
-			ds, err := r.Data.Load(ctx, name)
+			d, err := r.load(ctx, c.Dataset)
 			if err != nil {
 				if errors.Is(err, datasets.ErrUnavailable) || errors.As(err, new(*datasets.MissingFileError)) {
 					// The manifest (and the report) keep the short reason; the log has the full story.
@@ -113,12 +144,12 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 				}
 				return sum, fmt.Errorf("data set %s: %w", name, err)
 			}
-			for _, w := range ds.Warnings {
+			for _, w := range d.Warnings {
 				fmt.Fprintf(r.Log, "pueval: data set %s: %s\n", name, w)
 				man.Warnings = append(man.Warnings, name+": "+w)
 			}
-			r.addDataset(ds)
-			man.Data[name] = ds.Fingerprint
+			r.data[name] = d
+			man.Data[name] = d.Fingerprint
 		}
 		if store.Done(c.ID) {
 			sum.Skipped++
@@ -147,7 +178,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 				// Profile samples carry the data set (pueval run --cpuprofile;
 				// go tool pprof -tagfocus dataset=bank).
 				pprof.Do(ctx, pprof.Labels("dataset", c.Dataset.Name), func(ctx context.Context) {
-					rec, err = r.RunCell(ctx, c)
+					rec, err = r.runCell(ctx, c)
 				})
 				if err != nil && ctx.Err() != nil {
 					continue // interrupted: the cell is not finished, record nothing
@@ -191,8 +222,7 @@ feed:
 	if storeErr != nil {
 		return sum, fmt.Errorf("writing records: %w", storeErr)
 	}
-	all := store.Records()
-	for _, rec := range all {
+	for _, rec := range store.Records() {
 		switch rec.Status {
 		case results.StatusOK:
 			man.Done++
@@ -217,48 +247,77 @@ feed:
 	}
 	done := time.Now().UTC()
 	man.Finished = &done
-	for name, e := range r.trad {
+	for _, e := range r.sup {
 		if e.work != nil {
 			if man.Traditional == nil {
 				man.Traditional = map[string]*results.Work{}
 			}
-			man.Traditional[name] = e.work
+			man.Traditional[e.name] = e.work
 		}
 	}
 	return sum, results.WriteManifest(outDir, man)
 }
 
-// prepare makes the classifier and the estimator and empties the data
-// sets; RunCell can run once the cells' data sets are added.
+// prepare builds the protocol, estimators, truths and measures and empties
+// the data sets; runCell can run once the cells' data sets are loaded.
 func (r *Runner) prepare() error {
+	cfg := r.Config
 	var err error
-	if r.scorer, err = r.Config.ClassifierCfg.New(); err != nil {
-		return fmt.Errorf("classifier: %w", err)
+	if r.protocol, err = cfg.Protocol.New(); err != nil {
+		return fmt.Errorf("protocol: %w", err)
 	}
-	r.kernel = KernelName(r.Config.ClassifierCfg)
-	if r.estimator, err = classprior.New(r.Config.EstimatorName, r.Config.EstimatorOpts); err != nil {
-		return fmt.Errorf("estimator: %w", err)
+	r.estimators = nil
+	for _, e := range cfg.Estimators {
+		est, err := e.Config.New()
+		if err != nil {
+			return fmt.Errorf("estimator %s: %w", e.ID, err)
+		}
+		fr, ok := e.Config.(classprior.FeatureReader)
+		r.estimators = append(r.estimators, runEstimator{id: e.ID, est: est, key: e.Config.Key(), features: ok && fr.ReadsFeatures()})
+	}
+	r.truths = nil
+	for _, t := range cfg.Truths {
+		tr, err := t.Config.New()
+		if err != nil {
+			return fmt.Errorf("truth %s: %w", t.ID, err)
+		}
+		r.truths = append(r.truths, runTruth{id: t.ID, truth: tr})
+	}
+	r.measures = nil
+	for _, m := range cfg.Metrics {
+		ms, err := m.Config.New()
+		if err != nil {
+			return fmt.Errorf("measure %s: %w", m.ID, err)
+		}
+		r.measures = append(r.measures, ms)
 	}
 	if r.Log == nil {
 		r.Log = io.Discard
 	}
-	r.data, r.trad = map[string]*datasets.Dataset{}, map[string]*tradEntry{}
+	r.data, r.sup, r.scorers = map[string]*Data{}, map[string]*supEntry{}, map[classifiers.Config]classifiers.Scorer{}
 	return nil
 }
 
-// addDataset makes a loaded data set available to RunCell.
-func (r *Runner) addDataset(ds *datasets.Dataset) {
-	r.data[ds.Name] = ds
-}
-
-// KernelName says which compute kernel the classifier runs, for the
-// manifest, the records and the start line of a run ("" when the classifier
-// does not say).
-func KernelName(c classifiers.Config) string {
-	if k, ok := c.(interface{ KernelName() string }); ok {
-		return k.KernelName()
+// load loads a data set through its source.
+func (r *Runner) load(ctx context.Context, spec *DatasetSpec) (*Data, error) {
+	src, err := spec.Source.New()
+	if err != nil {
+		return nil, err
 	}
-	return ""
+	d, err := src.Load(ctx, SourceEnv{Name: spec.Name, Catalog: r.Data, Dir: r.Config.Dir,
+		Rand: derive(r.Config.Seed, "source/"+spec.Name)})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case d.N() < 2:
+		return nil, fmt.Errorf("source %s gave %d rows", spec.Source.Name(), d.N())
+	case d.X == nil && len(d.Scores) != d.N():
+		return nil, fmt.Errorf("source %s gave %d scores for %d labels and no features", spec.Source.Name(), len(d.Scores), d.N())
+	case d.X != nil && d.X.RawMatrix().Rows != d.N():
+		return nil, fmt.Errorf("source %s gave %d feature rows for %d labels", spec.Source.Name(), d.X.RawMatrix().Rows, d.N())
+	}
+	return d, nil
 }
 
 func countUnavailable(cells []Cell, un map[string]string) int {
@@ -281,12 +340,19 @@ func derive(seed uint64, purpose string) *rand.Rand {
 	return rand.New(rand.NewPCG(hashSeed(seed, purpose, "1"), hashSeed(seed, purpose, "2")))
 }
 
-// RunCell computes one cell's record. It returns an error only when ctx was
+// runCell computes one cell's record. It returns an error only when ctx was
 // cancelled; any other problem is a record with status failed.
-func (r *Runner) RunCell(ctx context.Context, c Cell) (results.Record, error) {
+//
+// The stages, each a plug-in: the protocol splits the data (stream
+// "split"); the cell's classifier scores L u U out of bag, trained L vs U
+// (the PU classifier; seed "classifier"), unless the data are a ranking;
+// each estimator estimates (alpha, beta) from those scores (and the
+// features, for estimators that read them); each truth gives its scores;
+// each measure computes its metrics.
+func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	t0 := time.Now()
 	rec := results.Record{Schema: results.SchemaVersion, Experiment: r.Config.Experiment, Cell: c.ID,
-		Dataset: c.Dataset.Name, Grid: map[string]string{"beta": formatBeta(c.Beta)}, Repeat: c.Repeat,
+		Dataset: c.Dataset.Name, Grid: c.GridTexts(), Repeat: c.Repeat,
 		Seed: strconv.FormatUint(c.Seed, 10), Status: results.StatusOK, Timings: map[string]float64{}}
 	fail := func(err error) (results.Record, error) {
 		if ctx.Err() != nil {
@@ -297,103 +363,208 @@ func (r *Runner) RunCell(ctx context.Context, c Cell) (results.Record, error) {
 		rec.Timings["total"] = time.Since(t0).Seconds()
 		return rec, nil
 	}
-	ds := r.data[c.Dataset.Name]
-	if ds == nil {
+	data := r.data[c.Dataset.Name]
+	if data == nil {
 		return fail(fmt.Errorf("data set %s is not loaded", c.Dataset.Name))
 	}
 
 	// 1. The PU split.
-	var split pusplit.Split
-	var err error
-	rng := derive(c.Seed, "split")
-	switch r.Config.Protocol.Name {
-	case ProtocolAAAI2017:
-		split, err = pusplit.AAAI2017(rng, ds.Y, r.Config.Labeled(c.Dataset), c.Beta, r.Config.Protocol.MaxUnlabeled)
-	case ProtocolPSB2019:
-		var nl, nu int
-		nl, nu, err = r.Config.PSBSizesFor(c.Dataset, ds.N, ds.NPos)
-		if err == nil {
-			split, err = pusplit.PSB2019(rng, ds.Y, nl, nu, c.Beta)
-		}
-	}
+	split, err := r.protocol.Split(derive(c.Seed, "split"), SplitInput{Data: data, Options: c.Dataset.Options, Cell: &c, Grid: &r.Config.Grid})
 	if err != nil {
 		return fail(err)
 	}
-	rec.Sizes = results.Sizes{N: ds.N, D: ds.D, NPos: ds.NPos, Labeled: len(split.Labeled), Unlabeled: len(split.Unlabeled)}
-	rec.Alpha, rec.Beta = split.Alpha(ds.Y), split.Beta(ds.Y)
+	rec.Sizes = results.Sizes{N: data.N(), D: data.D(), NPos: data.NPos(), Labeled: len(split.Labeled),
+		Unlabeled: len(split.Unlabeled), Negatives: len(split.Negatives)}
+	rec.Alpha, rec.Beta = fraction(data.Y, split.Unlabeled), fraction(data.Y, split.Labeled)
 	rows := append(append([]int{}, split.Labeled...), split.Unlabeled...)
 	nL := len(split.Labeled)
-	rec.Timings["split"] = time.Since(t0).Seconds()
-
-	// 2. The non-traditional classifier: labeled vs unlabeled, out-of-bag scores.
-	t1 := time.Now()
-	pseudo := make([]bool, len(rows))
-	for i := range nL {
-		pseudo[i] = true
-	}
-	key, err := results.Key("pu-scores-v1", ds.Fingerprint, split.Labeled, split.Unlabeled, r.Config.ClassifierCfg.Key(), c.Seed)
-	if err != nil {
-		return fail(err)
-	}
-	var scores []float64
-	pprof.Do(ctx, pprof.Labels("stage", "classifier"), func(ctx context.Context) {
-		scores, rec.Work, err = r.score(ctx, key, ds, rows, pseudo, hashSeed(c.Seed, "classifier"))
-	})
-	rec.Kernel = r.kernel
-	if err != nil {
-		return fail(fmt.Errorf("classifier: %w", err))
-	}
-	rec.Timings["classifier"] = time.Since(t1).Seconds()
 	truth := make([]bool, len(rows))
 	for i, row := range rows {
-		truth[i] = ds.Y[row]
+		truth[i] = data.Y[row]
 	}
+	cr := &CellRun{Cell: &c, Data: data, Split: split, Rows: rows, NL: nL, Y: truth,
+		Alpha: rec.Alpha, Beta: rec.Beta, run: r, seed: c.Seed}
+	rec.Timings["split"] = time.Since(t0).Seconds()
 
-	// 3. The class prior and noise estimate.
+	// 2. Scores: of the PU classifier (labeled vs unlabeled, out of bag),
+	// which the estimators read and, under evaluate: pu, the measures; or a
+	// ranking's own.
+	t1 := time.Now()
+	var puScores []float64
+	if data.Scores != nil {
+		puScores = make([]float64, len(rows))
+		for i, row := range rows {
+			puScores[i] = data.Scores[row]
+		}
+	} else if r.Config.Evaluate == EvaluatePU || r.needsPUScores() {
+		clf := r.Config.classifierOf(&c)
+		key, err := results.Key("pu-scores-v1", data.Fingerprint, split.Labeled, split.Unlabeled, clf.Key(), c.Seed)
+		if err != nil {
+			return fail(err)
+		}
+		pseudo := make([]bool, len(rows))
+		for i := range nL {
+			pseudo[i] = true
+		}
+		pprof.Do(ctx, pprof.Labels("stage", "classifier"), func(ctx context.Context) {
+			puScores, rec.Work, err = r.score(ctx, clf, key, data, rows, pseudo, hashSeed(c.Seed, "classifier"))
+		})
+		rec.Kernel = classifiers.KernelName(clf)
+		if err != nil {
+			return fail(fmt.Errorf("classifier: %w", err))
+		}
+	}
+	cr.Scores = puScores
+	if data.Scores == nil && r.Config.Evaluate == EvaluateSupervised {
+		all, err := cr.SupervisedScores(ctx)
+		if err != nil {
+			return fail(fmt.Errorf("supervised classifier: %w", err))
+		}
+		cr.Scores = make([]float64, len(rows))
+		for i, row := range rows {
+			cr.Scores[i] = all[row]
+		}
+		rec.Kernel = classifiers.KernelName(r.Config.classifierOf(&c))
+	}
+	rec.Timings["classifier"] = time.Since(t1).Seconds()
+
+	// 3. The class prior and noise estimates.
 	t2 := time.Now()
-	est, estErr := r.estimator.Estimate(scores[:nL], scores[nL:], derive(c.Seed, "estimator"))
-	var estimate *results.Estimate
-	if estErr != nil {
-		rec.Warnings = append(rec.Warnings, fmt.Sprintf("estimator %s: %v: the E estimates are missing", r.estimator.Name(), estErr))
-	} else {
-		estimate = &results.Estimate{Method: est.Method, Alpha: est.Alpha, Beta: est.Beta, Warnings: est.Warnings}
-		rec.Estimates = map[string]results.Estimate{results.EstimateUsed: *estimate}
+	for _, e := range r.estimators {
+		est, err := r.estimate(ctx, e, cr, puScores)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fail(err)
+			}
+			cr.Warn("estimator %s: %v: its estimates are missing", e.id, err)
+			continue
+		}
+		if rec.Estimates == nil {
+			rec.Estimates = map[string]results.Estimate{}
+		}
+		rec.Estimates[e.id] = est
+		cr.Estimates = append(cr.Estimates, NamedEstimate{ID: e.id, Alpha: est.Alpha, Beta: est.Beta})
 	}
 	rec.Timings["estimator"] = time.Since(t2).Seconds()
 
-	// 4. Metrics: PU, recovered with real and estimated (alpha, beta), and the truths.
+	// 4. The truths' scores. The first cell of a data set trains the
+	// supervised model of the traditional truth (or waits for it): timed
+	// apart so that projections can leave it out.
 	t3 := time.Now()
-	var trad []float64
-	if r.Config.Protocol.Name == ProtocolAAAI2017 && slices.Contains(r.Config.Truth, TruthTraditional) {
-		tt := time.Now()
-		all, err := r.traditional(ctx, ds)
+	for _, t := range r.truths {
+		s, err := t.truth.Scores(ctx, cr)
 		if err != nil {
-			return fail(fmt.Errorf("traditional truth: %w", err))
+			return fail(fmt.Errorf("%s truth: %w", t.id, err))
 		}
-		// The first cell of a data set trains the traditional bag (or waits for it):
-		// timed apart so that projections can leave it out.
-		rec.Timings["traditional"] = time.Since(tt).Seconds()
-		trad = make([]float64, len(split.Unlabeled))
-		for i, row := range split.Unlabeled {
-			trad[i] = all[row]
+		cr.Truths = append(cr.Truths, TruthScores{ID: t.id, On: t.truth.On(), Scores: s})
+	}
+	rec.Timings["truths"] = time.Since(t3).Seconds()
+
+	// 5. The measures.
+	t4 := time.Now()
+	out := &Values{c: cr, m: map[string]map[string]float64{}}
+	for _, m := range r.measures {
+		if err := m.Measure(ctx, cr, out); err != nil {
+			return fail(err)
 		}
 	}
-	m := measurement{cfg: r.Config, scores: scores, nL: nL, truth: truth, trad: trad,
-		alpha: rec.Alpha, beta: rec.Beta, est: estimate}
-	rec.Metrics, err = m.compute()
-	if err != nil {
-		return fail(err)
-	}
-	rec.Warnings = append(rec.Warnings, m.warnings...)
-	rec.Timings["metrics"] = time.Since(t3).Seconds() - rec.Timings["traditional"]
+	rec.Metrics = out.m
+	rec.Warnings = append(rec.Warnings, cr.warnings...)
+	rec.Timings["metrics"] = time.Since(t4).Seconds()
 	rec.Timings["total"] = time.Since(t0).Seconds()
 	return rec, nil
 }
 
-// score returns the out-of-bag scores of the classifier trained on the given
-// rows of ds with targets y, from the score cache when it has them.
-// The work summary is nil for a cache hit.
-func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, rows []int, y []bool, seed uint64) ([]float64, *results.Work, error) {
+// needsPUScores reports whether an estimator reads scores (every estimator
+// that is not purely a feature reader does).
+func (r *Runner) needsPUScores() bool {
+	for _, e := range r.estimators {
+		if !e.features {
+			return true
+		}
+	}
+	return false
+}
+
+// estimate runs one estimator on a cell, through the estimate cache: the key
+// hashes the estimator's options, its input (the scores of L and U, and for
+// a feature reader the data's fingerprint and the rows) and its random
+// stream's seed.
+func (r *Runner) estimate(ctx context.Context, e runEstimator, cr *CellRun, scores []float64) (results.Estimate, error) {
+	seed := hashSeed(cr.seed, "estimator", e.id)
+	in := classprior.Input{}
+	if scores != nil {
+		in.Labeled, in.Unlabeled = scores[:cr.NL], scores[cr.NL:]
+	}
+	var rows any
+	if e.features {
+		if cr.Data.X == nil {
+			return results.Estimate{}, fmt.Errorf("it reads features, and data set %s has none", cr.Data.Name)
+		}
+		in.LabeledFeatures = gatherRows(cr.Data.X, cr.Rows[:cr.NL])
+		in.UnlabeledFeatures = gatherRows(cr.Data.X, cr.Rows[cr.NL:])
+		rows = []any{cr.Data.Fingerprint, cr.Rows, cr.NL}
+	}
+	var key string
+	if r.Cache != nil {
+		var err error
+		if key, err = results.Key("estimate-v1", e.key, floatsHash(scores), cr.NL, rows, seed); err != nil {
+			return results.Estimate{}, err
+		}
+		got, ok, err := r.Cache.GetEstimate(key)
+		if err != nil {
+			fmt.Fprintf(r.Log, "pueval: estimate cache: %v (recomputing)\n", err)
+		}
+		if ok {
+			return got, nil
+		}
+	}
+	est, err := e.est.Estimate(ctx, in, derive(seed, "rng"))
+	if err != nil {
+		return results.Estimate{}, err
+	}
+	out := results.Estimate{Method: est.Method, Alpha: est.Alpha, Beta: est.Beta, Warnings: est.Warnings}
+	if math.IsNaN(out.Alpha) || math.IsNaN(out.Beta) || math.IsInf(out.Alpha, 0) || math.IsInf(out.Beta, 0) {
+		return results.Estimate{}, fmt.Errorf("estimate alpha %v, beta %v is not finite", out.Alpha, out.Beta)
+	}
+	if r.Cache != nil {
+		if err := r.Cache.PutEstimate(key, out); err != nil {
+			fmt.Fprintf(r.Log, "pueval: estimate cache: %v\n", err)
+		}
+	}
+	return out, nil
+}
+
+// floatsHash is the sha256 of the float64 bits of xs, in hex.
+func floatsHash(xs []float64) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, x := range xs {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// scorer returns the Scorer of a classifier configuration (made once).
+func (r *Runner) scorer(clf classifiers.Config) (classifiers.Scorer, error) {
+	r.scorersMu.Lock()
+	defer r.scorersMu.Unlock()
+	if s, ok := r.scorers[clf]; ok {
+		return s, nil
+	}
+	s, err := clf.New()
+	if err != nil {
+		return nil, err
+	}
+	r.scorers[clf] = s
+	return s, nil
+}
+
+// score returns the out-of-bag scores of the classifier clf trained on the
+// given rows of data (nil: every row) with targets y, from the score cache
+// when it has them. The work summary is nil for a cache hit.
+func (r *Runner) score(ctx context.Context, clf classifiers.Config, key string, data *Data, rows []int, y []bool, seed uint64) ([]float64, *results.Work, error) {
 	if r.Cache != nil {
 		s, ok, err := r.Cache.Get(key)
 		if err != nil {
@@ -404,12 +575,16 @@ func (r *Runner) score(ctx context.Context, key string, ds *datasets.Dataset, ro
 			return s.Scores, nil, nil
 		}
 	}
-	x := ds.X
+	scorer, err := r.scorer(clf)
+	if err != nil {
+		return nil, nil, err
+	}
+	x := data.X
 	if rows != nil {
-		x = gatherRows(ds.X, rows)
+		x = gatherRows(data.X, rows)
 	}
 	r.trained.Add(1)
-	res, err := r.scorer.Score(ctx, classifiers.Data{X: x, Y: y}, seed)
+	res, err := scorer.Score(ctx, classifiers.Data{X: x, Y: y}, seed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -439,26 +614,35 @@ func work(models []classifiers.ModelStats) *results.Work {
 	return w
 }
 
-// traditional returns the traditional-truth scores of every row of ds: the
-// classifier trained once per data set (and experiment seed) on all rows with
-// the true labels, scored out of bag. Concurrent cells wait for one training.
-func (r *Runner) traditional(ctx context.Context, ds *datasets.Dataset) ([]float64, error) {
-	r.tradMu.Lock()
-	e := r.trad[ds.Name]
-	if e == nil {
-		e = &tradEntry{}
-		r.trad[ds.Name] = e
+// supervised returns the scores of every row of data from the cell's
+// classifier trained once per data set (and classifier and experiment seed)
+// on all rows with the true labels, scored out of bag. Concurrent cells
+// wait for one training.
+func (r *Runner) supervised(ctx context.Context, data *Data, cell *Cell) ([]float64, error) {
+	if data.X == nil {
+		return nil, fmt.Errorf("data set %s is a ranking: it has no features to train a supervised classifier on", data.Name)
 	}
-	r.tradMu.Unlock()
+	clf := r.Config.classifierOf(cell)
+	name := data.Name
+	if v, ok := cell.Values[classifierAxis]; ok {
+		name += "/" + classifierAxis + "=" + v.Text
+	}
+	r.supMu.Lock()
+	e := r.sup[name]
+	if e == nil {
+		e = &supEntry{name: name}
+		r.sup[name] = e
+	}
+	r.supMu.Unlock()
 	e.once.Do(func() {
-		seed := hashSeed(r.Config.Seed, "traditional", ds.Name)
-		key, err := results.Key("traditional-scores-v1", ds.Fingerprint, r.Config.ClassifierCfg.Key(), seed)
+		seed := hashSeed(r.Config.Seed, "traditional", data.Name)
+		key, err := results.Key("traditional-scores-v1", data.Fingerprint, clf.Key(), seed)
 		if err != nil {
 			e.err = err
 			return
 		}
 		pprof.Do(ctx, pprof.Labels("stage", "traditional"), func(ctx context.Context) {
-			e.scores, e.work, e.err = r.score(ctx, key, ds, nil, ds.Y, seed)
+			e.scores, e.work, e.err = r.score(ctx, clf, key, data, nil, data.Y, seed)
 		})
 	})
 	return e.scores, e.err
@@ -472,6 +656,3 @@ func gatherRows(x *mat.Dense, rows []int) *mat.Dense {
 	}
 	return out
 }
-
-// finite reports whether x is a number JSON can hold.
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func smokeConfig(t *testing.T, edit func(string) string) *Config {
 		src = edit(src)
 	}
 	_, names := openData(t)
-	cfg, err := ParseConfig([]byte(src), "aaai2017-smoke.yaml", names)
+	cfg, err := ParseConfig([]byte(src), "aaai2017-smoke.yaml", LoadOptions{Catalog: names})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,21 +128,23 @@ func TestSmokeRecords(t *testing.T) {
 			r.Timings["total"] <= 0 || r.Alpha <= 0 || r.Beta <= 0 {
 			t.Errorf("record %d: %+v", i, r)
 		}
-		if e, ok := r.Estimates[results.EstimateUsed]; !ok || e.Method != "alphamax-n" {
+		if e, ok := r.Estimates["alphamax-n"]; !ok || e.Method != "alphamax-n" {
 			t.Errorf("record %d: estimate %+v", i, r.Estimates)
 		}
-		for _, k := range []string{"truth", "truth_same_model", "pu", "IR", "IR_clip", "DR", "IE", "IE_clip", "DE"} {
+		for _, k := range []string{"truth:traditional", "truth:same-model", "pu", "indirect:real", "indirect-clip:real", "direct:real",
+			"indirect:alphamax-n", "indirect-clip:alphamax-n", "direct:alphamax-n"} {
 			if _, ok := r.Metrics["auc"][k]; !ok {
 				t.Errorf("record %d: auc/%s missing", i, k)
 			}
 		}
-		for _, k := range []string{"truth", "truth_same_model", "pu", "IR", "IR_clip", "IE", "IE_clip"} {
+		for _, k := range []string{"truth:traditional", "truth:same-model", "pu", "indirect:real", "indirect-clip:real",
+			"indirect:alphamax-n", "indirect-clip:alphamax-n"} {
 			if _, ok := r.Metrics["aucpr"][k]; !ok {
 				t.Errorf("record %d: aucpr/%s missing", i, k)
 			}
 		}
 		// Beta is exact under aaai2017: round(beta*100) of 100 labeled are positive.
-		if want := r.Grid["beta"]; formatBeta(r.Beta) != want {
+		if want := r.Grid["beta"]; strconv.FormatFloat(r.Beta, 'g', -1, 64) != want {
 			t.Errorf("record %d: true beta %v for grid beta %s", i, r.Beta, want)
 		}
 	}
@@ -150,7 +153,9 @@ func TestSmokeRecords(t *testing.T) {
 		t.Errorf("order: %s ... %s", recs[0].Cell, recs[17].Cell)
 	}
 	m, err := results.ReadManifest(dir)
-	if err != nil || m.Finished == nil || m.Done != 18 || len(m.Data) != 3 || m.ConfigHash != cfg.Hash {
+	if err != nil || m.Finished == nil || m.Done != 18 || len(m.Data) != 3 || m.ConfigHash != cfg.Hash ||
+		m.Report != "aaai2017" || m.Protocol != "aaai2017" || strings.Join(m.Estimators, ",") != "alphamax-n" ||
+		strings.Join(m.Truths, ",") != "traditional,same-model" || strings.Join(m.Metrics, ",") != "auc,aucpr" {
 		t.Errorf("manifest %+v %v", m, err)
 	}
 }
@@ -190,7 +195,7 @@ func TestEstimatorChangeReusesScores(t *testing.T) {
 		t.Fatalf("first run: %+v", sum)
 	}
 	knee := func(s string) string {
-		return strings.Replace(s, "  name: alphamax-n\n", "  name: alphamax-n\n  knee: published\n", 1)
+		return strings.Replace(s, "  - name: alphamax-n\n", "  - name: alphamax-n\n    knee: published\n", 1)
 	}
 	second, sum := runSmoke(t, smokeConfig(t, knee), Selection{}, 2, cache)
 	if sum.Trained != 0 || sum.CacheHits != 21 || sum.Ran != 18 {
@@ -204,7 +209,7 @@ func TestEstimatorChangeReusesScores(t *testing.T) {
 		if r1[i].Metrics["auc"]["pu"] != r2[i].Metrics["auc"]["pu"] {
 			t.Fatalf("cell %s: PU AUC changed with the estimator", r1[i].Cell)
 		}
-		if r1[i].Estimates["E"].Alpha != r2[i].Estimates["E"].Alpha {
+		if r1[i].Estimates["alphamax-n"].Alpha != r2[i].Estimates["alphamax-n"].Alpha {
 			changed++
 		}
 	}
@@ -225,7 +230,7 @@ protocol:
   name: aaai2017
   labelled: 100
 `
-	_, err := ParseConfig([]byte(src), "bad.yaml", []string{"pima", "housing"})
+	_, err := ParseConfig([]byte(src), "bad.yaml", LoadOptions{Catalog: []string{"pima", "housing"}})
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -241,7 +246,7 @@ protocol:
 }
 
 func TestConfigDefaultsAndEmbedded(t *testing.T) {
-	cfg, err := ReadConfig("aaai2017", nil)
+	cfg, err := ReadConfig("aaai2017", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,9 +255,11 @@ func TestConfigDefaultsAndEmbedded(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 12 data sets x 3 betas x 50 repeats (the paper's protocol).
-	if len(cells) != 1800 || cfg.Labeled(cfg.Datasets[1]) != 100 || cfg.Labeled(cfg.Datasets[0]) != 1000 ||
-		cfg.Protocol.MaxUnlabeled != 10000 || cfg.EstimatorName != "alphamax-n" {
-		t.Errorf("%d cells, config %+v", len(cells), cfg.Protocol)
+	p, ok := cfg.Protocol.(*AAAI2017)
+	if len(cells) != 1800 || !ok || p.Labeled != 1000 || p.MaxUnlabeled != 10000 ||
+		cfg.Datasets[1].Options.(*AAAI2017Dataset).Labeled != 100 || cfg.Datasets[0].Options.(*AAAI2017Dataset).Labeled != 0 ||
+		len(cfg.Estimators) != 1 || cfg.Estimators[0].ID != "alphamax-n" || cfg.Report != "aaai2017" || cfg.Dir != "" {
+		t.Errorf("%d cells, config %+v", len(cells), cfg)
 	}
 	// Shards partition the grid.
 	seen := map[string]int{}
@@ -268,9 +275,13 @@ func TestConfigDefaultsAndEmbedded(t *testing.T) {
 	if len(seen) != 1800 {
 		t.Errorf("shards cover %d cells", len(seen))
 	}
-	// Seeds depend on the identity only.
-	if CellSeed(2017, "pima", 0.95, 3) != cells[0].Seed && cells[0].Seed != CellSeed(2017, "bank", 1, 0) {
-		t.Error("seed of the first cell")
+	// Seeds depend on the identity only, and a beta-only grid hashes what
+	// pueval hashed before grids had other axes (the first cell's seed in
+	// testdata/schema1: bank/beta=1/repeat=0 of seed 2017).
+	first := map[string]AxisValue{"beta": {Text: "1", Value: 1.0}}
+	if cells[0].ID != "bank/beta=1/repeat=0" || cells[0].Seed != CellSeed(2017, "bank", first, 0) ||
+		cells[0].Seed != hashSeed(2017, "cell", "bank", "1", "0") {
+		t.Errorf("first cell %s, seed %d", cells[0].ID, cells[0].Seed)
 	}
 	if _, err := cfg.Cells(Selection{Datasets: []string{"nope"}}); err == nil {
 		t.Error("unknown data set in the selection accepted")
@@ -282,7 +293,7 @@ func TestConfigDefaultsAndEmbedded(t *testing.T) {
 func TestPSBSmokeRecords(t *testing.T) {
 	needMirror(t)
 	st, names := openData(t)
-	cfg, err := ReadConfig("psb2019-smoke", names)
+	cfg, err := ReadConfig("psb2019-smoke", LoadOptions{Catalog: names})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,14 +314,15 @@ func TestPSBSmokeRecords(t *testing.T) {
 			t.Errorf("%s: n_l %d, n_u %d", r.Cell, r.Sizes.Labeled, r.Sizes.Unlabeled)
 		}
 		for _, m := range []string{"acc", "bacc", "f1", "mcc"} {
-			for _, k := range []string{"truth", "pu", "pu_truth", "CR", "CR_truth", "CE", "CE_truth"} {
+			for _, k := range []string{"truth:same-model", "pu", "truth-at:pu", "recovered:real", "truth-at:real",
+				"recovered:alphamax-n", "truth-at:alphamax-n"} {
 				if _, ok := r.Metrics[m][k]; !ok {
 					t.Errorf("%s: %s/%s missing", r.Cell, m, k)
 				}
 			}
 			// Clipping ranges of PSB-2019 Figure 2.
-			if v := r.Metrics[m]["CR"]; v < -1 || v > 1 || (m == "bacc" && v < 0.5) {
-				t.Errorf("%s: %s/CR = %v outside its range", r.Cell, m, v)
+			if v := r.Metrics[m]["recovered:real"]; v < -1 || v > 1 || (m == "bacc" && v < 0.5) {
+				t.Errorf("%s: %s/recovered:real = %v outside its range", r.Cell, m, v)
 			}
 		}
 	}

@@ -59,6 +59,9 @@ func decodeStrict(file string, node *yaml.Node, out any) Errors {
 	return errs
 }
 
+// yamlNodeType is skipped by checkKnown: such fields are decoded by their own rules.
+var yamlNodeType = reflect.TypeOf(yaml.Node{})
+
 // parseYAMLError turns yaml.v3's "line N: msg" into a FieldError.
 func parseYAMLError(file, msg string) FieldError {
 	var line int

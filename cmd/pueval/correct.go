@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -29,28 +28,41 @@ type priorEstimate struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// priorEstimators are the names --estimate accepts: the class-prior
-// estimators of package classprior with their default options (knee rule
-// "blend"). The random source only matters when an options cap subsamples
-// the scores (not by default); it is fixed so that `pueval correct` is
-// deterministic.
-var priorEstimators = map[string]func(labeled, unlabeled []float64) (priorEstimate, error){
-	"alphamax":   classpriorEstimate("alphamax"),
-	"alphamax-n": classpriorEstimate("alphamax-n"),
+// estimatePrior runs the class-prior estimator method (a name of package
+// classprior's registry, with its default options: knee rule "blend" for the
+// AlphaMax family) on PU scores. The random source only matters when an
+// options cap subsamples the scores (not by default); it is fixed so that
+// `pueval correct` is deterministic.
+func estimatePrior(ctx context.Context, method string, labeled, unlabeled []float64) (priorEstimate, error) {
+	c, err := classprior.Defaults(method)
+	if err != nil {
+		return priorEstimate{}, err
+	}
+	if fr, ok := c.(classprior.FeatureReader); ok && fr.ReadsFeatures() {
+		return priorEstimate{}, fmt.Errorf("%s reads the examples' features; a score file has none", method)
+	}
+	est, err := c.New()
+	if err != nil {
+		return priorEstimate{}, err
+	}
+	e, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		return priorEstimate{}, err
+	}
+	return priorEstimate{Alpha: number(e.Alpha), Beta: number(e.Beta), Knee: e.Knee, Warnings: e.Warnings}, nil
 }
 
-func classpriorEstimate(method string) func(labeled, unlabeled []float64) (priorEstimate, error) {
-	return func(labeled, unlabeled []float64) (priorEstimate, error) {
-		est, err := classprior.New(method, classprior.Options{})
-		if err != nil {
-			return priorEstimate{}, err
+// scoreEstimators lists the registered estimators that read scores only:
+// those --estimate accepts.
+func scoreEstimators() []string {
+	var names []string
+	for _, n := range classprior.Names() {
+		c, _ := classprior.Defaults(n)
+		if fr, ok := c.(classprior.FeatureReader); !ok || !fr.ReadsFeatures() {
+			names = append(names, n)
 		}
-		e, err := est.Estimate(labeled, unlabeled, rand.New(rand.NewPCG(1, 1)))
-		if err != nil {
-			return priorEstimate{}, err
-		}
-		return priorEstimate{Alpha: number(e.Alpha), Beta: number(e.Beta), Knee: e.Knee, Warnings: e.Warnings}, nil
 	}
+	return names
 }
 
 // correctReport is the JSON output of `pueval correct`.
@@ -105,7 +117,7 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
 	alpha := fs.Float64("alpha", 0, "proportion of positives among the unlabeled examples")
 	beta := fs.Float64("beta", 0, "proportion of positives among the labeled examples (1 = clean labels)")
-	estimate := fs.String("estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(estimatorNames(), ", ")+") instead of --alpha/--beta")
+	estimate := fs.String("estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(scoreEstimators(), ", ")+") instead of --alpha/--beta")
 	outside := fs.String("outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
 	format := fs.String("format", "json", "output `format`: json or table")
 	plotDir := fs.String("plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
@@ -124,16 +136,13 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	var estimator func(l, u []float64) (priorEstimate, error)
 	switch {
 	case *estimate != "" && (set["alpha"] || set["beta"]):
 		return errors.New("give either --alpha and --beta or --estimate, not both")
 	case *estimate != "":
-		fn, ok := priorEstimators[*estimate]
-		if !ok {
-			return fmt.Errorf("--estimate %q: unknown method (want %s)", *estimate, strings.Join(estimatorNames(), ", "))
+		if !slices.Contains(scoreEstimators(), *estimate) {
+			return fmt.Errorf("--estimate %q: unknown method (want %s)", *estimate, strings.Join(scoreEstimators(), ", "))
 		}
-		estimator = fn
 	case !set["alpha"] || !set["beta"]:
 		return errors.New("give --alpha and --beta (use --beta 1 for clean labels), or --estimate METHOD")
 	}
@@ -148,9 +157,9 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	}
 	var est *priorEstimate
 	a, b := *alpha, *beta
-	if estimator != nil {
+	if *estimate != "" {
 		labeled, unlabeled := split(d)
-		pe, err := estimator(labeled, unlabeled)
+		pe, err := estimatePrior(ctx, *estimate, labeled, unlabeled)
 		if err != nil {
 			return fmt.Errorf("--estimate %s on %s: %w", *estimate, *input, err)
 		}
@@ -243,5 +252,3 @@ func split(d scorefile.Data) (labeled, unlabeled []float64) {
 	}
 	return labeled, unlabeled
 }
-
-func estimatorNames() []string { return slices.Sorted(maps.Keys(priorEstimators)) }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pueval/pueval/estimators/classprior"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -129,25 +131,42 @@ func TestCorrectErrors(t *testing.T) {
 	}
 }
 
-// withEstimator installs a stand-in for an estimator of estimators/classprior
-// under the name alphamax-n for the duration of the test: it shows what the
-// wiring of issue 5's estimator has to provide and that runCorrect needs no
-// other change.
-func withEstimator(t *testing.T, fn func(l, u []float64) (priorEstimate, error)) {
+// stubEstimate is what the estimator registered as "stub" returns: a
+// stand-in registered in estimators/classprior's registry like any other
+// estimator, which shows that runCorrect takes any registered estimator and
+// needs no other change.
+var stubEstimate func(l, u []float64) (classprior.Estimate, error)
+
+type stubConfig struct{}
+
+func (stubConfig) Name() string                       { return "stub" }
+func (stubConfig) Validate() error                    { return nil }
+func (stubConfig) Key() string                        { return "stub" }
+func (stubConfig) New() (classprior.Estimator, error) { return stubEstimator{}, nil }
+
+type stubEstimator struct{}
+
+func (stubEstimator) Name() string { return "stub" }
+func (stubEstimator) Estimate(_ context.Context, in classprior.Input, _ *rand.Rand) (classprior.Estimate, error) {
+	return stubEstimate(in.Labeled, in.Unlabeled)
+}
+
+func init() { classprior.Register("stub", func() classprior.Config { return stubConfig{} }) }
+
+func withEstimator(t *testing.T, fn func(l, u []float64) (classprior.Estimate, error)) {
 	t.Helper()
-	old := priorEstimators["alphamax-n"]
-	priorEstimators["alphamax-n"] = fn
-	t.Cleanup(func() { priorEstimators["alphamax-n"] = old })
+	stubEstimate = fn
+	t.Cleanup(func() { stubEstimate = nil })
 }
 
 func TestCorrectEstimateHook(t *testing.T) {
 	in := writeFile(t, "pu.csv", aaaiFigure1PU)
 	var gotL, gotU []float64
-	withEstimator(t, func(l, u []float64) (priorEstimate, error) {
+	withEstimator(t, func(l, u []float64) (classprior.Estimate, error) {
 		gotL, gotU = l, u
-		return priorEstimate{Alpha: 0.2, Beta: 1, Warnings: []string{"few labeled examples"}}, nil
+		return classprior.Estimate{Alpha: 0.2, Beta: 1, Warnings: []string{"few labeled examples"}}, nil
 	})
-	out, stderr, err := runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n")
+	out, stderr, err := runCLI(t, "correct", "--input", in, "--estimate", "stub")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,27 +178,31 @@ func TestCorrectEstimateHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Same alpha, beta as TestCorrectJSON, so the same numbers.
-	if got.Estimate == nil || got.Estimate.Method != "alphamax-n" || got.Estimate.Alpha != 0.2 || got.Estimate.Beta != 1 ||
+	if got.Estimate == nil || got.Estimate.Method != "stub" || got.Estimate.Alpha != 0.2 || got.Estimate.Beta != 1 ||
 		len(got.Estimate.Warnings) != 1 || got.Alpha != 0.2 || !correctNear(got.AUC.Indirect, 65.0/72) {
 		t.Errorf("got %+v, estimate %+v", got, got.Estimate)
 	}
-	if !strings.Contains(stderr, "warning: alphamax-n: few labeled examples") {
+	if !strings.Contains(stderr, "warning: stub: few labeled examples") {
 		t.Errorf("stderr %q lacks the warning", stderr)
 	}
-	table, _, err := runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n", "--format", "table")
-	if err != nil || !strings.Contains(table, "estimate     alphamax-n") {
+	table, _, err := runCLI(t, "correct", "--input", in, "--estimate", "stub", "--format", "table")
+	if err != nil || !strings.Contains(table, "estimate     stub") {
 		t.Errorf("table %v:\n%s", err, table)
 	}
 
 	// An estimate with beta <= alpha is reported as such, not fixed.
-	withEstimator(t, func(l, u []float64) (priorEstimate, error) { return priorEstimate{Alpha: 0.7, Beta: 0.6}, nil })
-	_, _, err = runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n")
-	if err == nil || !strings.Contains(err.Error(), "--estimate alphamax-n gave alpha 0.7, beta 0.6: recovery: beta - alpha") {
+	withEstimator(t, func(l, u []float64) (classprior.Estimate, error) {
+		return classprior.Estimate{Alpha: 0.7, Beta: 0.6}, nil
+	})
+	_, _, err = runCLI(t, "correct", "--input", in, "--estimate", "stub")
+	if err == nil || !strings.Contains(err.Error(), "--estimate stub gave alpha 0.7, beta 0.6: recovery: beta - alpha") {
 		t.Errorf("error %v", err)
 	}
-	withEstimator(t, func(l, u []float64) (priorEstimate, error) { return priorEstimate{}, errors.New("constant scores") })
-	_, _, err = runCLI(t, "correct", "--input", in, "--estimate", "alphamax-n")
-	if err == nil || !strings.Contains(err.Error(), "--estimate alphamax-n on "+in+": constant scores") {
+	withEstimator(t, func(l, u []float64) (classprior.Estimate, error) {
+		return classprior.Estimate{}, errors.New("constant scores")
+	})
+	_, _, err = runCLI(t, "correct", "--input", in, "--estimate", "stub")
+	if err == nil || !strings.Contains(err.Error(), "--estimate stub on "+in+": constant scores") {
 		t.Errorf("error %v", err)
 	}
 }

@@ -55,13 +55,20 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
-	if !slices.Contains(classprior.Methods(), *method) {
-		return fmt.Errorf("--method %q: want %s", *method, strings.Join(classprior.Methods(), " or "))
+	// The AlphaMax family: the flags are its options.
+	var cfg classprior.Config
+	switch o := (classprior.Options{Knee: *knee}); *method {
+	case classprior.AlphaMaxName:
+		cfg = &classprior.AlphaMax{Options: o}
+	case classprior.AlphaMaxNName:
+		cfg = &classprior.AlphaMaxN{Options: o}
+	default:
+		return fmt.Errorf("--method %q: want %s or %s", *method, classprior.AlphaMaxName, classprior.AlphaMaxNName)
 	}
 	if !slices.Contains(classprior.Knees(), *knee) {
 		return fmt.Errorf("--knee %q: want one of %s", *knee, strings.Join(classprior.Knees(), ", "))
 	}
-	est, err := classprior.New(*method, classprior.Options{Knee: *knee})
+	est, err := cfg.New()
 	if err != nil {
 		return err
 	}
@@ -78,7 +85,7 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	// No subsampling caps are set, so no random source is needed.
-	r, err := est.Estimate(labeled, unlabeled, nil)
+	r, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *input, err)
 	}

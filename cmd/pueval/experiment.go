@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/experiments"
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/report"
@@ -105,7 +107,7 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 	if err != nil {
 		return "", err
 	}
-	cfg, err := experiments.ReadConfig(path, cat.Names())
+	cfg, err := experiments.ReadConfig(path, loadOptions(cat.Names()))
 	if err != nil {
 		return "", err
 	}
@@ -136,7 +138,7 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 		}
 	}
 	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version()}
-	kernel := experiments.KernelName(cfg.ClassifierCfg)
+	kernel := classifiers.KernelName(cfg.Classifier)
 	if kernel == "" {
 		kernel = "n/a"
 	}
@@ -218,16 +220,22 @@ func writeReport(e *env, dir string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	var missing map[string]string
-	if m, err := results.ReadManifest(dir); err == nil {
-		missing = m.Unavailable
+	man, err := results.ReadManifest(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	index, err := report.Write(out, recs, missing)
+	index, err := report.Write(out, report.Input{Records: recs, Manifest: man})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s\n", index)
 	return nil
+}
+
+// loadOptions are the checks of a config against this binary: the data-set
+// catalog's names and the registered reports.
+func loadOptions(catalog []string) experiments.LoadOptions {
+	return experiments.LoadOptions{Catalog: catalog, Reports: report.Names()}
 }
 
 func runConfig(ctx context.Context, e *env, args []string) error {
@@ -248,7 +256,7 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := experiments.ReadConfig(path, cat.Names())
+	cfg, err := experiments.ReadConfig(path, loadOptions(cat.Names()))
 	if err != nil {
 		return err
 	}
@@ -259,21 +267,37 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	t := newTable(e.stdout)
 	t.row("config", cfg.Source)
 	t.row("experiment", cfg.Experiment)
-	t.row("protocol", cfg.Protocol.Name)
-	var names []string
-	for _, d := range cfg.Datasets {
-		names = append(names, d.Name)
+	t.row("protocol", cfg.Protocol.Key())
+	for _, ax := range cfg.Grid.Axes {
+		var vals []string
+		for _, v := range ax.Values {
+			vals = append(vals, v.Text)
+		}
+		t.row("grid "+ax.Name, strings.Join(vals, ", "))
 	}
-	t.row("datasets", strings.Join(names, ","))
-	t.row("betas", fmt.Sprint(cfg.Betas))
+	for _, d := range cfg.Datasets {
+		desc := d.Source.Key()
+		if d.Options != nil {
+			if b, err := json.Marshal(d.Options); err == nil && string(b) != "{}" {
+				desc += " " + string(b)
+			}
+		}
+		t.row("dataset "+d.Name, desc)
+	}
 	t.row("repeats", cfg.Repeats)
 	t.row("cells", len(cells))
-	t.row("classifier", cfg.ClassifierCfg.Key())
-	eopts, _ := json.Marshal(cfg.EstimatorOpts.WithDefaults())
-	t.row("estimator", cfg.EstimatorName+" "+string(eopts))
-	t.row("metrics", strings.Join(cfg.Metrics, ","))
-	t.row("truth", strings.Join(cfg.Truth, ","))
-	t.row("outside", strings.Join(cfg.Outside, ","))
+	t.row("classifier", cfg.Classifier.Key())
+	t.row("evaluate", cfg.Evaluate)
+	for _, est := range cfg.Estimators {
+		t.row("estimator "+est.ID, est.Config.Key())
+	}
+	for _, tr := range cfg.Truths {
+		t.row("truth "+tr.ID, tr.Config.Key())
+	}
+	for _, m := range cfg.Metrics {
+		t.row("metric "+m.ID, m.Config.Key())
+	}
+	t.row("report", cfg.Report)
 	t.row("config sha256", cfg.Hash)
 	if err := t.flush(); err != nil {
 		return err

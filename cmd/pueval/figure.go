@@ -15,7 +15,7 @@ func runFigure(ctx context.Context, e *env, args []string) error {
 	if help, err := parseFlags(e, fs, args); help || err != nil {
 		if help {
 			fmt.Fprintln(e.stdout, "\nFigures:")
-			for _, f := range report.AnalyticFigures {
+			for _, f := range report.Figures() {
 				fmt.Fprintf(e.stdout, "  %-14s %s\n", f.Name, f.About)
 			}
 		}
@@ -25,7 +25,7 @@ func runFigure(ctx context.Context, e *env, args []string) error {
 	rest := fs.Args()
 	if len(rest) == 0 {
 		var names []string
-		for _, f := range report.AnalyticFigures {
+		for _, f := range report.Figures() {
 			names = append(names, f.Name)
 		}
 		return fmt.Errorf("name a figure: %s", strings.Join(names, ", "))

@@ -82,3 +82,47 @@ func GaussianAUC(mu1, s1, mu0, s0 float64) float64 {
 	z := (mu1 - mu0) / math.Hypot(s1, s0)
 	return 0.5 * math.Erfc(-z/math.Sqrt2)
 }
+
+// Ranking draws n scores of which nPos are positive (from pos) and the rest
+// negative (from neg), in random order: a ready-made ranking with its true
+// labels, for simulations that need no classifier.
+func Ranking(rng *rand.Rand, pos, neg Sampler, n, nPos int) ([]float64, []bool, error) {
+	if n < 0 || nPos < 0 || nPos > n {
+		return nil, nil, fmt.Errorf("synth: %d positives among %d scores", nPos, n)
+	}
+	x, y := draw(rng, pos, neg, nPos, n)
+	return x, y, nil
+}
+
+// Gaussian draws a data set of n rows and d features, nPos of them
+// positive, in random order: negatives from N(0, I), positives from
+// N(delta, I) with every coordinate of delta equal to separation/sqrt(d),
+// so |delta| = separation whatever d. The Bayes-optimal score is the
+// projection on delta, whose AUC is GaussianAUC(separation, 1, 0, 1) =
+// Phi(separation/sqrt(2)). x is n x d, row-major; each row draws its label's
+// coordinates in order.
+func Gaussian(rng *rand.Rand, n, nPos, d int, separation float64) (x []float64, y []bool, err error) {
+	if n < 0 || nPos < 0 || nPos > n || d < 1 {
+		return nil, nil, fmt.Errorf("synth: %d positives among %d rows of %d features", nPos, n, d)
+	}
+	if math.IsNaN(separation) || math.IsInf(separation, 0) {
+		return nil, nil, fmt.Errorf("synth: separation %v is not finite", separation)
+	}
+	shift := separation / math.Sqrt(float64(d))
+	y = make([]bool, n)
+	for i := range nPos {
+		y[i] = true
+	}
+	rng.Shuffle(n, func(i, j int) { y[i], y[j] = y[j], y[i] })
+	x = make([]float64, n*d)
+	for i := range n {
+		for k := range d {
+			v := rng.NormFloat64()
+			if y[i] {
+				v += shift
+			}
+			x[i*d+k] = v
+		}
+	}
+	return x, y, nil
+}

@@ -59,3 +59,61 @@ func TestGaussianAUC(t *testing.T) {
 		t.Errorf("equal means: %v", got)
 	}
 }
+
+// Gaussian: exact class counts, the shift of the positives' mean along
+// every coordinate (separation/sqrt(d), within 4 standard errors), and the
+// same data for the same stream.
+func TestGaussian(t *testing.T) {
+	const n, nPos, d, sep = 20000, 6000, 4, 2.0
+	x, y, err := Gaussian(rand.New(rand.NewPCG(1, 2)), n, nPos, d, sep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := 0
+	mean := [2][d]float64{}
+	for i := range n {
+		c := 0
+		if y[i] {
+			pos, c = pos+1, 1
+		}
+		for k := range d {
+			mean[c][k] += x[i*d+k]
+		}
+	}
+	if pos != nPos {
+		t.Fatalf("%d positives, want %d", pos, nPos)
+	}
+	for k := range d {
+		diff := mean[1][k]/nPos - mean[0][k]/(n-nPos)
+		se := math.Sqrt(1.0/nPos + 1.0/(n-nPos))
+		if math.Abs(diff-sep/2) > 4*se {
+			t.Errorf("feature %d: mean difference %.4f, want %.4f +- %.4f", k, diff, sep/2, 4*se)
+		}
+	}
+	x2, y2, _ := Gaussian(rand.New(rand.NewPCG(1, 2)), n, nPos, d, sep)
+	if x2[12345] != x[12345] || y2[777] != y[777] {
+		t.Error("same stream, different data")
+	}
+	if _, _, err := Gaussian(rand.New(rand.NewPCG(1, 2)), 10, 11, 2, 1); err == nil {
+		t.Error("more positives than rows accepted")
+	}
+}
+
+func TestRanking(t *testing.T) {
+	s, y, err := Ranking(rand.New(rand.NewPCG(3, 4)), Normal(1, 1), Normal(0, 1), 1000, 300)
+	if err != nil || len(s) != 1000 || len(y) != 1000 {
+		t.Fatal(err)
+	}
+	pos := 0
+	for _, v := range y {
+		if v {
+			pos++
+		}
+	}
+	if pos != 300 {
+		t.Errorf("%d positives", pos)
+	}
+	if _, _, err := Ranking(rand.New(rand.NewPCG(3, 4)), Normal(1, 1), Normal(0, 1), 5, 6); err == nil {
+		t.Error("6 positives of 5 accepted")
+	}
+}

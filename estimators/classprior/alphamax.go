@@ -1,6 +1,7 @@
 package classprior
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -22,8 +23,12 @@ type alphaMax struct {
 
 func (e *alphaMax) Name() string { return e.name }
 
-// Estimate implements [Estimator].
-func (e *alphaMax) Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estimate, error) {
+// Estimate implements [Estimator] on in's scores (it reads no features).
+func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Estimate, error) {
+	if err := context.Cause(ctx); err != nil {
+		return Estimate{}, fmt.Errorf("%s: %w", e.name, err)
+	}
+	labeled, unlabeled := in.Labeled, in.Unlabeled
 	if err := checkScores("labeled", labeled); err != nil {
 		return Estimate{}, err
 	}
@@ -58,6 +63,9 @@ func (e *alphaMax) Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estim
 		return est, nil
 	}
 	// Run 2: how much of the unlabeled distribution the labeled sample holds.
+	if err := context.Cause(ctx); err != nil {
+		return Estimate{}, fmt.Errorf("%s: %w", e.name, err)
+	}
 	c2, w2, err := e.run(labeled, unlabeled, CurveLabeled)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: labeled as mixture, unlabeled as component: %w", e.name, err)

@@ -1,6 +1,8 @@
 package classprior
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -10,9 +12,24 @@ import (
 	"github.com/pueval/pueval/datasets/synth"
 )
 
+// newEstimator returns the registered estimator method with options o.
+func newEstimator(method string, o Options) (Estimator, error) {
+	c, err := Defaults(method)
+	if err != nil {
+		return nil, err
+	}
+	switch c := c.(type) {
+	case *AlphaMax:
+		c.Options = o
+	case *AlphaMaxN:
+		c.Options = o
+	}
+	return c.New()
+}
+
 func mustNew(t testing.TB, method string, o Options) Estimator {
 	t.Helper()
-	e, err := New(method, o)
+	e, err := newEstimator(method, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +46,44 @@ func sample(t testing.TB, seed uint64, pos, neg synth.Sampler, alpha, beta float
 }
 
 func TestRegistry(t *testing.T) {
-	for _, m := range Methods() {
+	if got := strings.Join(Names(), ","); got != "alphamax,alphamax-n" {
+		t.Errorf("Names() = %s", got)
+	}
+	for _, m := range Names() {
+		c, err := Defaults(m)
+		if err != nil || c.Name() != m {
+			t.Fatalf("Defaults(%q): %v %v", m, c, err)
+		}
 		e := mustNew(t, m, Options{})
 		if e.Name() != m {
 			t.Errorf("New(%q).Name() = %q", m, e.Name())
 		}
 	}
-	if _, err := New("kde", Options{}); err == nil || !strings.Contains(err.Error(), "alphamax, alphamax-n") {
+	if _, err := Defaults("kde"); err == nil || !strings.Contains(err.Error(), "alphamax, alphamax-n") {
 		t.Errorf("unknown method: %v", err)
+	}
+	// Keys: the defaults filled in (an explicit default is the same key), the
+	// method in it, any option change in it.
+	a, b := &AlphaMaxN{}, &AlphaMaxN{Options: Options{Knee: KneeBlend, Window: 10}}
+	if a.Key() != b.Key() || a.Key() == (&AlphaMax{}).Key() || a.Key() == (&AlphaMaxN{Options: Options{Knee: KneePublished}}).Key() {
+		t.Errorf("keys: %s / %s", a.Key(), (&AlphaMax{}).Key())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a duplicate registration did not panic")
+		}
+	}()
+	Register(AlphaMaxName, func() Config { return &AlphaMax{} })
+}
+
+// A cancelled context stops the estimator with its cause.
+func TestEstimateCancelled(t *testing.T) {
+	s := sample(t, 9, synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 1, 200, 2000)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := mustNew(t, AlphaMaxNName, Options{}).Estimate(ctx, Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
 
@@ -66,7 +113,7 @@ func TestOptionsValidation(t *testing.T) {
 	if err := (Options{Grid: Grid{From: 0.1, To: 0.2}}).Validate(); err == nil || !strings.Contains(err.Error(), "2*window+1") {
 		t.Errorf("short grid: %v", err)
 	}
-	if _, err := New("alphamax", Options{Knee: "x"}); err == nil || !strings.HasPrefix(err.Error(), "alphamax options: ") {
+	if _, err := newEstimator("alphamax", Options{Knee: "x"}); err == nil || !strings.HasPrefix(err.Error(), "alphamax options: ") {
 		t.Errorf("New with bad options: %v", err)
 	}
 	for _, k := range Knees() {
@@ -109,7 +156,7 @@ func TestDegenerateInput(t *testing.T) {
 	withInf := slices.Clone(ok)
 	withInf[0] = math.Inf(1)
 	constant := []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}
-	for _, m := range Methods() {
+	for _, m := range Names() {
 		e := mustNew(t, m, Options{})
 		for _, c := range []struct {
 			name       string
@@ -125,7 +172,7 @@ func TestDegenerateInput(t *testing.T) {
 			{"constant labeled", constant, ok, "all 11 labeled scores equal 0.5"},
 			{"constant unlabeled", ok, constant, "all 11 unlabeled scores equal 0.5"},
 		} {
-			_, err := e.Estimate(c.lab, c.unlab, nil)
+			_, err := e.Estimate(context.Background(), Input{Labeled: c.lab, Unlabeled: c.unlab}, nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s %s: error %v, want %q", m, c.name, err, c.want)
 			}
@@ -138,7 +185,7 @@ func TestDegenerateInput(t *testing.T) {
 // of 1 (the study checks 120 such samples) and alpha-hat near the truth.
 func TestWellSeparated(t *testing.T) {
 	s := sample(t, 11, synth.Normal(4, 1), synth.Normal(0, 1), 0.3, 1, 1000, 10000)
-	est, err := mustNew(t, "alphamax-n", Options{}).Estimate(s.Labeled, s.Unlabeled, nil)
+	est, err := mustNew(t, "alphamax-n", Options{}).Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +196,7 @@ func TestWellSeparated(t *testing.T) {
 		t.Errorf("method %q knee %q curves %d", est.Method, est.Knee, len(est.Curves))
 	}
 	// Clean AlphaMax: one run, beta fixed at 1, alpha from the same first curve.
-	clean, err := mustNew(t, "alphamax", Options{}).Estimate(s.Labeled, s.Unlabeled, nil)
+	clean, err := mustNew(t, "alphamax", Options{}).Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +223,7 @@ func TestGapWarnings(t *testing.T) {
 	// Labeled and unlabeled from one distribution: both runs see a flat
 	// curve (0.99 each), beta-hat - alpha-hat = 0.01*0.01/(1 - 0.99^2), small.
 	s := sample(t, 12, synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 1, 0, 2000)
-	est, err := mustNew(t, "alphamax-n", Options{}).Estimate(s.Unlabeled, s.Unlabeled, nil)
+	est, err := mustNew(t, "alphamax-n", Options{}).Estimate(context.Background(), Input{Labeled: s.Unlabeled, Unlabeled: s.Unlabeled}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +250,7 @@ func TestCombine(t *testing.T) {
 
 func TestSmallSampleWarnings(t *testing.T) {
 	s := sample(t, 13, synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 1, 50, 500)
-	est, err := mustNew(t, "alphamax", Options{}).Estimate(s.Labeled, s.Unlabeled, nil)
+	est, err := mustNew(t, "alphamax", Options{}).Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +269,7 @@ func TestFlatCurve(t *testing.T) {
 		knee string
 		want float64
 	}{{KneeBlend, 0.99}, {KneeFixed, 0.99}, {KneePublished, 0.01}} {
-		est, err := mustNew(t, "alphamax", Options{Knee: c.knee}).Estimate(s.Unlabeled, s.Unlabeled, nil)
+		est, err := mustNew(t, "alphamax", Options{Knee: c.knee}).Estimate(context.Background(), Input{Labeled: s.Unlabeled, Unlabeled: s.Unlabeled}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,14 +284,14 @@ func TestFlatCurve(t *testing.T) {
 func TestSubsampleCap(t *testing.T) {
 	s := sample(t, 15, synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 1, 200, 3000)
 	e := mustNew(t, "alphamax-n", Options{MaxUnlabeled: 1000})
-	if _, err := e.Estimate(s.Labeled, s.Unlabeled, nil); err == nil || !strings.Contains(err.Error(), "rng is nil") {
+	if _, err := e.Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil); err == nil || !strings.Contains(err.Error(), "rng is nil") {
 		t.Errorf("nil rng: %v", err)
 	}
-	a, err := e.Estimate(s.Labeled, s.Unlabeled, rand.New(rand.NewPCG(1, 2)))
+	a, err := e.Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := e.Estimate(s.Labeled, s.Unlabeled, rand.New(rand.NewPCG(1, 2)))
+	b, _ := e.Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, rand.New(rand.NewPCG(1, 2)))
 	if a.Alpha != b.Alpha || a.Beta != b.Beta {
 		t.Errorf("same seed, different estimates: %v %v", a, b)
 	}
@@ -263,7 +310,7 @@ func TestEstimateMatchesStudy(t *testing.T) {
 	rules, grids, union := studyGrid(t)
 	alpha, beta, _ := studyRun(t, s, rules, grids, union)
 	for i, o := range rules {
-		est, err := mustNew(t, "alphamax-n", o).Estimate(s.Labeled, s.Unlabeled, nil)
+		est, err := mustNew(t, "alphamax-n", o).Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,11 +333,11 @@ func TestConcentratedComponent(t *testing.T) {
 		tiny[i] = 1e-300 * float64(i%2)
 	}
 	e := mustNew(t, "alphamax", Options{})
-	if _, err := e.Estimate(tight, wide, nil); err == nil || !strings.Contains(err.Error(), "bins") ||
+	if _, err := e.Estimate(context.Background(), Input{Labeled: tight, Unlabeled: wide}, nil); err == nil || !strings.Contains(err.Error(), "bins") ||
 		!strings.Contains(err.Error(), "alphamax: unlabeled as mixture, labeled as component: bin width 1e-08") {
 		t.Errorf("tight component: %v", err)
 	}
-	if _, err := e.Estimate(tiny, wide, nil); err == nil || !strings.Contains(err.Error(), "span only") {
+	if _, err := e.Estimate(context.Background(), Input{Labeled: tiny, Unlabeled: wide}, nil); err == nil || !strings.Contains(err.Error(), "span only") {
 		t.Errorf("tiny spread: %v", err)
 	}
 }
@@ -310,7 +357,7 @@ func FuzzEstimate(f *testing.F) {
 		if k > len(scores) {
 			return
 		}
-		est, err := e.Estimate(scores[:k], scores[k:], nil)
+		est, err := e.Estimate(context.Background(), Input{Labeled: scores[:k], Unlabeled: scores[k:]}, nil)
 		if err != nil {
 			return
 		}
@@ -325,14 +372,14 @@ func FuzzEstimate(f *testing.F) {
 func TestConcurrentUse(t *testing.T) {
 	s := sample(t, 17, synth.Normal(2, 1), synth.Normal(0, 1), 0.25, 0.95, 200, 2000)
 	e := mustNew(t, "alphamax-n", Options{})
-	want, err := e.Estimate(s.Labeled, s.Unlabeled, nil)
+	want, err := e.Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan Estimate, 4)
 	for range 4 {
 		go func() {
-			got, _ := e.Estimate(s.Labeled, s.Unlabeled, nil)
+			got, _ := e.Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil)
 			got.Curves[0].Alpha[0] = -1 // a caller editing its curve must not affect the others
 			done <- got
 		}()

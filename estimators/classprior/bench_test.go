@@ -1,6 +1,7 @@
 package classprior
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -18,7 +19,7 @@ func BenchmarkAlphaMaxN(b *testing.B) {
 	s := benchSample(b)
 	e := mustNew(b, "alphamax-n", Options{})
 	for b.Loop() {
-		if _, err := e.Estimate(s.Labeled, s.Unlabeled, nil); err != nil {
+		if _, err := e.Estimate(context.Background(), Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -38,7 +39,7 @@ func BenchmarkAlphaMaxNRounded(b *testing.B) {
 	l, u := round(s.Labeled), round(s.Unlabeled)
 	e := mustNew(b, "alphamax-n", Options{})
 	for b.Loop() {
-		if _, err := e.Estimate(l, u, nil); err != nil {
+		if _, err := e.Estimate(context.Background(), Input{Labeled: l, Unlabeled: u}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

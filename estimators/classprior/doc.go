@@ -26,6 +26,19 @@
 // (plugging in the ideal run results returns alpha and beta exactly).
 // "alphamax" returns run 1 as alpha and beta = 1; "alphamax-n" both.
 //
+// # Registry
+//
+// Estimators are registered by name, with the pattern of
+// classifiers.Config: [Defaults](name) returns the estimator's option struct
+// ([AlphaMax], [AlphaMaxN]: [Options] inlined) ready to decode YAML into,
+// [Config].Validate reports every bad option, New builds the [Estimator],
+// and Key is the canonical string of everything that can change the
+// estimate, for caches of estimates. An estimator reads an [Input]: the
+// univariate scores of the labeled and the unlabeled examples, and their
+// feature rows for estimators whose Config is a [FeatureReader] (kernel
+// mixture proportion estimators; the AlphaMax family reads scores only).
+// Estimate takes a context and stops with its cause when it is cancelled.
+//
 // # One AlphaMax run
 //
 // Histogram (densEst_hist): the bin width w is the one MATLAB's histogram()

@@ -1,27 +1,44 @@
 package classprior
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"gonum.org/v1/gonum/mat"
 )
 
-// Estimator estimates the class prior and the label noise of a PU sample from
-// univariate scores (higher = more positive; typically a non-traditional
-// classifier's out-of-bag scores). The estimators of this package are safe
-// for concurrent use.
+// Estimator estimates the class prior and the label noise of a PU sample.
+// The estimators of this package are safe for concurrent use.
 type Estimator interface {
 	// Name is the registry name ("alphamax", "alphamax-n").
 	Name() string
 	// Estimate returns alpha (fraction of positives in the unlabeled set) and
 	// beta (fraction of positives in the labeled set; 1 for a clean-label
-	// method). rng is used only to subsample above MaxLabeled/MaxUnlabeled
-	// and may be nil otherwise. Degenerate input (a side with fewer than
-	// MinScores scores, a NaN or infinite score, a constant side) is an error.
-	Estimate(labeled, unlabeled []float64, rng *rand.Rand) (Estimate, error)
+	// method). AlphaMax uses rng only to subsample above
+	// MaxLabeled/MaxUnlabeled; it may be nil otherwise. Degenerate input (a
+	// side with fewer than MinScores scores, a NaN or infinite score, a
+	// constant side) is an error. A cancelled ctx stops the work with an
+	// error wrapping its cause.
+	Estimate(ctx context.Context, in Input, rng *rand.Rand) (Estimate, error)
+}
+
+// Input is a PU sample as the estimators read it.
+type Input struct {
+	// Labeled and Unlabeled are univariate scores of the labeled and the
+	// unlabeled examples, higher = more like the labeled (typically a
+	// non-traditional classifier's out-of-bag scores).
+	Labeled, Unlabeled []float64
+	// LabeledFeatures and UnlabeledFeatures are the examples' feature rows,
+	// in the order of the scores, for estimators whose Config is a
+	// FeatureReader; nil otherwise.
+	LabeledFeatures, UnlabeledFeatures *mat.Dense
 }
 
 // Estimate is the result of an [Estimator].
@@ -263,21 +280,127 @@ func (o Options) points() ([]float64, error) {
 	return pts, nil
 }
 
-// Methods lists the registered estimator names.
-func Methods() []string { return []string{"alphamax", "alphamax-n"} }
+// Config is an estimator's options, the pattern of classifiers.Config: each
+// registered estimator has a struct with yaml tags that a config loader
+// decodes into (strictly) starting from Defaults(name), so that absent
+// fields keep their documented defaults.
+type Config interface {
+	// Name is the registry name.
+	Name() string
+	// Validate reports every invalid option at once.
+	Validate() error
+	// New validates and returns the estimator.
+	New() (Estimator, error)
+	// Key is a canonical string of everything that can change the estimate
+	// (the estimator's name, version and options with their defaults
+	// filled in), for caches of estimates: equal keys, inputs and random
+	// streams give equal estimates.
+	Key() string
+}
 
-// New returns the estimator registered under method with options o.
-func New(method string, o Options) (Estimator, error) {
+// FeatureReader is implemented by the Config of an estimator that reads the
+// feature matrices of [Input] (kernel mixture proportion estimators), not
+// only the univariate scores; a caller fills Input's feature fields only
+// for such estimators.
+type FeatureReader interface {
+	ReadsFeatures() bool
+}
+
+// registry maps an estimator's name to a constructor of its default options.
+var registry = map[string]func() Config{
+	AlphaMaxName:  func() Config { return &AlphaMax{} },
+	AlphaMaxNName: func() Config { return &AlphaMaxN{} },
+}
+
+// Register adds an estimator to the registry. It panics on an empty or
+// duplicate name: registration happens at init time, where that is a
+// programming error.
+func Register(name string, defaults func() Config) {
+	if name == "" || defaults == nil {
+		panic("classprior: Register with an empty name or nil constructor")
+	}
+	if _, dup := registry[name]; dup {
+		panic("classprior: estimator " + name + " registered twice")
+	}
+	registry[name] = defaults
+}
+
+// Names lists the registered estimators, sorted.
+func Names() []string { return slices.Sorted(maps.Keys(registry)) }
+
+// Defaults returns a fresh Config holding the named estimator's defaults (a
+// pointer, ready to decode YAML into).
+func Defaults(name string) (Config, error) {
+	f, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown class-prior estimator %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return f(), nil
+}
+
+// Registry names of the AlphaMax estimators.
+const (
+	AlphaMaxName  = "alphamax"
+	AlphaMaxNName = "alphamax-n"
+)
+
+// alphaMaxVersion is part of Key: bump it when a code change alters the
+// estimates for the same options and scores, so that cached estimates are
+// not reused across the change.
+const alphaMaxVersion = 1
+
+// AlphaMax is the options of AlphaMax (Jain et al. 2016; clean labels, beta
+// = 1), registered as "alphamax". The Options are inlined in YAML.
+type AlphaMax struct {
+	Options `yaml:",inline"`
+}
+
+// AlphaMaxN is the options of AlphaMax-N (Jain, White, Radivojac, NIPS
+// 2016; noisy labels), registered as "alphamax-n". The Options are inlined
+// in YAML.
+type AlphaMaxN struct {
+	Options `yaml:",inline"`
+}
+
+// Name returns "alphamax".
+func (c *AlphaMax) Name() string { return AlphaMaxName }
+
+// Name returns "alphamax-n".
+func (c *AlphaMaxN) Name() string { return AlphaMaxNName }
+
+// Validate reports every invalid option at once.
+func (c *AlphaMax) Validate() error { return c.Options.Validate() }
+
+// Validate reports every invalid option at once.
+func (c *AlphaMaxN) Validate() error { return c.Options.Validate() }
+
+// New returns the estimator.
+func (c *AlphaMax) New() (Estimator, error) { return newAlphaMax(AlphaMaxName, false, c.Options) }
+
+// New returns the estimator.
+func (c *AlphaMaxN) New() (Estimator, error) { return newAlphaMax(AlphaMaxNName, true, c.Options) }
+
+// Key is the name, the version and the options with their defaults, as JSON.
+func (c *AlphaMax) Key() string { return c.Options.key(AlphaMaxName) }
+
+// Key is the name, the version and the options with their defaults, as JSON.
+func (c *AlphaMaxN) Key() string { return c.Options.key(AlphaMaxNName) }
+
+func (o Options) key(name string) string {
+	b, err := json.Marshal(o.WithDefaults())
+	if err != nil {
+		// Options holds numbers, strings and slices of numbers only.
+		panic("classprior: options key: " + err.Error())
+	}
+	return fmt.Sprintf("%s/v%d %s", name, alphaMaxVersion, b)
+}
+
+// newAlphaMax returns AlphaMax (noisy false) or AlphaMax-N under name.
+func newAlphaMax(name string, noisy bool, o Options) (Estimator, error) {
 	o = o.WithDefaults()
 	grid, err := o.points()
 	if err != nil {
-		return nil, fmt.Errorf("%s options: %w", method, err)
+		return nil, fmt.Errorf("%s options: %w", name, err)
 	}
-	switch method {
-	case "alphamax":
-		return &alphaMax{name: method, o: o, grid: grid}, nil
-	case "alphamax-n":
-		return &alphaMax{name: method, noisy: true, o: o, grid: grid}, nil
-	}
-	return nil, fmt.Errorf("unknown class-prior estimator %q: want one of %s", method, strings.Join(Methods(), ", "))
+	return &alphaMax{name: name, noisy: noisy, o: o, grid: grid}, nil
 }

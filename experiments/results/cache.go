@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ScoreCache stores out-of-bag scores under content keys, one file per entry
@@ -141,4 +142,66 @@ func decodeScores(b []byte) (Scores, error) {
 		s.Labels[i] = v == 1
 	}
 	return s, nil
+}
+
+// An estimate entry is the Estimate as JSON followed by a line with the
+// sha256 of that JSON, in DIR/<key[:2]>/<key>.estimate: estimators can be
+// slow (kernel mixture proportion estimation takes minutes), and an
+// ablation that changes only the measures or the truths reuses them.
+const estimateMagic = "pueval-estimate-v1\n"
+
+func (c *ScoreCache) estimatePath(key string) (string, error) {
+	p, err := c.path(key)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(p, ".scores") + ".estimate", nil
+}
+
+// GetEstimate returns the estimate stored under key; ok is false when there
+// is none. A corrupt entry returns an error wrapping ErrCorrupt.
+func (c *ScoreCache) GetEstimate(key string) (e Estimate, ok bool, err error) {
+	p, err := c.estimatePath(key)
+	if err != nil {
+		return Estimate{}, false, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Estimate{}, false, nil
+	}
+	if err != nil {
+		return Estimate{}, false, err
+	}
+	body, ok := bytes.CutPrefix(b, []byte(estimateMagic))
+	i := bytes.LastIndexByte(bytes.TrimSuffix(body, []byte("\n")), '\n')
+	if !ok || i < 0 {
+		return Estimate{}, false, fmt.Errorf("%s: %w: bad layout", p, ErrCorrupt)
+	}
+	js, sum := body[:i], bytes.TrimSpace(body[i+1:])
+	if got := sha256.Sum256(js); hex.EncodeToString(got[:]) != string(sum) {
+		return Estimate{}, false, fmt.Errorf("%s: %w: checksum mismatch", p, ErrCorrupt)
+	}
+	if err := json.Unmarshal(js, &e); err != nil {
+		return Estimate{}, false, fmt.Errorf("%s: %w: %v", p, ErrCorrupt, err)
+	}
+	return e, true, nil
+}
+
+// PutEstimate stores an estimate atomically (temporary file + rename).
+func (c *ScoreCache) PutEstimate(key string, e Estimate) error {
+	p, err := c.estimatePath(key)
+	if err != nil {
+		return err
+	}
+	js, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("estimate cache: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(js)
+	b := append([]byte(estimateMagic), js...)
+	b = append(append(append(b, '\n'), hex.EncodeToString(sum[:])...), '\n')
+	return WriteFileAtomic(p, b)
 }

@@ -1,41 +1,54 @@
 package results
 
-// Names used in Record.Metrics and Record.Estimates, shared by the runner
-// that writes records and the report that reads them.
+import "strings"
+
+// Keys of Record.Metrics[metric] (schema 2), shared by the measures that
+// write records and the reports that read them. A key names what a value
+// is an estimate of, and from what:
 //
-// AAAI-2017 (metrics "auc", "aucpr"; recovered on the unlabeled set U):
+//	pu                        the PU value: labeled read as positive, unlabeled as negative, uncorrected
+//	truth:ID                  the value the truth named ID gives (a truth of the config's truths: list;
+//	                          e.g. truth:traditional, truth:same-model)
+//	direct:SOURCE             direct recovery (AAAI-2017 Eq. 4) with the (alpha, beta) of SOURCE
+//	indirect:SOURCE           indirect recovery (AAAI-2017 Algorithm 1, outside = drop, the paper's)
+//	indirect-clip:SOURCE      the same with outside = clip
+//	recovered:SOURCE          a threshold measure's maximum over thresholds of the recovered curve (PSB-2019)
+//	truth-at:pu, truth-at:SOURCE
+//	                          the true value of a threshold measure (the evaluated scores judged with the
+//	                          true labels) at the threshold where pu or recovered:SOURCE is largest
 //
-//	truth             traditional truth: a bag trained on the whole data set with the true labels, scored out-of-bag, evaluated on U
-//	truth_same_model  the PU classifier's own out-of-bag scores on U judged with the true labels
-//	pu                labeled vs unlabeled, uncorrected
-//	IR, DR, IE, DE    indirect / direct recovery with real (R) or estimated (E) alpha, beta; indirect uses Algorithm 1 with outside = drop
-//	IR_clip, IE_clip  the same with outside = clip
-//
-// PSB-2019 (metrics "acc", "bacc", "f1", "mcc"; on D = L u U): for each of
-// pu, CR, CE the maximum over thresholds of that estimate (key = method), and
-// the true metric at that estimate's arg-max threshold (key = method + "_truth");
-// "truth" is the maximum of the true metric over thresholds.
+// SOURCE is "real" (the split's true alpha and beta, the papers' R) or the
+// ID of an estimator of the config's estimators: list (the papers' E; by
+// default the estimator's name, e.g. alphamax-n), whose estimate is
+// Record.Estimates[ID].
 const (
-	MetricAUC   = "auc"
-	MetricAUCPR = "aucpr"
-	MetricAcc   = "acc"
-	MetricBAcc  = "bacc"
-	MetricF1    = "f1"
-	MetricMCC   = "mcc"
+	PU   = "pu"
+	Real = "real"
 
-	Truth          = "truth"
-	TruthSameModel = "truth_same_model"
-	PU             = "pu"
-	IR             = "IR"
-	DR             = "DR"
-	IE             = "IE"
-	DE             = "DE"
-	ClipSuffix     = "_clip"
-	CR             = "CR"
-	CE             = "CE"
-	TruthAtSuffix  = "_truth"
-
-	// EstimateUsed is the key in Record.Estimates of the (alpha, beta)
-	// estimate behind the E columns; its Method names the estimator.
-	EstimateUsed = "E"
+	// Kinds: the part of a key before the colon.
+	Truth        = "truth"
+	TruthAt      = "truth-at"
+	Direct       = "direct"
+	Indirect     = "indirect"
+	IndirectClip = "indirect-clip"
+	Recovered    = "recovered"
 )
+
+// TruthKey is the key of the truth named id: "truth:" + id.
+func TruthKey(id string) string { return Truth + ":" + id }
+
+// TruthAtKey is the key of the true value at the arg-max threshold of
+// source ("pu", "real" or an estimator ID): "truth-at:" + source.
+func TruthAtKey(source string) string { return TruthAt + ":" + source }
+
+// RecoveryKey is the key of a recovery kind (Direct, Indirect,
+// IndirectClip, Recovered, ...) with the (alpha, beta) of source ("real"
+// or an estimator ID): kind + ":" + source.
+func RecoveryKey(kind, source string) string { return kind + ":" + source }
+
+// SplitKey splits a key into its kind and its source or truth ID:
+// "indirect:real" -> ("indirect", "real"); "pu" -> ("pu", "").
+func SplitKey(key string) (kind, id string) {
+	kind, id, _ = strings.Cut(key, ":")
+	return kind, id
+}

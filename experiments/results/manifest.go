@@ -14,13 +14,24 @@ const ManifestFile = "manifest.json"
 // Manifest describes a run of an experiment: what was run, with which code and
 // data, on which machine, and when.
 type Manifest struct {
-	Schema      int               `json:"schema"`
-	Experiment  string            `json:"experiment"`
-	Config      string            `json:"config"`      // where the config came from
-	ConfigHash  string            `json:"config_hash"` // sha256 of the config's canonical form
-	CodeVersion string            `json:"code_version"`
-	GoVersion   string            `json:"go_version"`
-	Kernel      string            `json:"kernel,omitempty"`      // classifier kernel used (e.g. scalar, avx512)
+	Schema      int    `json:"schema"`
+	Experiment  string `json:"experiment"`
+	Config      string `json:"config"`      // where the config came from
+	ConfigHash  string `json:"config_hash"` // sha256 of the config's canonical form
+	CodeVersion string `json:"code_version"`
+	GoVersion   string `json:"go_version"`
+	Kernel      string `json:"kernel,omitempty"` // classifier kernel used (e.g. scalar, avx512)
+	// Report names the report the config asks for (its report: field; a
+	// registered report of package report). Empty in schema-1 manifests.
+	Report string `json:"report,omitempty"`
+	// Protocol is the config's protocol name.
+	Protocol string `json:"protocol,omitempty"`
+	// Estimators, Truths and Metrics are the IDs of the config's estimators,
+	// truths and measures, in the config's order: the first estimator is the
+	// one a paper's "E" columns use.
+	Estimators  []string          `json:"estimators,omitempty"`
+	Truths      []string          `json:"truths,omitempty"`
+	Metrics     []string          `json:"metrics,omitempty"`
 	Data        map[string]string `json:"data,omitempty"`        // data set -> fingerprint
 	Unavailable map[string]string `json:"unavailable,omitempty"` // data sets skipped, with the reason
 	Warnings    []string          `json:"warnings,omitempty"`    // about the data (e.g. an incomplete data set)
@@ -53,7 +64,8 @@ func WriteManifest(dir string, m Manifest) error {
 	return WriteFileAtomic(filepath.Join(dir, ManifestFile), append(b, '\n'))
 }
 
-// ReadManifest reads dir/manifest.json.
+// ReadManifest reads dir/manifest.json (schema 1 or the current one; its
+// Schema field says which).
 func ReadManifest(dir string) (Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
 	b, err := os.ReadFile(path)
@@ -63,6 +75,10 @@ func ReadManifest(dir string) (Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", path, err)
+	}
+	// Schema 1 had no report, protocol or plug-in lists; everything else reads the same.
+	if m.Schema != 1 && m.Schema != SchemaVersion {
+		return Manifest{}, fmt.Errorf("%s: manifest schema %d: this pueval reads schemas 1 and %d", path, m.Schema, SchemaVersion)
 	}
 	return m, nil
 }

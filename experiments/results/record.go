@@ -6,8 +6,9 @@ import (
 	"math"
 )
 
-// SchemaVersion is the version of the record format; readers reject other versions.
-const SchemaVersion = 1
+// SchemaVersion is the version of the record and manifest format. Readers
+// upgrade schema-1 records (UpgradeRecord) and reject other versions.
+const SchemaVersion = 2
 
 // Status values of a record.
 const (
@@ -29,10 +30,12 @@ type Record struct {
 	// True class prior of the unlabeled set and positive fraction of the labeled set.
 	Alpha float64 `json:"alpha"`
 	Beta  float64 `json:"beta"`
-	// Estimates by estimator name.
+	// Estimates by estimator ID (the config's `as`, by default the
+	// estimator's name), one per estimator that succeeded.
 	Estimates map[string]Estimate `json:"estimates,omitempty"`
-	// Metrics by metric name ("auc", "aucpr", "acc", ...), then by estimate
-	// ("truth", "pu", "IR", "DR", "IE", "DE", ...).
+	// Metrics by metric name ("auc", "aucpr", "acc", ...), then by key
+	// ("pu", "truth:traditional", "indirect:real", "direct:alphamax-n", ...;
+	// see the key constants).
 	Metrics  map[string]map[string]float64 `json:"metrics,omitempty"`
 	Status   string                        `json:"status"`
 	Error    string                        `json:"error,omitempty"`
@@ -60,11 +63,12 @@ type Work struct {
 
 // Sizes are the sizes of the data set and of the PU split of a cell.
 type Sizes struct {
-	N         int `json:"n"`         // examples in the data set
-	D         int `json:"d"`         // features
-	NPos      int `json:"n_pos"`     // positives in the data set
-	Labeled   int `json:"labeled"`   // |L|
-	Unlabeled int `json:"unlabeled"` // |U|
+	N         int `json:"n"`                   // examples in the data set
+	D         int `json:"d"`                   // features
+	NPos      int `json:"n_pos"`               // positives in the data set
+	Labeled   int `json:"labeled"`             // |L|
+	Unlabeled int `json:"unlabeled"`           // |U|
+	Negatives int `json:"negatives,omitempty"` // known negatives, for protocols that have them
 }
 
 // Estimate is the output of a class-prior estimator in a cell.

@@ -82,7 +82,8 @@ func (s *Store) load(r io.Reader, path string) (int64, error) {
 	}
 }
 
-// ParseRecord decodes one line of records.jsonl.
+// ParseRecord decodes one line of records.jsonl; a schema-1 record comes
+// back upgraded to the current schema (UpgradeRecord).
 func ParseRecord(line []byte) (Record, error) {
 	var rec Record
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -90,8 +91,8 @@ func ParseRecord(line []byte) (Record, error) {
 	if err := dec.Decode(&rec); err != nil {
 		return Record{}, fmt.Errorf("not a record: %w", err)
 	}
-	if rec.Schema != SchemaVersion {
-		return Record{}, fmt.Errorf("record schema %d, this pueval reads %d", rec.Schema, SchemaVersion)
+	if err := UpgradeRecord(&rec); err != nil {
+		return Record{}, err
 	}
 	if err := rec.Validate(); err != nil {
 		return Record{}, err

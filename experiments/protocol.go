@@ -1,0 +1,73 @@
+package experiments
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// ProtocolConfig is the options of a PU protocol (registry Protocols; the
+// config's protocol: {name: ..., options}).
+type ProtocolConfig interface {
+	Plugin
+	// Axes lists the grid axes the protocol reads, with the values the grid
+	// gets when the config does not list an axis.
+	Axes() []AxisUse
+	// DatasetOptions returns fresh per-data-set options with their defaults
+	// (a pointer the loader decodes a datasets: entry's remaining keys
+	// into), or nil when the protocol takes none: then any key besides name
+	// and source is an error.
+	DatasetOptions() DatasetOptions
+	// New returns the protocol.
+	New() (Protocol, error)
+}
+
+// DatasetOptions are a protocol's options for one data set (e.g. the
+// number of labeled examples of a small data set).
+type DatasetOptions interface {
+	Validate() error
+}
+
+// Protocol turns a cell's data into a PU split.
+type Protocol interface {
+	// Split draws the cell's labeled and unlabeled sets from rng, the
+	// cell's "split" stream. It returns an error, never panics, when the
+	// data cannot give the split (too few positives, beta <= alpha, ...):
+	// the cell fails with that message.
+	Split(rng *rand.Rand, in SplitInput) (Split, error)
+}
+
+// SplitInput is what a protocol splits.
+type SplitInput struct {
+	Data *Data
+	// Options are the data set's DatasetOptions (nil when the protocol
+	// takes none).
+	Options DatasetOptions
+	// Cell holds the cell's axis values.
+	Cell *Cell
+	// Grid holds every value of every axis (psb2019 sizes its sets so that
+	// the smallest beta of the grid fits).
+	Grid *Grid
+}
+
+// Split is a cell's PU split: row indices into the data.
+type Split struct {
+	Labeled   []int // L: the labeled examples (labeled positive)
+	Unlabeled []int // U
+	// Negatives are known negatives (labeled negative) for protocols that
+	// have them; nil otherwise. They are not scored as part of L or U.
+	Negatives []int
+}
+
+// fraction is the share of positives among rows of y (NaN for no rows).
+func fraction(y []bool, rows []int) float64 {
+	if len(rows) == 0 {
+		return math.NaN()
+	}
+	n := 0
+	for _, i := range rows {
+		if y[i] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(rows))
+}

@@ -1,0 +1,109 @@
+package experiments
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/pueval/pueval/classifiers/nnet"
+	"github.com/pueval/pueval/experiments/results"
+)
+
+// TestSchema1RecordsReproduced reruns configs/aaai2017-smoke.yaml and
+// configs/psb2019-smoke.yaml with today's code and compares every number of
+// every cell with the records pueval wrote before the plug-in layer
+// (testdata/schema1, frozen from commit a253ee2 with both kernels' numerics;
+// see its README), read through the schema-1 -> schema-2 key mapping of
+// results.UpgradeRecord: identity, seed, sizes, true alpha and beta, the
+// estimates, every metric value, status, warnings and kernel must be equal
+// bit for bit, and no key may be missing or added.
+func TestSchema1RecordsReproduced(t *testing.T) {
+	needMirror(t)
+	st, names := openData(t)
+	for _, name := range []string{"aaai2017-smoke", "psb2019-smoke"} {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := ReadConfig(name, LoadOptions{Catalog: names})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cells, _ := cfg.Cells(Selection{})
+			dir := t.TempDir()
+			if _, err := (&Runner{Config: cfg, Data: st, Workers: 2}).Run(t.Context(), cells, dir); err != nil {
+				t.Fatal(err)
+			}
+			got, err := results.ReadRecords(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			numerics := "avx512"
+			if nnet.KernelNumerics(got[0].Kernel) == nnet.NumericsFloat64 {
+				numerics = "scalar"
+			}
+			want, err := results.ReadRecords(filepath.Join("testdata", "schema1", numerics, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d records, frozen %d", len(got), len(want))
+			}
+			for i := range want {
+				for _, d := range recordDiff(got[i], want[i]) {
+					t.Errorf("%s (kernel %s): %s", want[i].Cell, got[i].Kernel, d)
+				}
+			}
+			// The comparison can fail: one value moved by one ulp is a difference.
+			moved := want[0]
+			moved.Metrics = map[string]map[string]float64{}
+			for m, byKey := range want[0].Metrics {
+				moved.Metrics[m] = maps.Clone(byKey)
+			}
+			for m, byKey := range moved.Metrics {
+				byKey[results.PU] = math.Nextafter(byKey[results.PU], 2)
+				if len(recordDiff(got[0], moved)) != 1 {
+					t.Errorf("a PU value of %s moved by one ulp gives %d differences, want 1", m, len(recordDiff(got[0], moved)))
+				}
+				break
+			}
+		})
+	}
+}
+
+// recordDiff lists the differences between two records, timings and work
+// aside (they describe the execution, not the result).
+func recordDiff(got, want results.Record) []string {
+	var out []string
+	diff := func(what string, g, w any) {
+		if !reflect.DeepEqual(g, w) {
+			out = append(out, fmt.Sprintf("%s: got %v, want %v", what, g, w))
+		}
+	}
+	diff("schema", got.Schema, want.Schema)
+	diff("cell", got.Cell, want.Cell)
+	diff("dataset", got.Dataset, want.Dataset)
+	diff("grid", got.Grid, want.Grid)
+	diff("repeat", got.Repeat, want.Repeat)
+	diff("seed", got.Seed, want.Seed)
+	diff("sizes", got.Sizes, want.Sizes)
+	diff("alpha", got.Alpha, want.Alpha)
+	diff("beta", got.Beta, want.Beta)
+	diff("estimates", got.Estimates, want.Estimates)
+	diff("status", got.Status, want.Status)
+	diff("error", got.Error, want.Error)
+	diff("warnings", got.Warnings, want.Warnings)
+	diff("kernel", got.Kernel, want.Kernel)
+	diff("metrics", slices.Sorted(maps.Keys(got.Metrics)), slices.Sorted(maps.Keys(want.Metrics)))
+	for m, w := range want.Metrics {
+		g := got.Metrics[m]
+		diff("keys of "+m, slices.Sorted(maps.Keys(g)), slices.Sorted(maps.Keys(w)))
+		for k, wv := range w {
+			if gv, ok := g[k]; ok && gv != wv {
+				out = append(out, fmt.Sprintf("%s/%s: got %v, want %v", m, k, gv, wv))
+			}
+		}
+	}
+	return out
+}

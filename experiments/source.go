@@ -1,0 +1,299 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/datasets/synth"
+	"github.com/pueval/pueval/internal/scorefile"
+)
+
+// Data is a data set as a cell sees it: either features, which a classifier
+// turns into scores, or ready-made scores (a ranking), with the true label
+// of every row.
+type Data struct {
+	Name string
+	// X holds the features, n x d; nil for a ranking.
+	X *mat.Dense
+	// Scores holds one score per row (higher = more positive) for a ranking
+	// source; nil for features.
+	Scores []float64
+	// Y is true for the positive rows.
+	Y []bool
+	// Fingerprint identifies the content (part of score and estimate cache
+	// keys, recorded in the manifest).
+	Fingerprint string
+	// Warnings are shortfalls the run reports once (an incomplete data set).
+	Warnings []string
+}
+
+// N is the number of rows.
+func (d *Data) N() int { return len(d.Y) }
+
+// D is the number of features (0 for a ranking).
+func (d *Data) D() int {
+	if d.X == nil {
+		return 0
+	}
+	_, c := d.X.Dims()
+	return c
+}
+
+// NPos is the number of positive rows.
+func (d *Data) NPos() int {
+	n := 0
+	for _, y := range d.Y {
+		if y {
+			n++
+		}
+	}
+	return n
+}
+
+// Source kinds: what a source's data hold.
+const (
+	KindFeatures = "features" // a feature matrix: a classifier scores it
+	KindScores   = "scores"   // a ranking: no classifier
+)
+
+// SourceConfig is the options of a data source (registry Sources; a data
+// set's source: field, by default {name: uci}).
+type SourceConfig interface {
+	Plugin
+	// Kind is KindFeatures or KindScores.
+	Kind() string
+	// New returns the source.
+	New() (Source, error)
+}
+
+// Source loads a data set.
+type Source interface {
+	// Load returns the data of the data set env.Name. An unavailable data
+	// set is an error matching datasets.ErrUnavailable or a
+	// *datasets.MissingFileError: the run skips it with the reason.
+	Load(ctx context.Context, env SourceEnv) (*Data, error)
+}
+
+// SourceEnv is what a source gets to load a data set.
+type SourceEnv struct {
+	// Name is the data set's name in the config.
+	Name string
+	// Catalog is the UCI data-set store of the run (nil when it has none).
+	Catalog *datasets.Store
+	// Rand is a stream for generators, seeded from the experiment seed and
+	// the data set's name: a generated data set is the same in every cell.
+	Rand *rand.Rand
+	// Dir is the directory of the config file ("" for an embedded config):
+	// relative paths in a source's options are relative to it.
+	Dir string
+}
+
+// CatalogUser is implemented by the options of a source that reads the UCI
+// catalog; the config loader checks the name against the catalog.
+type CatalogUser interface {
+	CatalogName() string
+}
+
+// UCI is the source of the data sets of the catalog (configs/datasets.yaml):
+// the default source of a data set.
+//
+//	source: {name: uci, dataset: pima}   # dataset: the catalog name (default: the data set's name)
+type UCI struct {
+	Dataset string `yaml:"dataset"`
+	name    string // the data set's name in the config, for the default
+}
+
+// UCISourceName is the registry name of the catalog source.
+const UCISourceName = "uci"
+
+func (s *UCI) Name() string { return UCISourceName }
+func (s *UCI) Kind() string { return KindFeatures }
+
+// Validate accepts any name; the config loader checks it against the catalog.
+func (s *UCI) Validate() error { return nil }
+
+// Key names the catalog entry.
+func (s *UCI) Key() string { return "uci dataset=" + s.CatalogName() }
+
+// CatalogName is the catalog entry this source loads.
+func (s *UCI) CatalogName() string {
+	if s.Dataset != "" {
+		return s.Dataset
+	}
+	return s.name
+}
+
+func (s *UCI) New() (Source, error) { return s, nil }
+
+func (s *UCI) Load(ctx context.Context, env SourceEnv) (*Data, error) {
+	if env.Catalog == nil {
+		return nil, fmt.Errorf("data set %s: no UCI data-set store was given to the runner", env.Name)
+	}
+	ds, err := env.Catalog.Load(ctx, s.CatalogName())
+	if err != nil {
+		return nil, err
+	}
+	return &Data{Name: env.Name, X: ds.X, Y: ds.Y, Fingerprint: ds.Fingerprint, Warnings: ds.Warnings}, nil
+}
+
+// SynthGaussian generates a data set of features: negatives from N(0, I),
+// positives shifted by separation/sqrt(d) in every coordinate (package
+// synth's Gaussian; the Bayes-optimal AUC is Phi(separation/sqrt 2)).
+//
+//	source: {name: synth-gaussian, n: 2000, d: 5, positive_fraction: 0.3, separation: 2}
+type SynthGaussian struct {
+	N                int     `yaml:"n"`
+	D                int     `yaml:"d"`
+	PositiveFraction float64 `yaml:"positive_fraction"`
+	Separation       float64 `yaml:"separation"`
+}
+
+func (s *SynthGaussian) Name() string { return "synth-gaussian" }
+func (s *SynthGaussian) Kind() string { return KindFeatures }
+
+func (s *SynthGaussian) Validate() error {
+	var errs []error
+	if s.N < 2 || s.N > 1e7 {
+		errs = append(errs, fmt.Errorf("n = %d: want an integer in [2, 1e7]", s.N))
+	}
+	if s.D < 1 || s.D > 10000 {
+		errs = append(errs, fmt.Errorf("d = %d: want an integer in [1, 10000]", s.D))
+	}
+	errs = append(errs, checkFraction("positive_fraction", s.PositiveFraction, s.N))
+	if math.IsNaN(s.Separation) || math.IsInf(s.Separation, 0) || s.Separation < 0 {
+		errs = append(errs, fmt.Errorf("separation = %v: want a finite number >= 0", s.Separation))
+	}
+	return joinErrs("source synth-gaussian", errs)
+}
+
+func (s *SynthGaussian) Key() string {
+	return fmt.Sprintf("synth-gaussian/v1 n=%d d=%d positive_fraction=%v separation=%v", s.N, s.D, s.PositiveFraction, s.Separation)
+}
+
+func (s *SynthGaussian) New() (Source, error) { return s, s.Validate() }
+
+func (s *SynthGaussian) Load(ctx context.Context, env SourceEnv) (*Data, error) {
+	nPos := int(math.Round(s.PositiveFraction * float64(s.N)))
+	x, y, err := synth.Gaussian(env.Rand, s.N, nPos, s.D, s.Separation)
+	if err != nil {
+		return nil, err
+	}
+	return &Data{Name: env.Name, X: mat.NewDense(s.N, s.D, x), Y: y,
+		Fingerprint: datasets.Fingerprint(x, y, s.D)}, nil
+}
+
+// SynthScores generates a ranking: binormal scores, positives from
+// N(pos_mean, pos_sd^2), negatives from N(neg_mean, neg_sd^2); its AUC is
+// Phi((pos_mean - neg_mean)/sqrt(pos_sd^2 + neg_sd^2)). No classifier runs.
+//
+//	source: {name: synth-scores, n: 10000, positive_fraction: 0.3, pos_mean: 1, pos_sd: 1, neg_mean: 0, neg_sd: 1}
+type SynthScores struct {
+	N                int     `yaml:"n"`
+	PositiveFraction float64 `yaml:"positive_fraction"`
+	PosMean          float64 `yaml:"pos_mean"`
+	PosSD            float64 `yaml:"pos_sd"`
+	NegMean          float64 `yaml:"neg_mean"`
+	NegSD            float64 `yaml:"neg_sd"`
+}
+
+func (s *SynthScores) Name() string { return "synth-scores" }
+func (s *SynthScores) Kind() string { return KindScores }
+
+func (s *SynthScores) Validate() error {
+	var errs []error
+	if s.N < 2 || s.N > 1e8 {
+		errs = append(errs, fmt.Errorf("n = %d: want an integer in [2, 1e8]", s.N))
+	}
+	errs = append(errs, checkFraction("positive_fraction", s.PositiveFraction, s.N))
+	for _, p := range []struct {
+		name string
+		v    float64
+		sd   bool
+	}{{"pos_mean", s.PosMean, false}, {"neg_mean", s.NegMean, false}, {"pos_sd", s.PosSD, true}, {"neg_sd", s.NegSD, true}} {
+		if math.IsNaN(p.v) || math.IsInf(p.v, 0) || (p.sd && !(p.v > 0)) {
+			errs = append(errs, fmt.Errorf("%s = %v: want a finite number%s", p.name, p.v, map[bool]string{true: " > 0"}[p.sd]))
+		}
+	}
+	return joinErrs("source synth-scores", errs)
+}
+
+func (s *SynthScores) Key() string {
+	return fmt.Sprintf("synth-scores/v1 n=%d positive_fraction=%v pos=N(%v,%v) neg=N(%v,%v)",
+		s.N, s.PositiveFraction, s.PosMean, s.PosSD, s.NegMean, s.NegSD)
+}
+
+func (s *SynthScores) New() (Source, error) { return s, s.Validate() }
+
+func (s *SynthScores) Load(ctx context.Context, env SourceEnv) (*Data, error) {
+	nPos := int(math.Round(s.PositiveFraction * float64(s.N)))
+	scores, y, err := synth.Ranking(env.Rand, synth.Normal(s.PosMean, s.PosSD), synth.Normal(s.NegMean, s.NegSD), s.N, nPos)
+	if err != nil {
+		return nil, err
+	}
+	return &Data{Name: env.Name, Scores: scores, Y: y, Fingerprint: datasets.Fingerprint(scores, y, 1)}, nil
+}
+
+// ScoresFile reads a ranking from a score file: CSV with a header naming a
+// score and a label column (label 1 = positive, 0 = negative), the format
+// `pueval metrics` reads. A relative path is relative to the config file.
+//
+//	source: {name: scores-file, file: covtype_scores.csv}
+type ScoresFile struct {
+	File string `yaml:"file"`
+}
+
+func (s *ScoresFile) Name() string { return "scores-file" }
+func (s *ScoresFile) Kind() string { return KindScores }
+
+func (s *ScoresFile) Validate() error {
+	if s.File == "" {
+		return fmt.Errorf("source scores-file: file is required")
+	}
+	return nil
+}
+
+// Key names the file; the content is in the data's fingerprint.
+func (s *ScoresFile) Key() string { return "scores-file file=" + s.File }
+
+func (s *ScoresFile) New() (Source, error) { return s, s.Validate() }
+
+func (s *ScoresFile) Load(ctx context.Context, env SourceEnv) (*Data, error) {
+	path := s.File
+	if !filepath.IsAbs(path) && env.Dir != "" {
+		path = filepath.Join(env.Dir, path)
+	}
+	d, err := scorefile.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Data{Name: env.Name, Scores: d.Scores, Y: d.Labels, Fingerprint: datasets.Fingerprint(d.Scores, d.Labels, 1)}, nil
+}
+
+func checkFraction(name string, f float64, n int) error {
+	if !(f > 0 && f < 1) {
+		return fmt.Errorf("%s = %v: want a number in (0, 1)", name, f)
+	}
+	if k := math.Round(f * float64(n)); k < 1 || k > float64(n-1) {
+		return fmt.Errorf("%s = %v of n = %d rows leaves a class empty", name, f, n)
+	}
+	return nil
+}
+
+func init() {
+	Sources.Register(UCISourceName, "a data set of the UCI catalog (configs/datasets.yaml); the default source",
+		func() SourceConfig { return &UCI{} })
+	Sources.Register("synth-gaussian", "features: two Gaussian classes in d dimensions, Bayes AUC Phi(separation/sqrt 2)",
+		func() SourceConfig { return &SynthGaussian{N: 2000, D: 5, PositiveFraction: 0.3, Separation: 2} })
+	Sources.Register("synth-scores", "a ranking: binormal scores with their labels (no classifier)",
+		func() SourceConfig {
+			return &SynthScores{N: 10000, PositiveFraction: 0.3, PosMean: 1, PosSD: 1, NegMean: 0, NegSD: 1}
+		})
+	Sources.Register("scores-file", "a ranking read from a score,label CSV file (no classifier)",
+		func() SourceConfig { return &ScoresFile{} })
+}
