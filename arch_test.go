@@ -33,6 +33,8 @@ var allowedImports = map[string][]string{
 	"internal/scorefile":    {},
 	"metrics":               {},
 	"report":                {"experiments/results", "metrics", "estimators/recovery"},
+	"report/aaai2017":       {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"report/psb2019":        {"report", "experiments/results", "metrics", "estimators/recovery"},
 }
 
 func goList(t *testing.T, format string) [][]string {

@@ -1,18 +1,41 @@
-// Package report turns the records of an experiment into the papers' tables
-// and figures, side by side with the published numbers (DESIGN.md section 9),
-// and draws the analytic figures that need no data.
+// Package report turns the records of an experiment into tables and
+// figures (DESIGN.md section 9): the shared rendering, and a registry of
+// reports that paper packages fill from their init functions.
 //
-// Statistics. Box plots use type-7 quartiles (Hyndman & Fan 1996; R's and
+// Reports. A config's report: field names a registered Paper; Write renders
+// it into a directory with index.html, the data sets the run could not use
+// and the failed cells. The paper reproductions live in subpackages (one
+// per paper, each drawing that paper's tables and figures beside the
+// published numbers, which it embeds as CSV with a header comment naming
+// their source; ReadPaperCSV reads them); a program gets them by importing
+// those packages. This package registers one report itself, "summary", the
+// default: for each metric, per data set and grid point, the number of ok
+// runs, the mean of every record key (results' key constants: truth:ID, pu,
+// direct:SOURCE, ...) and the mean absolute error of every key that is not a
+// truth against each truth:ID. Schema-1 results directories name no report:
+// the reports whose Paper.Schema1Metrics occur in the records are drawn.
+//
+// Analytic figures are drawn from a paper's equations alone, without data
+// (`pueval figure NAME`); paper packages register them with RegisterFigure,
+// and AnalyticSection puts them into a report.
+//
+// Tables. Table renders rows of numbers as Markdown, LaTeX, CSV and HTML,
+// each number optionally beside the published one: "ours (paper, ours -
+// paper)" in Markdown and HTML, "ours (paper)" in LaTeX, and the columns X,
+// X_paper, X_diff in CSV. Numbers are printed at three decimals (the papers'
+// precision), CSV at six significant digits.
+//
+// Figures are saved as PNG (200 dpi), PDF and SVG, byte-identical from run
+// to run. Box plots use type-7 quartiles (Hyndman & Fan 1996; R's and
 // numpy's default): with h = (n-1)p on the sorted sample,
 // Q(p) = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]); whiskers reach
 // the most extreme data within 1.5 IQR of the box (Tukey; the default of the
 // MATLAB and matplotlib box plots the papers show), points beyond are drawn
-// as outliers. The AAAI-2017 appendix compares direct and indirect recovery
-// by a sign test over the (data set, beta) experiments: the method with the
-// smaller mean absolute error wins, ties (equal at the table's three
-// decimals) are split alternately starting with the direct method, and
-// P = sum_{i=k}^{n} C(n,i) / 2^n, k the indirect method's wins.
+// as outliers.
 //
-// Published values live as CSV under papers/<paper>/ with a header comment
-// naming their source; they are embedded in the binary.
+// Sign test (CompareErrors), as the AAAI-2017 appendix compares two methods
+// over experiments: per experiment the method with the smaller mean absolute
+// error wins, ties (equal at the table's three decimals) are split
+// alternately starting with the first method, and
+// P = sum_{i=k}^{n} C(n,i) / 2^n, k the second method's wins.
 package report

@@ -251,24 +251,24 @@ func (bc BoxChart) Figure(name string, w, h vg.Length) Figure {
 	return Figure{Name: name, W: w, H: h, Draw: withLegendRight(p, bc.Series, thumbs)}
 }
 
-// methodColors are the paper's colours for the estimates of AAAI-2017 Figure 2
-// ("red boxes" for PU, "yellow and green" for IR and DR, "blue and purple" for
-// IE and DE), reused for the PSB-2019 methods.
-var methodColors = map[string]color.Color{
-	"PU": color.RGBA{R: 0xd6, G: 0x3a, B: 0x3a, A: 0xff},
-	"IR": color.RGBA{R: 0xf2, G: 0xc9, B: 0x3d, A: 0xff},
-	"DR": color.RGBA{R: 0x5c, G: 0xb8, B: 0x5c, A: 0xff},
-	"IE": color.RGBA{R: 0x4a, G: 0x86, B: 0xc8, A: 0xff},
-	"DE": color.RGBA{R: 0x9b, G: 0x6b, B: 0xc2, A: 0xff},
-	"CR": color.RGBA{R: 0x5c, G: 0xb8, B: 0x5c, A: 0xff},
-	"CE": color.RGBA{R: 0x4a, G: 0x86, B: 0xc8, A: 0xff},
-}
+// The colours of the estimates in the box plots, after the papers' figures
+// (AAAI-2017 Figure 2: "red boxes" for the PU values, "yellow and green" for
+// the recoveries with real alpha and beta, "blue and purple" for those with
+// estimated ones).
+var (
+	ColorRed    color.Color = color.RGBA{R: 0xd6, G: 0x3a, B: 0x3a, A: 0xff}
+	ColorYellow color.Color = color.RGBA{R: 0xf2, G: 0xc9, B: 0x3d, A: 0xff}
+	ColorGreen  color.Color = color.RGBA{R: 0x5c, G: 0xb8, B: 0x5c, A: 0xff}
+	ColorBlue   color.Color = color.RGBA{R: 0x4a, G: 0x86, B: 0xc8, A: 0xff}
+	ColorPurple color.Color = color.RGBA{R: 0x9b, G: 0x6b, B: 0xc2, A: 0xff}
+)
 
-// MethodColors returns the colours of the named methods (grey for unknown names).
-func MethodColors(names []string) []color.Color {
+// ColorsOf returns the colour of each name in byName, shades of grey for
+// names it lacks, for BoxChart.Colors.
+func ColorsOf(names []string, byName map[string]color.Color) []color.Color {
 	out := make([]color.Color, len(names))
 	for i, n := range names {
-		c, ok := methodColors[n]
+		c, ok := byName[n]
 		if !ok {
 			c = color.Gray{Y: uint8(120 + 20*(i%5))}
 		}

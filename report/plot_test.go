@@ -17,7 +17,7 @@ func demoBoxChart() BoxChart {
 	rng := rand.New(rand.NewPCG(1, 2))
 	series := []string{"PU", "IR", "DR", "IE", "DE"}
 	bc := BoxChart{Title: "AUC error by beta", XLabel: "beta", YLabel: "estimate - truth",
-		Groups: []string{"1.00", "0.95", "0.75"}, Series: series, Colors: MethodColors(series), ZeroLine: true}
+		Groups: []string{"1.00", "0.95", "0.75"}, Series: series, Colors: ColorsOf(series, map[string]color.Color{"PU": ColorRed, "IR": ColorYellow}), ZeroLine: true}
 	for s := range series {
 		var row []BoxStats
 		for g := range bc.Groups {

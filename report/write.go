@@ -3,55 +3,86 @@ package report
 import (
 	"fmt"
 	"html"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pueval/pueval/experiments/results"
 )
 
-// Write renders the report of an experiment's records into dir and returns
-// the path of its index.html. Which paper's tables and figures it draws
-// follows from the metrics in the records: auc/aucpr give the AAAI-2017
-// report (with the analytic Figures 3 and 4), acc/bacc/f1/mcc the PSB-2019
-// one (with the analytic Figure 1). missing lists data sets the run could
-// not use, with the reason.
-func Write(dir string, recs []results.Record, missing map[string]string) (string, error) {
-	var sections []string
-	title := "pueval report"
-	if len(recs) > 0 {
-		title = "pueval report: " + recs[0].Experiment
+// Write renders the report named by in.Manifest.Report into dir (created
+// if needed): index.html with the report's title, the report's sections,
+// the data sets the run could not use (Manifest.Unavailable) and the failed
+// cells. It returns index.html's path. A schema-1 manifest names no report:
+// the reports whose Schema1Metrics occur in the ok records are rendered (the
+// summary when none does); a schema-2 manifest without one gets the
+// summary. An unknown report name is an error listing the registered ones.
+func Write(dir string, in Input) (string, error) {
+	chosen, err := choose(in)
+	if err != nil {
+		return "", err
 	}
-	if has(recs, results.MetricAUC, results.MetricAUCPR) {
-		frag, err := AAAIReport(dir, recs)
-		if err != nil {
-			return "", err
-		}
-		sections = append(sections, frag, missingSection(missing))
-		an, err := analyticSection(dir, "aaai2017-fig3", "aaai2017-fig4")
-		if err != nil {
-			return "", err
-		}
-		sections = append(sections, an)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("report: %w", err)
 	}
-	if has(recs, results.MetricAcc, results.MetricBAcc, results.MetricF1, results.MetricMCC) {
-		frag, err := PSBReport(dir, recs, missing)
+	var sections, titles []string
+	for _, p := range chosen {
+		frag, err := p.Write(dir, in)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("report %s: %w", p.Name, err)
 		}
-		an, err := analyticSection(dir, "psb2019-fig1")
-		if err != nil {
-			return "", err
-		}
-		sections = append(sections, an, frag)
+		sections = append(sections, frag)
+		titles = append(titles, p.Title)
 	}
-	sections = append(sections, failedSection(recs))
-	if len(sections) == 1 {
-		return "", fmt.Errorf("the records hold none of the metrics a report knows (auc, aucpr, acc, bacc, f1, mcc)")
+	sections = append(sections, missingSection(in.Manifest.Unavailable), failedSection(in.Records))
+	title := strings.Join(titles, " + ")
+	if exp := experimentOf(in); exp != "" {
+		title += ": " + exp
 	}
 	if err := WriteIndex(dir, title, sections...); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, "index.html"), nil
+}
+
+// experimentOf names the experiment: the manifest's, else the records'.
+func experimentOf(in Input) string {
+	if in.Manifest.Experiment != "" {
+		return in.Manifest.Experiment
+	}
+	if len(in.Records) > 0 {
+		return in.Records[0].Experiment
+	}
+	return ""
+}
+
+// WriteIndex writes dir/index.html around the given sections.
+func WriteIndex(dir, title string, sections ...string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>%s</title>
+<style>
+body { font-family: sans-serif; max-width: 1400px; margin: 1em auto; padding: 0 1em; }
+table { border-collapse: collapse; font-size: 85%%; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
+th { background: #f0f0f0; } td:first-child { text-align: left; }
+.paper { color: #777; } .note { color: #a33; }
+figure { margin: 1em 0; } pre { background: #f6f6f6; padding: 0.5em; }
+</style></head><body>
+<h1>%s</h1>
+`, html.EscapeString(title), html.EscapeString(title))
+	for _, s := range sections {
+		b.WriteString(s)
+	}
+	b.WriteString("</body></html>\n")
+	return writeFile(dir, "index.html", b.String())
+}
+
+// writeFile writes dir/name; os.WriteFile's error names the path.
+func writeFile(dir, name, body string) error {
+	return os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 }
 
 // failedSection lists the failed cells, grouped by data set and error, so a
@@ -84,32 +115,47 @@ func failedSection(recs []results.Record) string {
 	return b.String()
 }
 
-func has(recs []results.Record, metrics ...string) bool {
-	for _, r := range recs {
-		for _, m := range metrics {
-			if _, ok := r.Metrics[m]; ok {
-				return true
-			}
-		}
-	}
-	return false
-}
-
+// missingSection lists the data sets the run could not use, with the
+// reason, sorted so that the page does not change from run to run.
 func missingSection(missing map[string]string) string {
 	if len(missing) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("<h3>Data sets not in this run</h3>\n<ul>\n")
-	for k, v := range missing {
-		fmt.Fprintf(&b, "<li>%s: %s</li>\n", html.EscapeString(k), html.EscapeString(v))
+	for _, k := range slices.Sorted(maps.Keys(missing)) {
+		fmt.Fprintf(&b, "<li>%s: %s</li>\n", html.EscapeString(k), html.EscapeString(missing[k]))
 	}
 	b.WriteString("</ul>\n")
 	return b.String()
 }
 
-// analyticSection draws analytic figures into dir and returns their HTML.
-func analyticSection(dir string, names ...string) (string, error) {
+// WriteAnalyticFigure draws the named analytic figure into dir (created if
+// needed) and returns the files written and notes on where the paper
+// disagrees with its equations.
+func WriteAnalyticFigure(name, dir string) (files, notes []string, err error) {
+	f, ok := lookupFigure(name)
+	if !ok {
+		var names []string
+		for _, f := range Figures() {
+			names = append(names, f.Name)
+		}
+		return nil, nil, fmt.Errorf("unknown figure %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("figure %s: %w", name, err)
+	}
+	files, notes, err = f.Draw(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("figure %s: %w", name, err)
+	}
+	return files, notes, nil
+}
+
+// AnalyticSection draws the named analytic figures into dir and returns
+// their HTML for a report's section: each with its About as heading, links
+// to the PDF and SVG, and its notes.
+func AnalyticSection(dir string, names ...string) (string, error) {
 	var b strings.Builder
 	for _, name := range names {
 		_, notes, err := WriteAnalyticFigure(name, dir)
@@ -117,10 +163,8 @@ func analyticSection(dir string, names ...string) (string, error) {
 			return "", err
 		}
 		about := name
-		for _, f := range AnalyticFigures {
-			if f.Name == name {
-				about = f.About
-			}
+		if f, ok := lookupFigure(name); ok && f.About != "" {
+			about = f.About
 		}
 		fmt.Fprintf(&b, "<h3>%s</h3>\n<figure><img src=\"%s.png\" width=\"1100\"><figcaption>From the paper's equations alone. <a href=\"%s.pdf\">PDF</a> <a href=\"%s.svg\">SVG</a></figcaption></figure>\n",
 			html.EscapeString(about), name, name, name)

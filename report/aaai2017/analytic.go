@@ -1,0 +1,159 @@
+package aaai2017
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/report"
+)
+
+func init() {
+	report.RegisterFigure(report.AnalyticFigure{Name: "aaai2017-fig3",
+		About: "AAAI-2017 Figure 3: 27 heat maps of |AUC - AUC_est| over (alpha-hat, beta-hat), infeasible region grey",
+		Draw: func(dir string) ([]string, []string, error) {
+			fig, err := Figure3()
+			if err != nil {
+				return nil, nil, err
+			}
+			files, err := fig.Save(dir)
+			return files, nil, err
+		}})
+	report.RegisterFigure(report.AnalyticFigure{Name: "aaai2017-fig4",
+		About: "AAAI-2017 Figure 4: the heat map for (alpha, beta, AUC) = (0.25, 0.75, 0.90) with the appendix's region lines",
+		Draw: func(dir string) ([]string, []string, error) {
+			fig, notes, err := Figure4()
+			if err != nil {
+				return nil, nil, err
+			}
+			files, err := fig.Save(dir)
+			return files, notes, err
+		}})
+}
+
+// heatCells are the cell centres of an n x n grid over the unit square.
+func heatCells(n int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = (float64(i) + 0.5) / float64(n)
+	}
+	return x
+}
+
+// eq4ErrorGrid evaluates |AUC - AUC_est| over (alpha-hat, beta-hat), where
+// AUC_est is Eq. 4 applied to the PU AUC that (alpha, beta, auc) produce. Cells
+// where AUC_est falls outside [0, 1] (the infeasible region) are NaN.
+func eq4ErrorGrid(alpha, beta, auc float64, n int) (report.Grid, float64, error) {
+	aucPU, err := recovery.PUAUC(auc, alpha, beta)
+	if err != nil {
+		return report.Grid{}, 0, err
+	}
+	g := report.Grid{X: heatCells(n), Y: heatCells(n)}
+	for _, bh := range g.Y {
+		row := make([]float64, n)
+		for c, ah := range g.X {
+			est, err := recovery.DirectAUCUnclipped(aucPU, ah, bh)
+			if err != nil || est < 0 || est > 1 {
+				row[c] = math.NaN()
+				continue
+			}
+			row[c] = math.Abs(auc - est)
+		}
+		g.Z = append(g.Z, row)
+	}
+	return g, aucPU, nil
+}
+
+var infeasibleGrey = color.Gray{Y: 150}
+
+// Figure3 draws Figure 3: for alpha in {0.05, 0.25, 0.50}, beta
+// in {0.75, 0.95, 1.00} and AUC in {0.65, 0.80, 0.95}, the absolute error of
+// the direct recovery (Eq. 4) over all estimates (alpha-hat, beta-hat), with
+// the true alpha and beta as dotted lines and the infeasible region grey.
+// Rows are the AUC values, columns the (alpha, beta) pairs.
+func Figure3() (report.Figure, error) {
+	hm := report.HeatMaps{XLabel: "alpha-hat", YLabel: "beta-hat", BarLabel: "|AUC - AUC_est|", Cols: 9,
+		Min: 0, Max: 1, Undefined: infeasibleGrey,
+		LineLegend: []report.Series{{Name: "infeasible: AUC_est outside [0, 1]"}, {Name: "true alpha, beta (dotted)", Color: color.Black, Dashed: true}}}
+	for _, auc := range []float64{0.65, 0.80, 0.95} {
+		for _, alpha := range []float64{0.05, 0.25, 0.50} {
+			for _, beta := range []float64{0.75, 0.95, 1.00} {
+				g, _, err := eq4ErrorGrid(alpha, beta, auc, 100)
+				if err != nil {
+					return report.Figure{}, err
+				}
+				hm.Panels = append(hm.Panels, report.HeatPanel{
+					Title: fmt.Sprintf("AUC=%.2f a=%.2f b=%.2f", auc, alpha, beta),
+					Grid:  g, VLines: []float64{alpha}, HLines: []float64{beta}})
+			}
+		}
+	}
+	return hm.Figure("aaai2017-fig3", 44*vg.Centimeter, 16*vg.Centimeter), nil
+}
+
+// Figure4 draws Figure 4: the heat map for (alpha, beta, AUC) =
+// (0.25, 0.75, 0.90), the infeasible region white as in the paper, and the
+// lines of its right panel, which all follow from Eq. 4 (AUC_est depends on
+// the estimates only through beta-hat - alpha-hat):
+//
+//	AUC_est = AUC      on beta-hat = alpha-hat + (beta - alpha)
+//	AUC_est = 1        on beta-hat = alpha-hat + (beta - alpha)(2 AUC - 1)
+//	AUC_est = 0        on beta-hat = alpha-hat - (beta - alpha)(2 AUC - 1)
+//	AUC_est = 1 - AUC  on beta-hat = alpha-hat - (beta - alpha)
+//	AUC_est = AUC_pu   at (alpha-hat, beta-hat) = (0, 1); 1 - AUC_pu at (1, 0)
+//
+// The paper's caption says AUC_pu = 0.80 "from Equation 4"; Eq. 4 gives 0.70.
+// The figure uses the equation's value and the returned note says so.
+func Figure4() (report.Figure, []string, error) {
+	const alpha, beta, auc = 0.25, 0.75, 0.90
+	g, aucPU, err := eq4ErrorGrid(alpha, beta, auc, 200)
+	if err != nil {
+		return report.Figure{}, nil, err
+	}
+	d := beta - alpha
+	line := func(name string, off float64, col color.Color, dashed bool) report.Series {
+		s := report.Series{Name: name, Color: col, Dashed: dashed}
+		for _, x := range []float64{0, 1} {
+			s.X = append(s.X, x)
+			s.Y = append(s.Y, x+off)
+		}
+		// Keep the segment inside the unit square.
+		return clipSegment(s)
+	}
+	lines := []report.Series{
+		line("AUC_est = AUC", d, color.RGBA{G: 0x80, A: 0xff}, false),
+		line("AUC_est = 1", d*(2*auc-1), color.Black, false),
+		line("AUC_est = 0", -d*(2*auc-1), color.Black, true),
+		line("AUC_est = 1 - AUC", -d, color.RGBA{R: 0xb0, A: 0xff}, true),
+	}
+	white := color.White
+	hm := report.HeatMaps{XLabel: "alpha-hat", YLabel: "beta-hat", BarLabel: "|AUC - AUC_est|", Cols: 1, Min: 0, Max: 1, Undefined: white,
+		Panels: []report.HeatPanel{{Title: fmt.Sprintf("AUC = %.2f, alpha = %.2f, beta = %.2f: AUC_pu = %.2f by Eq. 4 (caption: 0.80)", auc, alpha, beta, aucPU),
+			Grid: g, VLines: []float64{alpha}, HLines: []float64{beta}, Lines: lines}},
+		LineLegend: append([]report.Series{{Name: "infeasible (white): AUC_est outside [0, 1]"}}, lines...)}
+	// The white infeasible region needs a swatch that shows: use light grey in the legend.
+	hm.LineLegend[0].Color = nil
+	fig := hm.Figure("aaai2017-fig4", 20*vg.Centimeter, 13*vg.Centimeter)
+	notes := []string{fmt.Sprintf("AAAI-2017 Figure 4: the caption states AUC_pu = 0.80 for (alpha, beta, AUC) = (0.25, 0.75, 0.90), "+
+		"but Eq. 4 gives AUC_pu = (1 - (beta - alpha))/2 + (beta - alpha) AUC = %.2f; the figure shows the equation's value "+
+		"(0.80 would recover to the infeasible 1.1).", aucPU)}
+	return fig, notes, nil
+}
+
+// clipSegment restricts the straight segment s (two points) to the unit square.
+func clipSegment(s report.Series) report.Series {
+	x0, y0, x1, y1 := s.X[0], s.Y[0], s.X[1], s.Y[1]
+	slope := (y1 - y0) / (x1 - x0)
+	lo, hi := math.Max(0, (0-y0)/slope+x0), math.Min(1, (1-y0)/slope+x0)
+	lo, hi = math.Max(lo, 0), math.Min(hi, 1)
+	if lo >= hi {
+		s.X, s.Y = nil, nil
+		return s
+	}
+	s.X = []float64{lo, hi}
+	s.Y = []float64{y0 + slope*(lo-x0), y0 + slope*(hi-x0)}
+	return s
+}
