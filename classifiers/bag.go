@@ -51,7 +51,7 @@ type NNetBag struct {
 	nnet.Params `yaml:",inline"`
 	ValFraction float64 `yaml:"val_fraction"`
 	Split       Split   `yaml:"split"`
-	Workers     int     `yaml:"workers"`
+	Workers     int     `yaml:"workers" key:"-"` // execution only: never changes a score, so not in Key
 
 	// duplicateRows trains each net on its bootstrap rows one copy per draw
 	// (weight 1) instead of unique rows with multiplicity weights; the nets
@@ -66,6 +66,12 @@ type NNetBag struct {
 func DefaultNNetBag() NNetBag {
 	return NNetBag{Bags: 100, Params: nnet.DefaultParams(), ValFraction: 0.25, Split: SplitPosition}
 }
+
+// Compile-time checks: NNetBag is a classifier's options and its Scorer.
+var (
+	_ Config = (*NNetBag)(nil)
+	_ Scorer = (*NNetBag)(nil)
+)
 
 // maxBags bounds B so that a typo is an error rather than a day of training.
 const maxBags = 100000

@@ -197,8 +197,9 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	} else {
 		cfg.Protocol = decodePlugin(d, &raw.Protocol, "protocol", "", Protocols)
 	}
+	// Without a protocol the grid's axes are only checked against the registry.
 	var uses []AxisUse
-	protoName := "(none)"
+	protoName := ""
 	if cfg.Protocol != nil {
 		uses, protoName = cfg.Protocol.Axes(), cfg.Protocol.Name()
 	}
@@ -234,9 +235,8 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 				d.add(it.nameLine, "estimators[%d]: %v", it.index, err)
 				continue
 			}
-			if d.options(it.rest, c, fmt.Sprintf("estimators[%d]", it.index), it.line) {
-				cfg.Estimators = append(cfg.Estimators, EstimatorSpec{ID: it.id, Config: c})
-			}
+			d.options(it.rest, c, fmt.Sprintf("estimators[%d]", it.index), it.line)
+			cfg.Estimators = append(cfg.Estimators, EstimatorSpec{ID: it.id, Config: c})
 		}
 		for _, e := range cfg.Estimators {
 			if e.ID == results.Real || e.ID == results.PU {
@@ -327,9 +327,9 @@ func decodePlugin[C Plugin](d *decoder, n *yaml.Node, where, def string, reg *Re
 		d.add(nameLine, "%s: %v", where, err)
 		return zero
 	}
-	if !d.options(rest, c, where, n.Line) {
-		return zero
-	}
+	// Bad options are reported; the plug-in is still returned so that the
+	// checks that depend on it (the grid's axes) do not add false errors.
+	d.options(rest, c, where, n.Line)
 	return c
 }
 
@@ -412,9 +412,7 @@ func decodeListPlugin[C Plugin](d *decoder, it listItem, where string, reg *Regi
 		d.add(it.nameLine, "%s[%d]: %v", where, it.index, err)
 		return zero
 	}
-	if !d.options(it.rest, c, fmt.Sprintf("%s[%d]", where, it.index), it.line) {
-		return zero
-	}
+	d.options(it.rest, c, fmt.Sprintf("%s[%d]", where, it.index), it.line)
 	return c
 }
 
@@ -451,10 +449,10 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 		}
 		seen[name] = true
 		spec := DatasetSpec{Name: name}
-		ok := true
 		if sn := takeKey(rest, "source"); sn != nil {
-			spec.Source = decodePlugin(d, sn, where+".source", "", Sources)
-			ok = spec.Source != nil
+			if spec.Source = decodePlugin(d, sn, where+".source", "", Sources); spec.Source == nil {
+				continue
+			}
 		} else {
 			spec.Source = &UCI{}
 		}
@@ -463,21 +461,19 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 		}
 		if cu, isCat := spec.Source.(CatalogUser); isCat && catalog != nil && !slices.Contains(catalog, cu.CatalogName()) {
 			d.add(e.Line, "%s: unknown data set %q (see 'pueval datasets list')", where, cu.CatalogName())
-			ok = false
 		}
 		if proto != nil {
 			if opts := proto.DatasetOptions(); opts != nil {
-				ok = d.options(rest, opts, where, e.Line) && ok
+				d.options(rest, opts, where, e.Line)
 				spec.Options = opts
 			} else if rest != nil && len(rest.Content) > 0 {
 				k := rest.Content[0]
 				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source)", where, k.Value, proto.Name())
-				ok = false
 			}
 		}
-		if ok {
-			out = append(out, spec)
-		}
+		// Kept even when its options are bad (the errors are reported), so that
+		// the checks over all data sets see it.
+		out = append(out, spec)
 	}
 	return out
 }

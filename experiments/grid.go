@@ -120,7 +120,8 @@ type AxisUse struct {
 
 // decodeGrid reads the config's grid: mapping (nil when absent), adds the
 // default axes of the protocol that it lacks, and checks that every axis
-// is registered and read by the protocol or the runner.
+// is registered and read by the protocol or the runner (protocol "": no
+// protocol is known, so that check is left out).
 func decodeGrid(file string, node *yaml.Node, uses []AxisUse, protocol string) (Grid, Errors) {
 	var g Grid
 	var errs Errors
@@ -164,7 +165,7 @@ func decodeGrid(file string, node *yaml.Node, uses []AxisUse, protocol string) (
 				}
 				add(k.Line, "grid: unknown axis %q (known: %s)", k.Value, strings.Join(names, ", "))
 				continue
-			case !a.Runner && !accepted(k.Value):
+			case !a.Runner && protocol != "" && !accepted(k.Value):
 				var names []string
 				for _, u := range uses {
 					names = append(names, u.Name)

@@ -103,6 +103,12 @@ func (m *AreaMeasure) Measure(_ context.Context, c *CellRun, out *Values) error 
 	return nil
 }
 
+// Compile-time checks.
+var (
+	_ MeasureConfig = (*AreaMeasure)(nil)
+	_ Measure       = (*AreaMeasure)(nil)
+)
+
 func init() {
 	for _, metric := range []string{"auc", "aucpr"} {
 		doc := map[string]string{

@@ -60,6 +60,12 @@ func (m *ThresholdMeasure) Measure(_ context.Context, c *CellRun, out *Values) e
 	return nil
 }
 
+// Compile-time checks.
+var (
+	_ MeasureConfig = (*ThresholdMeasure)(nil)
+	_ Measure       = (*ThresholdMeasure)(nil)
+)
+
 func init() {
 	docs := map[recovery.Measure]string{
 		recovery.Accuracy:         "accuracy",

@@ -78,6 +78,13 @@ func (p *AAAI2017) Split(rng *rand.Rand, in SplitInput) (Split, error) {
 	return Split{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, err
 }
 
+// Compile-time checks.
+var (
+	_ ProtocolConfig = (*AAAI2017)(nil)
+	_ Protocol       = (*AAAI2017)(nil)
+	_ DatasetOptions = (*AAAI2017Dataset)(nil)
+)
+
 func init() {
 	Protocols.Register("aaai2017", "AAAI-2017: n_L labeled with round(beta n_L) positives; U = the rest, at most max_unlabeled",
 		func() ProtocolConfig { return &AAAI2017{Labeled: 1000, MaxUnlabeled: 10000} })

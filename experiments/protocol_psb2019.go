@@ -79,6 +79,13 @@ func (p *PSB2019) Split(rng *rand.Rand, in SplitInput) (Split, error) {
 	return Split{Labeled: s.Labeled, Unlabeled: s.Unlabeled}, err
 }
 
+// Compile-time checks.
+var (
+	_ ProtocolConfig = (*PSB2019)(nil)
+	_ Protocol       = (*PSB2019)(nil)
+	_ DatasetOptions = (*PSB2019Dataset)(nil)
+)
+
 func init() {
 	Protocols.Register("psb2019", "PSB-2019: stratified; n_l labeled with round(beta n_l) positives, n_u unlabeled at the remaining class ratio",
 		func() ProtocolConfig { return &PSB2019{} })

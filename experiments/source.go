@@ -275,6 +275,19 @@ func (s *ScoresFile) Load(ctx context.Context, env SourceEnv) (*Data, error) {
 	return &Data{Name: env.Name, Scores: d.Scores, Y: d.Labels, Fingerprint: datasets.Fingerprint(d.Scores, d.Labels, 1)}, nil
 }
 
+// Compile-time checks: each source's options are its Source.
+var (
+	_ SourceConfig = (*UCI)(nil)
+	_ Source       = (*UCI)(nil)
+	_ CatalogUser  = (*UCI)(nil)
+	_ SourceConfig = (*SynthGaussian)(nil)
+	_ Source       = (*SynthGaussian)(nil)
+	_ SourceConfig = (*SynthScores)(nil)
+	_ Source       = (*SynthScores)(nil)
+	_ SourceConfig = (*ScoresFile)(nil)
+	_ Source       = (*ScoresFile)(nil)
+)
+
 func checkFraction(name string, f float64, n int) error {
 	if !(f > 0 && f < 1) {
 		return fmt.Errorf("%s = %v: want a number in (0, 1)", name, f)

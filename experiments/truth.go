@@ -93,6 +93,14 @@ func (t *Traditional) Scores(ctx context.Context, c *CellRun) ([]float64, error)
 	return out, nil
 }
 
+// Compile-time checks.
+var (
+	_ TruthConfig = (*SameModel)(nil)
+	_ Truth       = (*SameModel)(nil)
+	_ TruthConfig = (*Traditional)(nil)
+	_ Truth       = (*Traditional)(nil)
+)
+
 func init() {
 	Truths.Register("same-model", "the evaluated model's own scores judged with the true labels",
 		func() TruthConfig { return &SameModel{TruthOptions{Set: SetAuto}} })

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/experiments"
@@ -278,8 +279,8 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	for _, d := range cfg.Datasets {
 		desc := d.Source.Key()
 		if d.Options != nil {
-			if b, err := json.Marshal(d.Options); err == nil && string(b) != "{}" {
-				desc += " " + string(b)
+			if b, err := yaml.Marshal(d.Options); err == nil && strings.TrimSpace(string(b)) != "{}" {
+				desc += " {" + strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", ", ") + "}"
 			}
 		}
 		t.row("dataset "+d.Name, desc)

@@ -338,6 +338,13 @@ func Defaults(name string) (Config, error) {
 	return f(), nil
 }
 
+// Compile-time checks: the AlphaMax options are Configs, the estimator an Estimator.
+var (
+	_ Config    = (*AlphaMax)(nil)
+	_ Config    = (*AlphaMaxN)(nil)
+	_ Estimator = (*alphaMax)(nil)
+)
+
 // Registry names of the AlphaMax estimators.
 const (
 	AlphaMaxName  = "alphamax"
@@ -369,10 +376,17 @@ func (c *AlphaMax) Name() string { return AlphaMaxName }
 func (c *AlphaMaxN) Name() string { return AlphaMaxNName }
 
 // Validate reports every invalid option at once.
-func (c *AlphaMax) Validate() error { return c.Options.Validate() }
+func (c *AlphaMax) Validate() error { return validateAs(AlphaMaxName, c.Options) }
 
 // Validate reports every invalid option at once.
-func (c *AlphaMaxN) Validate() error { return c.Options.Validate() }
+func (c *AlphaMaxN) Validate() error { return validateAs(AlphaMaxNName, c.Options) }
+
+func validateAs(name string, o Options) error {
+	if err := o.Validate(); err != nil {
+		return fmt.Errorf("estimator %s: %w", name, err)
+	}
+	return nil
+}
 
 // New returns the estimator.
 func (c *AlphaMax) New() (Estimator, error) { return newAlphaMax(AlphaMaxName, false, c.Options) }
