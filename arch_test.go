@@ -1,7 +1,11 @@
 package pueval
 
 import (
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +32,7 @@ var allowedImports = map[string][]string{
 	"datasets/synth":        {},
 	"estimators/classprior": {},
 	"estimators/recovery":   {"metrics"},
+	"examples/toypaper":     {"*"}, // a paper's plug-ins: they build on experiments and report
 	"experiments":           {"*"},
 	"experiments/results":   {},
 	"internal/scorefile":    {},
@@ -84,6 +89,46 @@ func TestNoMathRandV1(t *testing.T) {
 	for _, row := range goList(t, `{{.ImportPath}}|{{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}`) {
 		if slices.Contains(strings.Fields(row[1]), bannedRand) {
 			t.Errorf("%s imports or depends on math/rand (v1); use math/rand/v2 with an explicit source", row[0])
+		}
+	}
+}
+
+// paperPlugins are the files and directories where a paper's name may
+// appear in experiments/ and report/: its own plug-ins.
+var paperPlugins = []string{
+	"experiments/protocol_aaai2017.go", "experiments/protocol_psb2019.go",
+	"report/aaai2017/", "report/psb2019/",
+}
+
+// TestNoPaperNamesInCore: outside the papers' own plug-in files (and tests),
+// experiments/ and report/ name no paper: the core has no switch a new paper
+// would have to edit (issue 13).
+func TestNoPaperNamesInCore(t *testing.T) {
+	paper := regexp.MustCompile(`(?i)aaai2017|psb2019`)
+	for _, root := range []string{"experiments", "report"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			slashed := filepath.ToSlash(path)
+			for _, p := range paperPlugins {
+				if slashed == p || (strings.HasSuffix(p, "/") && strings.HasPrefix(slashed, p)) {
+					return nil
+				}
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for i, line := range strings.Split(string(b), "\n") {
+				if paper.MatchString(line) {
+					t.Errorf("%s:%d names a paper outside its plug-in: %s", slashed, i+1, strings.TrimSpace(line))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }

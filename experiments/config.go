@@ -30,7 +30,7 @@ import (
 //	description: TEXT
 //	seed: 2017                every cell's seed is hashed from it and the cell's identity
 //	repeats: 50               (default 50)
-//	protocol: {name: aaai2017, labeled: 1000, ...}   required; registry Protocols
+//	protocol: {name: NAME, options}   required; registry Protocols
 //	grid: {beta: [1, 0.95]}   axes the protocol reads (default: the protocol's), or the runner (classifier)
 //	datasets:                 required; each a name with an optional source (default {name: uci}: the
 //	  - name: pima            catalog) and the protocol's per-data-set options
@@ -41,7 +41,7 @@ import (
 //	estimators: [alphamax-n]  (default [alphamax-n]; [] for none); each NAME or {name: NAME, as: ID, options}
 //	truths: [same-model]      (default [same-model]); each NAME or {name: NAME, as: ID, options}
 //	metrics: [auc, aucpr]     required; each NAME or {name: NAME, options}; registry Measures
-//	report: aaai2017          a registered report (default summary)
+//	report: NAME              a registered report (package report; default summary)
 type Config struct {
 	Experiment  string
 	Description string
@@ -193,7 +193,7 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 
 	// Protocol, then the grid and the data sets it shapes.
 	if raw.Protocol.Kind == 0 {
-		d.add(line("protocol"), "protocol: required, e.g. protocol: {name: aaai2017} (known: %s)", strings.Join(Protocols.Names(), ", "))
+		d.add(line("protocol"), "protocol: required: protocol: {name: NAME, options} (known: %s)", strings.Join(Protocols.Names(), ", "))
 	} else {
 		cfg.Protocol = decodePlugin(d, &raw.Protocol, "protocol", "", Protocols)
 	}

@@ -86,7 +86,7 @@ report: glossy
 
 func TestConfigRequiredParts(t *testing.T) {
 	_, err := ParseConfig([]byte("description: nothing\n"), "empty.yaml", LoadOptions{})
-	for _, want := range []string{"experiment: a name is required", "protocol: required, e.g. protocol: {name: aaai2017} (known: aaai2017, psb2019)",
+	for _, want := range []string{"experiment: a name is required", "protocol: required: protocol: {name: NAME, options} (known: aaai2017, psb2019)",
 		"datasets: list at least one data set", "metrics: list at least one measure"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)

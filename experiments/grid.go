@@ -221,7 +221,7 @@ func init() {
 	})
 	RegisterAxis(Axis{
 		Name:     "labeled",
-		Doc:      "the number of labeled examples (aaai2017: n_L; psb2019: n_l); overrides the protocol's and the data set's",
+		Doc:      "the number of labeled examples, for the protocols that read it; overrides the protocol's and the data set's",
 		Parse:    parsePositiveInt("labeled"),
 		Examples: [2]string{"100", "1000"},
 	})

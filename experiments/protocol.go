@@ -44,8 +44,8 @@ type SplitInput struct {
 	Options DatasetOptions
 	// Cell holds the cell's axis values.
 	Cell *Cell
-	// Grid holds every value of every axis (psb2019 sizes its sets so that
-	// the smallest beta of the grid fits).
+	// Grid holds every value of every axis (a protocol may size its sets so
+	// that every beta of the grid fits).
 	Grid *Grid
 }
 
