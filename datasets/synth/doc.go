@@ -12,4 +12,11 @@
 // For univariate Gaussian components the AUC of the score itself is known in
 // closed form: AUC = Phi((mu1 - mu0) / sqrt(s1^2 + s0^2)) (the probability that
 // a positive scores above a negative), see [GaussianAUC].
+//
+// Two generators feed experiments that need no downloaded data: [Ranking]
+// draws ready-made scores with their labels (a ranking, for simulations
+// that need no classifier), and [Gaussian] draws a feature matrix of two
+// Gaussian classes in d dimensions whose means differ by a vector of length
+// separation, so that the Bayes-optimal AUC is Phi(separation/sqrt 2)
+// whatever d.
 package synth

@@ -8,14 +8,26 @@
 //     rewrites the file atomically with one record per cell in grid order, so
 //     the finished file does not depend on the number of workers or on
 //     interruptions (timings aside).
-//   - manifest.json ([Manifest]): config hash, code version, data
+//   - manifest.json ([Manifest]): config hash, code version, the report,
+//     protocol, estimators, truths and measures the config names, data
 //     fingerprints, start and end times, machine; written atomically.
-//   - a content-keyed score cache ([ScoreCache]): the out-of-bag scores (and
+//   - a content-keyed cache ([ScoreCache]): the out-of-bag scores (and
 //     labels) of a cell under a key hashed from everything that determines
 //     them (data fingerprint, split, classifier configuration, seed), so an
-//     ablation that changes only the estimator or the recovery reuses them.
-//     Entries carry a SHA-256 checksum; a corrupt entry is reported and
-//     treated as missing.
+//     ablation that changes only the estimator or the recovery reuses them;
+//     and the estimates of the estimators, under a key of the estimator's
+//     options, its input and its random stream, so one that changes only the
+//     measures or the truths reuses those too. Entries carry a SHA-256
+//     checksum; a corrupt entry is reported and treated as missing.
+//
+// # Schema
+//
+// Records and manifests carry a schema version (SchemaVersion, 2). A record's
+// metrics are keyed by metric name and then by what the value estimates
+// (the key constants: pu, truth:ID, direct:SOURCE, ...). Schema-1 records,
+// written before experiments became plug-ins, are upgraded on reading by an
+// exact key mapping ([UpgradeRecord]), so their directories are reported and
+// continued as they are; a record of any other schema is an error.
 //
 // The package imports no other stage: the runner fills the records.
 package results

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -161,5 +162,96 @@ func TestManifestRoundTrip(t *testing.T) {
 	got, err := ReadManifest(dir)
 	if err != nil || got.Experiment != "aaai2017" || !got.Finished.Equal(now) || got.Data["pima"] != "f00" || got.Schema != SchemaVersion {
 		t.Errorf("%+v %v", got, err)
+	}
+}
+
+// Schema-1 records upgrade by the documented key mapping, worked by hand
+// for one record of each paper's metrics.
+func TestUpgradeRecord(t *testing.T) {
+	aaai := `{"schema":1,"experiment":"e","cell":"pima/beta=1/repeat=0","status":"ok","estimates":{"E":{"method":"alphamax-n","alpha":0.3,"beta":0.9}},` +
+		`"metrics":{"auc":{"truth":0.9,"truth_same_model":0.8,"pu":0.7,"IR":0.81,"IR_clip":0.82,"DR":0.83,"IE":0.84,"IE_clip":0.85,"DE":0.86},"aucpr":{"truth":0.5,"IE":0.4}}}`
+	r, err := ParseRecord([]byte(aaai))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]float64{
+		"auc": {"truth:traditional": 0.9, "truth:same-model": 0.8, "pu": 0.7, "indirect:real": 0.81, "indirect-clip:real": 0.82,
+			"direct:real": 0.83, "indirect:alphamax-n": 0.84, "indirect-clip:alphamax-n": 0.85, "direct:alphamax-n": 0.86},
+		"aucpr": {"truth:traditional": 0.5, "indirect:alphamax-n": 0.4},
+	}
+	if r.Schema != SchemaVersion || !reflect.DeepEqual(r.Metrics, want) || r.Estimates["alphamax-n"].Beta != 0.9 || len(r.Estimates) != 1 {
+		t.Errorf("upgraded AAAI record: schema %d, metrics %v, estimates %v", r.Schema, r.Metrics, r.Estimates)
+	}
+	psb := `{"schema":1,"experiment":"e","cell":"c","status":"ok","estimates":{"E":{"method":"alphamax","alpha":0.3,"beta":1}},` +
+		`"metrics":{"mcc":{"truth":0.6,"pu":0.2,"pu_truth":0.5,"CR":0.61,"CR_truth":0.59,"CE":0.7,"CE_truth":0.4}}}`
+	r, err = ParseRecord([]byte(psb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPSB := map[string]float64{"truth:same-model": 0.6, "pu": 0.2, "truth-at:pu": 0.5, "recovered:real": 0.61,
+		"truth-at:real": 0.59, "recovered:alphamax": 0.7, "truth-at:alphamax": 0.4}
+	if !reflect.DeepEqual(r.Metrics["mcc"], wantPSB) {
+		t.Errorf("upgraded PSB record: %v", r.Metrics["mcc"])
+	}
+	// A current record is left alone; unknown schemas and keys are errors.
+	cur := Record{Schema: SchemaVersion, Metrics: map[string]map[string]float64{"auc": {"truth": 1}}}
+	if err := UpgradeRecord(&cur); err != nil || cur.Metrics["auc"]["truth"] != 1 {
+		t.Errorf("schema-2 record changed: %v %v", cur.Metrics, err)
+	}
+	for _, bad := range []string{
+		`{"schema":3,"experiment":"e","cell":"c","status":"ok"}`,
+		`{"schema":1,"experiment":"e","cell":"c","status":"ok","metrics":{"aul":{"pu":0.5}}}`,
+		`{"schema":1,"experiment":"e","cell":"c","status":"ok","metrics":{"auc":{"XX":0.5}}}`,
+		`{"schema":1,"experiment":"e","cell":"c","status":"ok","metrics":{"auc":{"IE":0.5}}}`,
+	} {
+		if _, err := ParseRecord([]byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+func TestEstimateCache(t *testing.T) {
+	c, err := OpenScoreCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := Key("estimate", 1)
+	if _, ok, err := c.GetEstimate(k); ok || err != nil {
+		t.Fatalf("empty cache: %v %v", ok, err)
+	}
+	want := Estimate{Method: "alphamax-n", Alpha: 0.1234567890123, Beta: 0.98, Warnings: []string{"few labeled"}}
+	if err := c.PutEstimate(k, want); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := c.GetEstimate(k)
+	if !ok || err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v %v %v", got, ok, err)
+	}
+	// Scores and estimates under the same key do not collide.
+	if _, ok, _ := c.Get(k); ok {
+		t.Error("an estimate read back as scores")
+	}
+	p, _ := c.estimatePath(k)
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), "0.98", "0.99", 1)), 0o644)
+	if _, _, err := c.GetEstimate(k); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("tampered entry: %v", err)
+	}
+	os.WriteFile(p, []byte("garbage"), 0o644)
+	if _, _, err := c.GetEstimate(k); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("garbage entry: %v", err)
+	}
+}
+
+func TestManifestSchemas(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"schema":1,"experiment":"old","cells":3}`), 0o644)
+	m, err := ReadManifest(dir)
+	if err != nil || m.Schema != 1 || m.Report != "" || m.Experiment != "old" {
+		t.Errorf("schema-1 manifest: %+v %v", m, err)
+	}
+	os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"schema":7}`), 0o644)
+	if _, err := ReadManifest(dir); err == nil || !strings.Contains(err.Error(), "manifest schema 7") {
+		t.Errorf("schema 7: %v", err)
 	}
 }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pueval/pueval/experiments/results"
+)
+
+// copyDir copies the files of src into a new temporary directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// `pueval report` reads a results directory written before schema 2 (the
+// frozen smoke records of experiments/testdata/schema1): its records upgrade
+// on reading and its manifest, which names no report, gets the report of
+// the metrics its records hold.
+func TestReportSchema1Directory(t *testing.T) {
+	for _, c := range []struct{ dir, file, heading string }{
+		{"aaai2017-smoke", "table1.md", "AAAI 2017"},
+		{"psb2019-smoke", "psb-table.md", "PSB 2019"},
+	} {
+		dir := copyDir(t, filepath.Join("..", "..", "experiments", "testdata", "schema1", "scalar", c.dir))
+		if m, err := results.ReadManifest(dir); err != nil || m.Schema != 1 {
+			t.Fatalf("%s: not a schema-1 manifest: %+v %v", c.dir, m, err)
+		}
+		stdout, _, err := runCLI(t, "report", dir)
+		if err != nil {
+			t.Fatalf("%s: %v", c.dir, err)
+		}
+		index, err := os.ReadFile(strings.TrimSpace(stdout))
+		if err != nil || !strings.Contains(string(index), c.heading) {
+			t.Errorf("%s: index %v lacks %q", c.dir, err, c.heading)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "report", c.file)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// `pueval config check` prints the expanded settings: every plug-in with
+// its key, the grid, the report.
+func TestConfigCheck(t *testing.T) {
+	out, _, err := runCLI(t, "config", "check", "aaai2017-smoke")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"protocol              aaai2017/v1 labeled=100 max_unlabeled=10000", "grid beta             1, 0.95, 0.75",
+		"dataset pima          uci dataset=pima", "estimator alphamax-n  alphamax-n/v1", "truth traditional     traditional on=auto",
+		"metric aucpr          aucpr/v1 outside=drop,clip", "report                aaai2017", "cells                 18", "\nok\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config check lacks %q:\n%s", want, out)
+		}
+	}
+	bad := writeFile(t, "bad.yaml", "experiment: x\nprotocol: {name: aaai2017}\ndatasets: [pima]\nmetrics: [auc]\nreport: nope\n")
+	if _, _, err := runCLI(t, "config", "check", bad); err == nil || !strings.Contains(err.Error(), `bad.yaml:5: report: unknown report "nope" (known: aaai2017, psb2019, summary)`) {
+		t.Errorf("unknown report: %v", err)
+	}
+}
+
+// `pueval run` on a config whose data are generated needs no UCI data.
+func TestRunSyntheticConfig(t *testing.T) {
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	cfg := writeFile(t, "syn.yaml", `experiment: syn
+seed: 1
+repeats: 1
+protocol: {name: aaai2017, labeled: 100, max_unlabeled: 800}
+datasets:
+  - name: g
+    source: {name: synth-gaussian, n: 1200, d: 3}
+classifier: {bags: 4}
+metrics: [auc, mcc]
+`)
+	out := filepath.Join(t.TempDir(), "syn")
+	if _, stderr, err := runCLI(t, "run", cfg, "-o", out); err != nil || !strings.Contains(stderr, "3 cells run (0 failed)") {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	stdout, _, err := runCLI(t, "report", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report", "summary-mcc.md")); err != nil || !strings.Contains(stdout, "index.html") {
+		t.Errorf("summary report: %v %q", err, stdout)
+	}
+}
