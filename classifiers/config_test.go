@@ -69,6 +69,14 @@ func TestRegistry(t *testing.T) {
 	if _, err := Defaults("svm"); err == nil || !strings.Contains(err.Error(), NNetBagName) {
 		t.Errorf("unknown classifier: %v (should list the known ones)", err)
 	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("registering nnet-bag twice did not panic")
+			}
+		}()
+		Register(NNetBagName, func() Config { o := DefaultNNetBag(); return &o })
+	}()
 	cfg, err := Defaults(NNetBagName)
 	if err != nil {
 		t.Fatal(err)

@@ -83,6 +83,19 @@ var registry = map[string]func() Config{
 	NNetBagName: func() Config { o := DefaultNNetBag(); return &o },
 }
 
+// Register adds a classifier to the registry. It panics on an empty or
+// duplicate name: registration happens at init time, where that is a
+// programming error.
+func Register(name string, defaults func() Config) {
+	if name == "" || defaults == nil {
+		panic("classifiers: Register with an empty name or nil constructor")
+	}
+	if _, dup := registry[name]; dup {
+		panic("classifiers: classifier " + name + " registered twice")
+	}
+	registry[name] = defaults
+}
+
 // Names lists the registered classifiers, sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))

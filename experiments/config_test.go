@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
@@ -181,5 +182,56 @@ func TestEstimateCache(t *testing.T) {
 	runYAML(t, strings.Replace(src, "  - test-counting\n", "  - {name: test-counting, window: 12}\n", 1), 2, cache)
 	if n := estimatorCalls.Load(); n != 8 {
 		t.Errorf("estimator options changed: %d estimates run, want 8", n)
+	}
+}
+
+// featureEstimator reads the feature rows of L and U (a FeatureReader): its
+// "estimate" is the share of U among the rows whose first feature exceeds
+// the labeled rows' mean, which shows that it got the cell's rows.
+type featureEstimator struct{}
+
+func (featureEstimator) Name() string                       { return "test-features" }
+func (featureEstimator) Validate() error                    { return nil }
+func (featureEstimator) Key() string                        { return "test-features" }
+func (featureEstimator) ReadsFeatures() bool                { return true }
+func (featureEstimator) New() (classprior.Estimator, error) { return featureRun{}, nil }
+
+type featureRun struct{}
+
+func (featureRun) Name() string { return "test-features" }
+func (featureRun) Estimate(_ context.Context, in classprior.Input, _ *rand.Rand) (classprior.Estimate, error) {
+	nl, _ := in.LabeledFeatures.Dims()
+	nu, d := in.UnlabeledFeatures.Dims()
+	if nl != len(in.Labeled) || nu != len(in.Unlabeled) || d != 3 {
+		return classprior.Estimate{}, fmt.Errorf("features %d + %d rows of %d columns for %d + %d scores", nl, nu, d, len(in.Labeled), len(in.Unlabeled))
+	}
+	return classprior.Estimate{Method: "test-features", Alpha: float64(nu) / float64(nl+nu), Beta: 1}, nil
+}
+
+func init() {
+	classprior.Register("test-features", func() classprior.Config { return featureEstimator{} })
+}
+
+// An estimator that reads features gets the feature rows of L and U, in the
+// order of their scores; over a ranking (no features) the config refuses it.
+func TestFeatureReadingEstimator(t *testing.T) {
+	src := strings.Replace(tinyExperiment, "%s", "estimators: [test-features]\nmetrics: [auc]", 1)
+	dir, sum, _ := runYAML(t, src, 1, nil)
+	recs, _ := results.ReadRecords(dir)
+	if sum.Failed != 0 || len(recs) != 2 {
+		t.Fatalf("%+v", sum)
+	}
+	for _, r := range recs {
+		want := float64(r.Sizes.Unlabeled) / float64(r.Sizes.Labeled+r.Sizes.Unlabeled)
+		if e := r.Estimates["test-features"]; e.Alpha != want || len(r.Warnings) > 0 {
+			t.Errorf("%s: estimate %+v, want alpha %v; warnings %v", r.Cell, e, want, r.Warnings)
+		}
+		if _, ok := r.Metrics["auc"]["direct:test-features"]; !ok {
+			t.Errorf("%s: no recovery with the estimate", r.Cell)
+		}
+	}
+	ranking := strings.Replace(src, "{name: synth-gaussian, n: 600, d: 3, positive_fraction: 0.4, separation: 2.5}", "synth-scores", 1)
+	if _, err := ParseConfig([]byte(ranking), "r.yaml", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "estimators: test-features reads features") {
+		t.Errorf("feature reader over a ranking: %v", err)
 	}
 }

@@ -234,3 +234,47 @@ func resultsOnly(t *testing.T, dir string) []byte {
 	}
 	return buf.Bytes()
 }
+
+// evaluate: supervised measures the classifier trained on the whole data
+// set with the true labels (the AUL paper's setting): with U = every row not
+// labeled (no cap), L u U is the whole data set, so that model's true AUC
+// on all rows is the same in every cell of a data set, and equals the
+// traditional truth judged on the same set. A truth's on: picks its set.
+func TestEvaluateSupervisedAndTruthSets(t *testing.T) {
+	src := `experiment: supervised
+seed: 9
+repeats: 2
+protocol: {name: aaai2017, labeled: 100, max_unlabeled: 0}
+grid: {beta: [1, 0.9]}
+datasets:
+  - name: g
+    source: {name: synth-gaussian, n: 900, d: 3, separation: 1.5}
+classifier: {bags: 4}
+evaluate: supervised
+truths:
+  - {name: same-model, on: all}
+  - {name: same-model, as: same-u, on: unlabeled}
+  - {name: same-model, as: same-auto}
+  - {name: traditional, on: all}
+metrics: [auc, acc]
+`
+	dir, sum, _ := runYAML(t, src, 2, nil)
+	// The PU classifier still trains for the estimator (it reads L-vs-U scores): 4 cells + 1 supervised bag.
+	if sum.Failed != 0 || sum.Trained != 5 {
+		t.Fatalf("summary %+v", sum)
+	}
+	recs, _ := results.ReadRecords(dir)
+	first := recs[0].Metrics["auc"]["truth:same-model"]
+	for _, r := range recs {
+		auc, acc := r.Metrics["auc"], r.Metrics["acc"]
+		if auc["truth:same-model"] != first || auc["truth:traditional"] != first {
+			t.Errorf("%s: AUC of the supervised model on all rows %v, traditional %v; first cell %v",
+				r.Cell, auc["truth:same-model"], auc["truth:traditional"], first)
+		}
+		// auto is U for auc and L u U for acc.
+		if auc["truth:same-auto"] != auc["truth:same-u"] || acc["truth:same-auto"] != acc["truth:same-model"] ||
+			auc["truth:same-u"] == auc["truth:same-model"] {
+			t.Errorf("%s: truth sets: auc %v, acc %v", r.Cell, auc, acc)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/report"
 )
 
 // copyDir copies the files of src into a new temporary directory.
@@ -99,5 +100,55 @@ metrics: [auc, mcc]
 	}
 	if _, err := os.Stat(filepath.Join(out, "report", "summary-mcc.md")); err != nil || !strings.Contains(stdout, "index.html") {
 		t.Errorf("summary report: %v %q", err, stdout)
+	}
+}
+
+// Every registered report (this binary registers them all) renders the
+// records of a run that holds every built-in measure: its index carries its
+// title, and an unknown report name is refused by name.
+func TestConformanceReports(t *testing.T) {
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	cfg := writeFile(t, "all.yaml", `experiment: all-measures
+seed: 2
+repeats: 2
+protocol: {name: aaai2017, labeled: 100, max_unlabeled: 700}
+datasets:
+  - name: g
+    source: {name: synth-gaussian, n: 1000, d: 3}
+classifier: {bags: 4}
+truths: [traditional, same-model]
+metrics: [auc, aucpr, acc, bacc, f1, mcc]
+`)
+	dir := filepath.Join(t.TempDir(), "all")
+	if _, stderr, err := runCLI(t, "run", cfg, "-o", dir); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	recs, err := results.ReadRecords(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, err := results.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range report.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p, _ := report.Lookup(name)
+			m := man
+			m.Report = name
+			index, err := report.Write(t.TempDir(), report.Input{Records: recs, Manifest: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(index)
+			if err != nil || !strings.Contains(string(b), p.Title) {
+				t.Errorf("index %v lacks the title %q", err, p.Title)
+			}
+		})
+	}
+	man.Report = "nope"
+	if _, err := report.Write(t.TempDir(), report.Input{Records: recs, Manifest: man}); err == nil || !strings.Contains(err.Error(), `unknown report "nope"`) {
+		t.Errorf("unknown report: %v", err)
 	}
 }
