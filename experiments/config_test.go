@@ -200,9 +200,12 @@ type featureRun struct{}
 
 func (featureRun) Name() string { return "test-features" }
 func (featureRun) Estimate(_ context.Context, in classprior.Input, _ *rand.Rand) (classprior.Estimate, error) {
+	if in.LabeledFeatures == nil || in.UnlabeledFeatures == nil {
+		return classprior.Estimate{}, fmt.Errorf("no features")
+	}
 	nl, _ := in.LabeledFeatures.Dims()
 	nu, d := in.UnlabeledFeatures.Dims()
-	if nl != len(in.Labeled) || nu != len(in.Unlabeled) || d != 3 {
+	if nl != len(in.Labeled) || nu != len(in.Unlabeled) || d < 1 {
 		return classprior.Estimate{}, fmt.Errorf("features %d + %d rows of %d columns for %d + %d scores", nl, nu, d, len(in.Labeled), len(in.Unlabeled))
 	}
 	return classprior.Estimate{Method: "test-features", Alpha: float64(nu) / float64(nl+nu), Beta: 1}, nil

@@ -241,7 +241,7 @@ func runTwice(t *testing.T, src string) []results.Record {
 		recs, _ := results.ReadRecords(d1)
 		t.Fatalf("%d cells failed: %s", s1.Failed, recs[0].Error)
 	}
-	if a, b := withoutTimings(t, d1), withoutTimings(t, d2); !bytes.Equal(a, b) {
+	if a, b := resultsOnly(t, d1), resultsOnly(t, d2); !bytes.Equal(a, b) {
 		t.Errorf("two runs with the same seed differ:\n%s\n---\n%s", a, b)
 	}
 	recs, err := results.ReadRecords(d1)
@@ -380,6 +380,11 @@ func TestConformanceEstimators(t *testing.T) {
 				t.Fatal(err)
 			}
 			in := classprior.Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}
+			if fr, ok := c.(classprior.FeatureReader); ok && fr.ReadsFeatures() {
+				// One feature: the score itself.
+				in.LabeledFeatures = mat.NewDense(len(s.Labeled), 1, slices.Clone(s.Labeled))
+				in.UnlabeledFeatures = mat.NewDense(len(s.Unlabeled), 1, slices.Clone(s.Unlabeled))
+			}
 			a, err1 := e.Estimate(context.Background(), in, rand.New(rand.NewPCG(1, 2)))
 			b, err2 := e.Estimate(context.Background(), in, rand.New(rand.NewPCG(1, 2)))
 			if err1 != nil || err2 != nil || a.Alpha != b.Alpha || a.Beta != b.Beta {

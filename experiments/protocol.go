@@ -1,9 +1,6 @@
 package experiments
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // ProtocolConfig is the options of a PU protocol (registry Protocols; the
 // config's protocol: {name: ..., options}).
@@ -56,18 +53,4 @@ type Split struct {
 	// Negatives are known negatives (labeled negative) for protocols that
 	// have them; nil otherwise. They are not scored as part of L or U.
 	Negatives []int
-}
-
-// fraction is the share of positives among rows of y (NaN for no rows).
-func fraction(y []bool, rows []int) float64 {
-	if len(rows) == 0 {
-		return math.NaN()
-	}
-	n := 0
-	for _, i := range rows {
-		if y[i] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(rows))
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/datasets/pusplit"
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/experiments/results"
 )
@@ -375,7 +376,8 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	}
 	rec.Sizes = results.Sizes{N: data.N(), D: data.D(), NPos: data.NPos(), Labeled: len(split.Labeled),
 		Unlabeled: len(split.Unlabeled), Negatives: len(split.Negatives)}
-	rec.Alpha, rec.Beta = fraction(data.Y, split.Unlabeled), fraction(data.Y, split.Labeled)
+	ps := pusplit.Split{Labeled: split.Labeled, Unlabeled: split.Unlabeled}
+	rec.Alpha, rec.Beta = ps.Alpha(data.Y), ps.Beta(data.Y)
 	rows := append(append([]int{}, split.Labeled...), split.Unlabeled...)
 	nL := len(split.Labeled)
 	truth := make([]bool, len(rows))

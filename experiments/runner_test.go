@@ -3,7 +3,6 @@ package experiments
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"strconv"
@@ -90,25 +89,6 @@ func runSmoke(t *testing.T, cfg *Config, sel Selection, workers int, cache *resu
 	return dir, sum
 }
 
-// withoutTimings returns the records file of dir with every record's timings removed.
-func withoutTimings(t *testing.T, dir string) []byte {
-	t.Helper()
-	recs, err := results.ReadRecords(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	for _, r := range recs {
-		r.Timings = nil
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf.Write(append(b, '\n'))
-	}
-	return buf.Bytes()
-}
-
 // The smoke config runs end to end and its records carry the fields of DESIGN.md section 9.
 func TestSmokeRecords(t *testing.T) {
 	needMirror(t)
@@ -167,12 +147,12 @@ func TestDeterministicAcrossWorkersAndSubsets(t *testing.T) {
 	cfg := smokeConfig(t, nil)
 	d1, _ := runSmoke(t, cfg, Selection{}, 1, nil)
 	d2, _ := runSmoke(t, cfg, Selection{}, 2, nil)
-	a, b := withoutTimings(t, d1), withoutTimings(t, d2)
+	a, b := resultsOnly(t, d1), resultsOnly(t, d2)
 	if !bytes.Equal(a, b) {
 		t.Fatalf("records differ between -j 1 and -j 2:\n%s\n---\n%s", a, b)
 	}
 	sub, _ := runSmoke(t, cfg, Selection{Repeats: 1, Datasets: []string{"pima"}}, 2, nil)
-	part := withoutTimings(t, sub)
+	part := resultsOnly(t, sub)
 	for _, line := range bytes.Split(bytes.TrimSpace(part), []byte("\n")) {
 		if !bytes.Contains(a, line) {
 			t.Errorf("a record of the subset run is not in the full run:\n%s", line)

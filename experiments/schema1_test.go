@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/classifiers/nnet"
 	"github.com/pueval/pueval/experiments/results"
 )
@@ -106,4 +109,47 @@ func recordDiff(got, want results.Record) []string {
 		}
 	}
 	return out
+}
+
+// A results directory written in schema 1 is continued, not redone: its
+// cells count as done, and the finished run rewrites it in schema 2 with
+// the same numbers.
+func TestContinueSchema1Directory(t *testing.T) {
+	needMirror(t)
+	st, names := openData(t)
+	cfg, err := ReadConfig("aaai2017-smoke", LoadOptions{Catalog: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	numerics := "avx512"
+	if nnet.KernelNumerics(classifiers.KernelName(cfg.Classifier)) == nnet.NumericsFloat64 {
+		numerics = "scalar"
+	}
+	src := filepath.Join("testdata", "schema1", numerics, "aaai2017-smoke")
+	dir := t.TempDir()
+	for _, f := range []string{results.RecordsFile, results.ManifestFile} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cells, _ := cfg.Cells(Selection{})
+	sum, err := (&Runner{Config: cfg, Data: st, Workers: 2}).Run(t.Context(), cells, dir)
+	if err != nil || sum.Skipped != 18 || sum.Ran != 0 {
+		t.Fatalf("continuing a schema-1 directory: %+v %v", sum, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, results.RecordsFile))
+	if strings.Count(string(b), `"schema":2,`) != 18 {
+		t.Errorf("records not rewritten in schema 2:\n%.300s", b)
+	}
+	got, _ := results.ReadRecords(dir)
+	want, _ := results.ReadRecords(src)
+	for i := range want {
+		for _, d := range recordDiff(got[i], want[i]) {
+			t.Errorf("%s: %s", want[i].Cell, d)
+		}
+	}
 }

@@ -69,7 +69,7 @@ func TestSyntheticAAAIPipeline(t *testing.T) {
 		t.Fatalf("summary %+v", sum)
 	}
 	d2, _, _ := runYAML(t, syntheticAAAI, 2, nil)
-	if a, b := withoutTimings(t, d1), withoutTimings(t, d2); !bytes.Equal(a, b) {
+	if a, b := resultsOnly(t, d1), resultsOnly(t, d2); !bytes.Equal(a, b) {
 		t.Fatalf("records differ between 1 and 2 workers:\n%s\n---\n%s", a, b)
 	}
 	recs, err := results.ReadRecords(d1)
