@@ -254,16 +254,13 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 			}
 		}
 	}
-	if raw.Metrics.Kind == 0 {
+	if raw.Metrics.Kind == 0 || (raw.Metrics.Kind == yaml.SequenceNode && len(raw.Metrics.Content) == 0) {
 		d.add(line("metrics"), "metrics: list at least one measure (known: %s)", strings.Join(Measures.Names(), ", "))
 	}
 	for _, it := range d.list(&raw.Metrics, "metrics", false) {
 		if c := decodeListPlugin(d, it, "metrics", Measures); c != nil {
 			cfg.Metrics = append(cfg.Metrics, MeasureSpec{ID: it.id, Config: c})
 		}
-	}
-	if len(cfg.Metrics) == 0 && raw.Metrics.Kind != 0 {
-		d.add(line("metrics"), "metrics: list at least one measure (known: %s)", strings.Join(Measures.Names(), ", "))
 	}
 	cfg.Report = raw.Report
 	if cfg.Report == "" {

@@ -1,0 +1,43 @@
+package experiments
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/pueval/pueval/configs"
+)
+
+// FuzzParseConfig: any input gives a config or errors, never a panic; every
+// error names the file; a config that loads has a protocol, data sets and
+// measures, and expands into cells.
+func FuzzParseConfig(f *testing.F) {
+	entries, _ := fs.ReadDir(configs.FS, ".")
+	for _, e := range entries {
+		if e.Name() != configs.DatasetsFile {
+			b, _ := fs.ReadFile(configs.FS, e.Name())
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(syntheticAAAI))
+	f.Add([]byte("experiment: x\nprotocol: psb2019\ngrid: {classifier: [{label: a, bags: 2}], beta: [0.5]}\ndatasets: [{name: r, source: {name: synth-scores}}]\nmetrics: [acc]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig(data, "fuzz.yaml", LoadOptions{})
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.yaml") {
+				t.Errorf("error without the file name: %v", err)
+			}
+			return
+		}
+		if cfg.Protocol == nil || len(cfg.Datasets) == 0 || len(cfg.Metrics) == 0 || cfg.Classifier == nil {
+			t.Fatalf("loaded a config without its parts: %+v", cfg)
+		}
+		points := len(cfg.Grid.points())
+		if points*len(cfg.Datasets) > 10000 {
+			return
+		}
+		if _, err := cfg.Cells(Selection{Repeats: 1}); err != nil {
+			t.Errorf("cells: %v", err)
+		}
+	})
+}
