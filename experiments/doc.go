@@ -64,8 +64,9 @@
 // config and a report: package examples/toypaper is a whole one. The
 // conformance tests run every registered entry through the same checks.
 //
-// Built-in entries: protocols aaai2017 (noisy case-control, AAAI 2017) and
-// psb2019 (stratified, PSB 2019); sources uci, synth-gaussian,
+// Built-in entries: the protocols of the papers that define one, each in a
+// file protocol_PAPER.go of its own (nothing else here names a paper);
+// sources uci, synth-gaussian,
 // synth-scores, scores-file; truths same-model and traditional; measures
 // auc, aucpr (recovered on U) and acc, bacc, f1, mcc (best over thresholds
 // on L u U); axes beta, labeled, classifier. Each documents its options on
