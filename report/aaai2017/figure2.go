@@ -109,7 +109,7 @@ func Figure2(recs []results.Record, metric, truth, est string, clip bool) (byBet
 // recovery on the per-(data set, beta) mean absolute errors: with real
 // (alpha, beta) (DR vs IR) and with estimated ones (DE vs IE). Rows missing
 // any of the four are left out.
-func SignTests(rows []Row) (real, est report.SignTest, err error) {
+func SignTests(rows []Row) (withTrue, estimated report.SignTest, err error) {
 	var dr, ir, de, ie []float64
 	for _, r := range rows {
 		if math.IsNaN(r.DR) || math.IsNaN(r.IR) || math.IsNaN(r.DE) || math.IsNaN(r.IE) {
@@ -117,11 +117,11 @@ func SignTests(rows []Row) (real, est report.SignTest, err error) {
 		}
 		dr, ir, de, ie = append(dr, r.DR), append(ir, r.IR), append(de, r.DE), append(ie, r.IE)
 	}
-	if real, err = report.CompareErrors(dr, ir, 3); err != nil {
-		return real, est, fmt.Errorf("sign test DR vs IR: %w", err)
+	if withTrue, err = report.CompareErrors(dr, ir, 3); err != nil {
+		return withTrue, estimated, fmt.Errorf("sign test DR vs IR: %w", err)
 	}
-	if est, err = report.CompareErrors(de, ie, 3); err != nil {
-		return real, est, fmt.Errorf("sign test DE vs IE: %w", err)
+	if estimated, err = report.CompareErrors(de, ie, 3); err != nil {
+		return withTrue, estimated, fmt.Errorf("sign test DE vs IE: %w", err)
 	}
-	return real, est, nil
+	return withTrue, estimated, nil
 }

@@ -21,13 +21,13 @@ func TestSignTestOnPublishedTable1(t *testing.T) {
 	for _, r := range rows {
 		dr, ir, de, ie = append(dr, r.DR), append(ir, r.IR), append(de, r.DE), append(ie, r.IE)
 	}
-	real, err := report.CompareErrors(dr, ir, 3)
+	withTrue, err := report.CompareErrors(dr, ir, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if real.N != 36 || real.FirstWins != 1 || real.SecondWins != 28 || real.Ties != 7 || real.K != 31 ||
-		math.Abs(real.P-6.456742994487286e-06) > 1e-15 {
-		t.Errorf("real: %+v", real)
+	if withTrue.N != 36 || withTrue.FirstWins != 1 || withTrue.SecondWins != 28 || withTrue.Ties != 7 || withTrue.K != 31 ||
+		math.Abs(withTrue.P-6.456742994487286e-06) > 1e-15 {
+		t.Errorf("DR vs IR: %+v", withTrue)
 	}
 	// The paper's text says 9 direct wins and 2 ties for DE vs IE, but its own
 	// Table 1 at three decimals has 8 direct wins and 3 ties (housing beta=1,
@@ -40,7 +40,7 @@ func TestSignTestOnPublishedTable1(t *testing.T) {
 	}
 	// SignTests on the rows gives the same.
 	r2, e2, err := SignTests(rows)
-	if err != nil || r2 != real || e2 != est {
+	if err != nil || r2 != withTrue || e2 != est {
 		t.Errorf("SignTests: %+v %+v %v", r2, e2, err)
 	}
 }
