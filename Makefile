@@ -35,12 +35,16 @@ endif
 ## reproduce-aaai2017: the AAAI-2017 paper's full protocol into results/aaai2017, then its report
 ## (results/aaai2017/report/index.html). Data come from $$PUEVAL_UCI_MIRROR, else from UCI.
 ## Interrupt it at will: running it again continues where it stopped.
+# Exit status 3 means the reproduction finished and wrote its report but
+# some cells failed (the report lists them): make accepts it and says so.
+CELLS_FAILED_OK = s=$$?; if [ $$s -eq 3 ]; then echo "make: some cells failed; the report lists them"; else exit $$s; fi
+
 reproduce-aaai2017: build
-	$(BIN) reproduce aaai2017 -j $(JOBS)
+	$(BIN) reproduce aaai2017 -j $(JOBS) || { $(CELLS_FAILED_OK); }
 
 ## reproduce-psb2019: the PSB-2019 paper's protocol into results/psb2019, then its report (Figures 1-2).
 reproduce-psb2019: build
-	$(BIN) reproduce psb2019 -j $(JOBS)
+	$(BIN) reproduce psb2019 -j $(JOBS) || { $(CELLS_FAILED_OK); }
 
 ## smoke: the tiny CI version of the AAAI-2017 pipeline into results/aaai2017-smoke, with its report.
 smoke: build

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -111,7 +112,7 @@ func Names() []string {
 func Defaults(name string) (Config, error) {
 	f, ok := registry[name]
 	if !ok {
-		return nil, fmt.Errorf("classifiers: unknown classifier %q (known: %v)", name, Names())
+		return nil, fmt.Errorf("unknown classifier %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	return f(), nil
 }

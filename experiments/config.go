@@ -5,10 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -108,8 +110,8 @@ type LoadOptions struct {
 type rawConfig struct {
 	Experiment  string    `yaml:"experiment"`
 	Description string    `yaml:"description"`
-	Seed        uint64    `yaml:"seed"`
-	Repeats     int       `yaml:"repeats"`
+	Seed        yaml.Node `yaml:"seed"` // parsed by hand: yaml.v3 wraps integers above 2^63 silently
+	Repeats     *int      `yaml:"repeats"`
 	Protocol    yaml.Node `yaml:"protocol"`
 	Grid        yaml.Node `yaml:"grid"`
 	Datasets    yaml.Node `yaml:"datasets"`
@@ -129,17 +131,24 @@ var movedKeys = map[string]string{
 	"outside":   "outside: is now an option of the auc and aucpr measures: metrics: [{name: auc, outside: [drop, clip]}]",
 }
 
+// MaxConfigSize bounds a config file: the papers' configs are a few KB, and
+// a runaway file would otherwise take minutes and gigabytes to reject.
+const MaxConfigSize = 1 << 20
+
 // ReadConfig reads a config: path names a file on disk, or, when no such file
 // exists and path has no directory part, a config embedded in the binary
-// (configs/NAME.yaml, with or without the .yaml suffix).
+// (configs/NAME.yaml, with or without the .yaml suffix; BuiltinConfigs lists
+// them).
 func ReadConfig(path string, opts LoadOptions) (*Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := readLimited(path, MaxConfigSize)
 	src, dir := path, filepath.Dir(path)
 	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsRune(path, os.PathSeparator) {
 		name := strings.TrimSuffix(path, ".yaml") + ".yaml"
-		if eb, eerr := fs.ReadFile(configs.FS, name); eerr == nil {
-			b, err, src, dir = eb, nil, "configs/"+name+" (embedded)", ""
+		eb, eerr := fs.ReadFile(configs.FS, name)
+		if eerr != nil {
+			return nil, fmt.Errorf("%s: no such file, and no built-in config of that name (built-in: %s)", path, strings.Join(BuiltinConfigs(), ", "))
 		}
+		b, err, src, dir = eb, nil, "configs/"+name+" (embedded)", ""
 	}
 	if err != nil {
 		return nil, err
@@ -151,9 +160,42 @@ func ReadConfig(path string, opts LoadOptions) (*Config, error) {
 	return cfg, err
 }
 
+// BuiltinConfigs lists the experiment configs embedded in the binary, by the
+// names ReadConfig and `pueval reproduce` take.
+func BuiltinConfigs() []string {
+	var names []string
+	entries, _ := fs.ReadDir(configs.FS, ".")
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok && e.Name() != configs.DatasetsFile {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// readLimited reads a file of at most limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: more than %d bytes: a config is at most %d KiB", path, limit, limit>>10)
+	}
+	return b, nil
+}
+
 // ParseConfig decodes and validates a config. Every problem is reported at
 // once, each with file:line (type Errors).
 func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
+	if len(data) > MaxConfigSize {
+		return nil, Errors{{File: file, Msg: fmt.Sprintf("%d bytes: a config is at most %d KiB", len(data), MaxConfigSize>>10)}}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, Errors{parseYAMLError(file, err.Error())}
@@ -163,6 +205,10 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	}
 	root := doc.Content[0]
 	d := &decoder{file: file}
+	// A key given twice is one error; the first one is kept, so that the
+	// rest of the config is checked as usual (yaml.v3 would refuse the whole
+	// document and every key would look missing).
+	d.errs = append(d.errs, dropDuplicateKeys(file, root)...)
 	// Keys that moved get a message saying where to, not just "unknown".
 	kept := &yaml.Node{Kind: yaml.MappingNode, Tag: root.Tag, Line: root.Line, Column: root.Column}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -178,17 +224,24 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 
 	sum := sha256.Sum256(data)
 	cfg := &Config{Source: file, Hash: hex.EncodeToString(sum[:]), Experiment: raw.Experiment,
-		Description: raw.Description, Seed: raw.Seed, Repeats: raw.Repeats}
+		Description: raw.Description, Repeats: 50}
 	if cfg.Experiment == "" {
 		d.add(line("experiment"), "experiment: a name is required")
 	} else if strings.ContainsAny(cfg.Experiment, `/\`) {
 		d.add(line("experiment"), "experiment %q: a name without slashes (it names the results directory)", cfg.Experiment)
 	}
-	if cfg.Repeats == 0 {
-		cfg.Repeats = 50
+	if raw.Seed.Kind != 0 {
+		seed, err := strconv.ParseUint(raw.Seed.Value, 10, 64)
+		if raw.Seed.Kind != yaml.ScalarNode || err != nil {
+			d.add(raw.Seed.Line, "seed: %q: want an integer in [0, 18446744073709551615]", raw.Seed.Value)
+		}
+		cfg.Seed = seed
 	}
-	if cfg.Repeats < 0 {
-		d.add(line("repeats"), "repeats %d: want a positive number", cfg.Repeats)
+	if raw.Repeats != nil {
+		cfg.Repeats = *raw.Repeats
+		if cfg.Repeats < 1 || cfg.Repeats > maxRepeats {
+			d.add(line("repeats"), "repeats: %d: want a number of repeats in [1, %d] (leave it out for 50)", cfg.Repeats, maxRepeats)
+		}
 	}
 
 	// Protocol, then the grid and the data sets it shapes.
@@ -278,6 +331,34 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	return cfg, nil
 }
 
+// maxRepeats bounds repeats so that a typo is an error, not a grid of a
+// billion cells.
+const maxRepeats = 1000000
+
+// dropDuplicateKeys reports every mapping key given twice (at any depth) and
+// removes the later copies.
+func dropDuplicateKeys(file string, n *yaml.Node) Errors {
+	var errs Errors
+	if n.Kind == yaml.MappingNode {
+		first := map[string]int{}
+		kept := n.Content[:0:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if l, dup := first[k.Value]; dup && k.Kind == yaml.ScalarNode {
+				errs = append(errs, FieldError{File: file, Line: k.Line, Msg: fmt.Sprintf("%s: given twice (first on line %d); the first is used", k.Value, l)})
+				continue
+			}
+			first[k.Value] = k.Line
+			kept = append(kept, k, n.Content[i+1])
+		}
+		n.Content = kept
+	}
+	for _, c := range n.Content {
+		errs = append(errs, dropDuplicateKeys(file, c)...)
+	}
+	return errs
+}
+
 // decoder collects the errors of one config.
 type decoder struct {
 	file string
@@ -339,7 +420,7 @@ func (d *decoder) classifier(n *yaml.Node, where string) classifiers.Config {
 	}
 	c, err := classifiers.Defaults(name)
 	if err != nil {
-		d.add(nameLine, "%s.name %q: %v", where, name, err)
+		d.add(nameLine, "%s: %v", where, err)
 		return nil
 	}
 	if !d.options(rest, c, where, n.Line) {
@@ -592,4 +673,49 @@ func joinErrs(prefix string, errs []error) error {
 		return fmt.Errorf("%s: %w", prefix, err)
 	}
 	return nil
+}
+
+// Key is a canonical text of everything in the config that can change a
+// result: the experiment's name, seed and repeats, the protocol, the grid,
+// the data sets with their sources and options, the classifier, what is
+// evaluated, and every estimator, truth and measure with its options (each
+// plug-in's Key). Execution settings are not in a config, and the
+// description and the report are left out: they change no record. A
+// results directory belongs to one Key (its manifest keeps its hash).
+func (c *Config) Key() string {
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	line("experiment %q seed %d repeats %d", c.Experiment, c.Seed, c.Repeats)
+	line("protocol %s", c.Protocol.Key())
+	for _, a := range c.Grid.Axes {
+		for _, v := range a.Values {
+			if clf, ok := v.Value.(classifiers.Config); ok {
+				line("grid %s %q %s", a.Name, v.Text, clf.Key())
+			} else {
+				line("grid %s %q", a.Name, v.Text)
+			}
+		}
+	}
+	for _, d := range c.Datasets {
+		opts, _ := yaml.Marshal(d.Options)
+		line("dataset %q source %s options %q", d.Name, d.Source.Key(), opts)
+	}
+	line("classifier %s", c.Classifier.Key())
+	line("evaluate %s", c.Evaluate)
+	for _, e := range c.Estimators {
+		line("estimator %q %s", e.ID, e.Config.Key())
+	}
+	for _, t := range c.Truths {
+		line("truth %q %s", t.ID, t.Config.Key())
+	}
+	for _, m := range c.Metrics {
+		line("measure %q %s", m.ID, m.Config.Key())
+	}
+	return b.String()
+}
+
+// KeyHash is the SHA-256 of Key, in hex: the manifest's config_key.
+func (c *Config) KeyHash() string {
+	sum := sha256.Sum256([]byte(c.Key()))
+	return hex.EncodeToString(sum[:])
 }

@@ -28,6 +28,14 @@ type Measure interface {
 	Measure(ctx context.Context, c *CellRun, out *Values) error
 }
 
+// RecoveryUser is implemented by the options of a measure that recovers
+// metrics with the split's true alpha and beta (CellRun.Recoveries): a cell
+// whose beta is not above its alpha then fails right after its split, before
+// any classifier trains, with the error the recovery would give.
+type RecoveryUser interface {
+	UsesRecovery() bool
+}
+
 // Values collects a cell's metric values.
 type Values struct {
 	c *CellRun
@@ -141,7 +149,7 @@ func (c *CellRun) Recoveries() ([]SourcedRecovery, error) {
 	}
 	withTrue, err := recovery.New(pu, c.Alpha, c.Beta)
 	if err != nil {
-		c.recsErr = fmt.Errorf("recovery with the true alpha %v, beta %v: %w", c.Alpha, c.Beta, err)
+		c.recsErr = trueRecoveryError(c.Alpha, c.Beta, err)
 		return nil, c.recsErr
 	}
 	c.recs = []SourcedRecovery{{Source: results.Real, Recovery: withTrue}}
@@ -154,6 +162,12 @@ func (c *CellRun) Recoveries() ([]SourcedRecovery, error) {
 		c.recs = append(c.recs, SourcedRecovery{Source: e.ID, Recovery: r})
 	}
 	return c.recs, nil
+}
+
+// trueRecoveryError is the error of a recovery with the split's true alpha
+// and beta (beta - alpha <= 0: the protocol's setting excludes it).
+func trueRecoveryError(alpha, beta float64, err error) error {
+	return fmt.Errorf("recovery with the true alpha %v, beta %v: %w", alpha, beta, err)
 }
 
 // Subset returns the scores and true labels of a set of the cell's rows:

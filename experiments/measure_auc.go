@@ -51,6 +51,9 @@ func (m *AreaMeasure) Key() string {
 
 func (m *AreaMeasure) New() (Measure, error) { return m, m.Validate() }
 
+// UsesRecovery is true: every value but pu and the truths is a recovery.
+func (m *AreaMeasure) UsesRecovery() bool { return true }
+
 // indirectKind is the key kind of Algorithm 1 in an outside mode: indirect
 // for drop (the paper's), indirect-clip for clip.
 func indirectKind(o recovery.Outside) string {
@@ -107,6 +110,7 @@ func (m *AreaMeasure) Measure(_ context.Context, c *CellRun, out *Values) error 
 var (
 	_ MeasureConfig = (*AreaMeasure)(nil)
 	_ Measure       = (*AreaMeasure)(nil)
+	_ RecoveryUser  = (*AreaMeasure)(nil)
 )
 
 func init() {

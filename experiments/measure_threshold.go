@@ -31,6 +31,9 @@ func (m *ThresholdMeasure) Validate() error       { return nil }
 func (m *ThresholdMeasure) Key() string           { return m.measure.String() + "/v1" }
 func (m *ThresholdMeasure) New() (Measure, error) { return m, nil }
 
+// UsesRecovery is true: the maxima and their thresholds come from the recovery.
+func (m *ThresholdMeasure) UsesRecovery() bool { return true }
+
 func (m *ThresholdMeasure) Measure(_ context.Context, c *CellRun, out *Values) error {
 	recs, err := c.Recoveries()
 	if err != nil {
@@ -64,6 +67,7 @@ func (m *ThresholdMeasure) Measure(_ context.Context, c *CellRun, out *Values) e
 var (
 	_ MeasureConfig = (*ThresholdMeasure)(nil)
 	_ Measure       = (*ThresholdMeasure)(nil)
+	_ RecoveryUser  = (*ThresholdMeasure)(nil)
 )
 
 func init() {

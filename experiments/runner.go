@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"github.com/pueval/pueval/datasets"
 	"github.com/pueval/pueval/datasets/pusplit"
 	"github.com/pueval/pueval/estimators/classprior"
+	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -42,6 +44,7 @@ type Runner struct {
 	CodeVersion string
 
 	protocol   Protocol
+	recovers   bool // a measure recovers with the true alpha, beta: beta <= alpha fails a cell early
 	estimators []runEstimator
 	truths     []runTruth
 	measures   []Measure
@@ -106,11 +109,18 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 		return sum, err
 	}
 	defer store.Close()
+	if err := r.checkOwner(outDir); err != nil {
+		return sum, err
+	}
+	// The first error writing a record stops the run: the cells in flight are
+	// cancelled (and recorded nowhere), the finished ones are kept.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 
 	// Load every data set first: it fills the manifest's fingerprints and
 	// turns an unavailable data set into one clear message, not a failed cell each.
 	cfg := r.Config
-	man := results.Manifest{Experiment: cfg.Experiment, Config: cfg.Source, ConfigHash: cfg.Hash,
+	man := results.Manifest{Experiment: cfg.Experiment, Config: cfg.Source, ConfigHash: cfg.Hash, ConfigKey: cfg.KeyHash(),
 		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: classifiers.KernelName(cfg.Classifier),
 		Report: cfg.Report, Protocol: cfg.Protocol.Name(),
 		Data: map[string]string{}, Started: start.UTC(), Machine: machine()}
@@ -186,7 +196,10 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 				}
 				if aerr := store.Append(rec); aerr != nil {
 					mu.Lock()
-					storeErr = errors.Join(storeErr, aerr)
+					if storeErr == nil {
+						storeErr = aerr
+						stop(aerr)
+					}
 					mu.Unlock()
 					continue
 				}
@@ -221,7 +234,20 @@ feed:
 	sum.Trained, sum.CacheHits = int(r.trained.Load()), int(r.cacheHits.Load())
 	sum.Duration = time.Since(start)
 	if storeErr != nil {
-		return sum, fmt.Errorf("writing records: %w", storeErr)
+		// The finished cells are in the file (a failed append cut its partial
+		// record): the manifest says how many, and a re-run continues.
+		for _, rec := range store.Records() {
+			if rec.Status == results.StatusOK {
+				man.Done++
+			} else {
+				man.Failed++
+			}
+		}
+		if err := results.WriteManifest(outDir, man); err != nil {
+			storeErr = errors.Join(storeErr, err)
+		}
+		return sum, fmt.Errorf("run stopped after %d cells: writing records: %w (the finished cells are kept; fix the cause and run the same command again to continue)",
+			sum.Skipped+sum.Ran, storeErr)
 	}
 	for _, rec := range store.Records() {
 		switch rec.Status {
@@ -259,6 +285,31 @@ feed:
 	return sum, results.WriteManifest(outDir, man)
 }
 
+// checkOwner refuses to run into a results directory that holds the results
+// of another configuration: its manifest's ConfigKey (or, for a schema-1
+// manifest, which has none, its experiment name) must be this config's.
+func (r *Runner) checkOwner(dir string) error {
+	m, err := results.ReadManifest(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cfg := r.Config
+	same := m.ConfigKey == cfg.KeyHash()
+	if m.ConfigKey == "" { // schema 1
+		same = m.Experiment == cfg.Experiment
+	}
+	if !same {
+		return fmt.Errorf("%s holds the results of another configuration (experiment %s from %s, config key %.12s); "+
+			"this one (experiment %s from %s, config key %.12s) differs in a setting that changes results: "+
+			"run it into another directory (-o), or delete %s to start over",
+			dir, m.Experiment, m.Config, m.ConfigKey, cfg.Experiment, cfg.Source, cfg.KeyHash(), dir)
+	}
+	return nil
+}
+
 // prepare builds the protocol, estimators, truths and measures and empties
 // the data sets; runCell can run once the cells' data sets are loaded.
 func (r *Runner) prepare() error {
@@ -284,8 +335,11 @@ func (r *Runner) prepare() error {
 		}
 		r.truths = append(r.truths, runTruth{id: t.ID, truth: tr})
 	}
-	r.measures = nil
+	r.measures, r.recovers = nil, false
 	for _, m := range cfg.Metrics {
+		if ru, ok := m.Config.(RecoveryUser); ok && ru.UsesRecovery() {
+			r.recovers = true
+		}
 		ms, err := m.Config.New()
 		if err != nil {
 			return fmt.Errorf("measure %s: %w", m.ID, err)
@@ -378,6 +432,10 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 		Unlabeled: len(split.Unlabeled), Negatives: len(split.Negatives)}
 	ps := pusplit.Split{Labeled: split.Labeled, Unlabeled: split.Unlabeled}
 	rec.Alpha, rec.Beta = ps.Alpha(data.Y), ps.Beta(data.Y)
+	if err := recovery.CheckPriors(rec.Alpha, rec.Beta); err != nil && r.recovers {
+		// Fail before training: the recoveries would refuse these values.
+		return fail(trueRecoveryError(rec.Alpha, rec.Beta, err))
+	}
 	rows := append(append([]int{}, split.Labeled...), split.Unlabeled...)
 	nL := len(split.Labeled)
 	truth := make([]bool, len(rows))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -74,7 +73,7 @@ func (f Figure) Save(dir string) ([]string, error) {
 			return nil, err
 		}
 		p := filepath.Join(dir, f.Name+"."+ext)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+		if err := WriteFile(p, b); err != nil {
 			return nil, err
 		}
 		paths = append(paths, p)

@@ -80,9 +80,16 @@ figure { margin: 1em 0; } pre { background: #f6f6f6; padding: 0.5em; }
 	return writeFile(dir, "index.html", b.String())
 }
 
-// writeFile writes dir/name; os.WriteFile's error names the path.
+// writeFile writes dir/name atomically (WriteFile).
 func writeFile(dir, name, body string) error {
-	return os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	return WriteFile(filepath.Join(dir, name), []byte(body))
+}
+
+// WriteFile writes a report file atomically: to a temporary file in the same
+// directory, renamed over path, so a killed report leaves the old file or
+// the new one, never a truncated one. Every file of a report goes through it.
+func WriteFile(path string, data []byte) error {
+	return results.WriteFileAtomic(path, data)
 }
 
 // failedSection lists the failed cells, grouped by data set and error, so a

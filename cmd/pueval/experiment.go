@@ -48,6 +48,9 @@ func (f *runFlags) register(fs *flag.FlagSet, reproduce bool) {
 
 func (f *runFlags) selection() (experiments.Selection, error) {
 	sel := experiments.Selection{Repeats: f.repeats}
+	if f.workers < 1 {
+		return sel, fmt.Errorf("-j %d: want at least 1 cell at a time", f.workers)
+	}
 	if f.repeats < 0 {
 		return sel, fmt.Errorf("--repeats %d: want a positive number", f.repeats)
 	}
@@ -135,7 +138,7 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 			dir = filepath.Join(store.Options().CacheDir, "scores")
 		}
 		if cache, err = results.OpenScoreCache(dir); err != nil {
-			return "", err
+			return "", fmt.Errorf("score cache: %w (--score-cache DIR puts it elsewhere; --no-score-cache runs without it)", err)
 		}
 	}
 	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version()}
@@ -155,7 +158,21 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 	}
 	fmt.Fprintf(e.stderr, "pueval: %s: %d cells run (%d failed), %d from earlier runs, %d classifiers trained, %d from the score cache, %s\n",
 		cfg.Experiment, sum.Ran, sum.Failed, sum.Skipped, sum.Trained, sum.CacheHits, sum.Duration.Round(time.Second))
+	if err == nil && sum.Failed > 0 {
+		err = &cellsFailedError{failed: sum.Failed, ran: sum.Ran, dir: out}
+	}
 	return out, err
+}
+
+// cellsFailedError says that a run finished but some of its cells failed;
+// pueval then exits with status 3 (exitCellsFailed), not 1.
+type cellsFailedError struct {
+	failed, ran int
+	dir         string
+}
+
+func (e *cellsFailedError) Error() string {
+	return fmt.Sprintf("%d of the %d cells run failed (their records in %s say why; the report lists them)", e.failed, e.ran, e.dir)
 }
 
 // startCPUProfile starts a CPU profile into path (nothing when path is
@@ -190,13 +207,16 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		f.out = filepath.Join("results", paper)
 	}
 	out, err := runExperiment(ctx, e, paper, &f)
-	if err != nil {
+	var failed *cellsFailedError
+	if err != nil && !errors.As(err, &failed) {
 		return err
 	}
-	if f.noReport {
-		return nil
+	if !f.noReport {
+		if rerr := writeReport(e, out); rerr != nil {
+			return rerr
+		}
 	}
-	return writeReport(e, out)
+	return err
 }
 
 func runReport(ctx context.Context, e *env, args []string) error {
@@ -217,10 +237,15 @@ func writeReport(e *env, dir string) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("%s: no records", dir)
 	}
+	// The report directory is locked while it is written (a run may still
+	// be appending to the records it reads: that is safe, they are read as
+	// they stand); its files are written atomically.
 	out := filepath.Join(dir, "report")
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	lock, err := results.LockDir(out)
+	if err != nil {
 		return err
 	}
+	defer lock.Unlock()
 	man, err := results.ReadManifest(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

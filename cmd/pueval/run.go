@@ -43,6 +43,21 @@ func init() {
 	}
 }
 
+// Exit statuses of pueval.
+const (
+	exitError       = 1
+	exitCellsFailed = 3
+)
+
+// exitCode is the exit status for an error run returned.
+func exitCode(err error) int {
+	var failed *cellsFailedError
+	if errors.As(err, &failed) {
+		return exitCellsFailed
+	}
+	return exitError
+}
+
 // run executes pueval with the given arguments (without the program name).
 // Every error it returns starts with "pueval:".
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -88,6 +103,8 @@ func printOverview(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nRun 'pueval COMMAND -h' for the flags of a command.")
+	fmt.Fprintf(w, "\nExit status: 0 done (every cell of a run ok), %d error (the message says what and where), %d a run or\n"+
+		"reproduction finished but some of its cells failed (their records say why; the report lists them).\n", exitError, exitCellsFailed)
 }
 
 func runHelp(ctx context.Context, e *env, args []string) error {

@@ -131,7 +131,9 @@ func decodeScores(b []byte) (Scores, error) {
 	body = body[len(cacheMagic):]
 	n := binary.LittleEndian.Uint64(body)
 	body = body[8:]
-	if uint64(len(body)) != 9*n {
+	// Compare without multiplying n: 9n overflows for a crafted n, and the
+	// allocation below must never see a count the body cannot hold.
+	if uint64(len(body))%9 != 0 || uint64(len(body))/9 != n {
 		return Scores{}, fmt.Errorf("%w: %d bytes for %d rows", ErrCorrupt, len(body), n)
 	}
 	s := Scores{Scores: make([]float64, n), Labels: make([]bool, n)}

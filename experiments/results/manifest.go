@@ -14,10 +14,14 @@ const ManifestFile = "manifest.json"
 // Manifest describes a run of an experiment: what was run, with which code and
 // data, on which machine, and when.
 type Manifest struct {
-	Schema      int    `json:"schema"`
-	Experiment  string `json:"experiment"`
-	Config      string `json:"config"`      // where the config came from
-	ConfigHash  string `json:"config_hash"` // sha256 of the config's canonical form
+	Schema     int    `json:"schema"`
+	Experiment string `json:"experiment"`
+	Config     string `json:"config"`      // where the config came from
+	ConfigHash string `json:"config_hash"` // sha256 of the config file's bytes
+	// ConfigKey is the sha256 of the config's science-relevant part (every
+	// setting that can change a record; experiments.Config.Key): a results
+	// directory belongs to one ConfigKey. Empty in schema-1 manifests.
+	ConfigKey   string `json:"config_key,omitempty"`
 	CodeVersion string `json:"code_version"`
 	GoVersion   string `json:"go_version"`
 	Kernel      string `json:"kernel,omitempty"` // classifier kernel used (e.g. scalar, avx512)

@@ -1,13 +1,19 @@
 package results
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -253,5 +259,132 @@ func TestManifestSchemas(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"schema":7}`), 0o644)
 	if _, err := ReadManifest(dir); err == nil || !strings.Contains(err.Error(), "manifest schema 7") {
 		t.Errorf("schema 7: %v", err)
+	}
+}
+
+// A failed or short append (a full disk) is cut back to the last complete
+// record: the file never holds a torn record before whole ones, the error
+// names the file, and the store takes further appends.
+func TestAppendFailureLeavesWholeRecords(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Append(rec("a", StatusOK, 0.7)); err != nil {
+		t.Fatal(err)
+	}
+	// Half the record reaches the file, then the disk is full.
+	s.write = func(f *os.File, b []byte) (int, error) {
+		n, _ := f.Write(b[:len(b)/2])
+		return n, syscall.ENOSPC
+	}
+	err = s.Append(rec("b", StatusOK, 0.6))
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), filepath.Join(dir, RecordsFile)) {
+		t.Fatalf("append on a full disk: %v", err)
+	}
+	// A short write without an error is one too.
+	s.write = func(f *os.File, b []byte) (int, error) { return f.Write(b[:3]) }
+	if err := s.Append(rec("b", StatusOK, 0.6)); !errors.Is(err, io.ErrShortWrite) {
+		t.Fatalf("short write: %v", err)
+	}
+	s.write = (*os.File).Write
+	if err := s.Append(rec("c", StatusOK, 0.5)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadRecords(dir)
+	if err != nil || len(got) != 2 || got[0].Cell != "a" || got[1].Cell != "c" {
+		t.Fatalf("records after the failures: %v %v", got, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, RecordsFile))
+	if strings.Count(string(b), "\n") != 2 || !strings.HasSuffix(string(b), "}\n") {
+		t.Errorf("file after the failures:\n%s", b)
+	}
+}
+
+// One process at a time writes a results directory: a second store (or
+// LockDir) is refused, naming the holder's pid, until the first is closed.
+func TestStoreLock(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenStore(dir)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("process %d", os.Getpid())) {
+		t.Fatalf("second store: %v", err)
+	}
+	if _, err := LockDir(dir); !errors.Is(err, ErrLocked) {
+		t.Errorf("LockDir while the store is open: %v", err)
+	}
+	s.Close()
+	s2, err := OpenStore(dir)
+	if err != nil {
+		t.Fatalf("after Close: %v", err)
+	}
+	s2.Close()
+}
+
+// Results and caches are readable by the group, like any file the user
+// writes (WriteFileAtomic's temporary files start 0600).
+func TestFilesAreShared(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := OpenStore(dir)
+	s.Append(rec("a", StatusOK, 0.7))
+	if err := s.Finalize([]string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	WriteManifest(dir, Manifest{Experiment: "e"})
+	c, _ := OpenScoreCache(filepath.Join(dir, "cache"))
+	k, _ := Key("x")
+	c.Put(k, Scores{Scores: []float64{1}, Labels: []bool{true}})
+	c.PutEstimate(k, Estimate{Method: "m"})
+	p, _ := c.path(k)
+	e, _ := c.estimatePath(k)
+	for _, f := range []string{filepath.Join(dir, RecordsFile), filepath.Join(dir, ManifestFile), p, e} {
+		fi, err := os.Stat(f)
+		if err != nil || fi.Mode().Perm()&0o044 != 0o044 {
+			t.Errorf("%s: mode %v (%v), want group and others to read it", f, fi.Mode(), err)
+		}
+	}
+}
+
+// A crafted score-cache entry whose row count n makes 9n overflow to its
+// body's length (n = 10/9 mod 2^64), with a valid checksum, is refused as
+// corrupt by name, without allocating n rows.
+func TestCraftedScoreCacheEntry(t *testing.T) {
+	c, _ := OpenScoreCache(t.TempDir())
+	k, _ := Key("crafted")
+	var inv9 uint64 = 1
+	for range 64 { // Newton's iteration for the inverse of 9 mod 2^64
+		inv9 *= 2 - 9*inv9
+	}
+	n := 10 * inv9
+	if 9*n != 10 {
+		t.Fatalf("9 * %d = %d", n, 9*n)
+	}
+	b := append([]byte(cacheMagic), binary.LittleEndian.AppendUint64(nil, n)...)
+	b = append(b, make([]byte, 10)...)
+	sum := sha256.Sum256(b)
+	p, _ := c.path(k)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, append(b, sum[:]...), 0o644)
+	_, ok, err := c.Get(k)
+	if ok || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), p) {
+		t.Errorf("crafted entry: ok %v, %v", ok, err)
+	}
+}
+
+// A records file whose line exceeds MaxRecordSize is refused by name and
+// line, without reading it whole.
+func TestRecordLineLimit(t *testing.T) {
+	dir := t.TempDir()
+	line, _ := (&Record{Schema: SchemaVersion, Experiment: "e", Cell: "a", Status: StatusOK}).Marshal()
+	big := append(bytes.TrimSuffix(line, []byte("\n")), bytes.Repeat([]byte("x"), MaxRecordSize+10)...)
+	os.WriteFile(filepath.Join(dir, RecordsFile), append(big, '\n'), 0o644)
+	if _, err := ReadRecords(dir); err == nil || !strings.Contains(err.Error(), RecordsFile+":1: a line longer than 16 MiB") {
+		t.Errorf("long line: %v", err)
 	}
 }

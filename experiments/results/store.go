@@ -15,44 +15,75 @@ import (
 // RecordsFile is the name of the records file in a results directory.
 const RecordsFile = "records.jsonl"
 
-// Store appends records to DIR/records.jsonl. It is safe for concurrent use.
+// Store appends records to DIR/records.jsonl. It is safe for concurrent
+// use, and it holds the directory's lock (LockDir) from OpenStore to Close,
+// so no other process writes the directory meanwhile.
 type Store struct {
 	mu    sync.Mutex
 	dir   string
 	f     *os.File
+	lock  *Lock
+	size  int64             // bytes of complete records in the file
 	last  map[string]Record // last record of each cell
 	order []string          // cells in first-seen order
+	// write writes a record's bytes at the end of the file; tests replace it
+	// to inject short writes and errors.
+	write func(f *os.File, b []byte) (int, error)
 }
 
-// OpenStore opens (creating if needed) the records file in dir and loads the
-// records already there. A torn last line (a run killed mid-write) is cut off.
-// A line that is not a valid record, other than the last, is an error naming
-// the file and line, since silently dropping finished work is worse.
+// MaxRecordSize bounds a line of records.jsonl: a record is a few KB, and a
+// file that is not a records file must not be read into memory whole.
+const MaxRecordSize = 16 << 20
+
+// OpenStore takes the lock of dir (creating dir if needed), opens (creating
+// if needed) its records file and loads the records already there. A torn
+// last line (a run killed mid-write) is cut off. A line that is not a valid
+// record, other than the last, is an error naming the file and line, since
+// silently dropping finished work is worse.
 func OpenStore(dir string) (*Store, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	lock, err := LockDir(dir)
+	if err != nil {
 		return nil, err
 	}
+	s, err := openStore(dir, lock)
+	if err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	return s, nil
+}
+
+func openStore(dir string, lock *Lock) (*Store, error) {
 	path := filepath.Join(dir, RecordsFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, f: f, last: map[string]Record{}}
+	s := &Store{dir: dir, f: f, lock: lock, last: map[string]Record{}, write: (*os.File).Write}
 	good, err := s.load(f, path)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	// Cut a torn tail and position for appending.
-	if err := f.Truncate(good); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
+	if err := s.truncate(good); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// truncate cuts the file to n bytes (the end of the last complete record)
+// and positions the next write there.
+func (s *Store) truncate(n int64) error {
+	if err := s.f.Truncate(n); err != nil {
+		return fmt.Errorf("truncate %s: %w", s.f.Name(), err)
+	}
+	if _, err := s.f.Seek(n, io.SeekStart); err != nil {
+		return fmt.Errorf("seek %s: %w", s.f.Name(), err)
+	}
+	s.size = n
+	return nil
 }
 
 // load reads every complete record and returns the offset after the last good line.
@@ -60,10 +91,13 @@ func (s *Store) load(r io.Reader, path string) (int64, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	var off int64
 	for lineNo := 1; ; lineNo++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, MaxRecordSize)
 		if errors.Is(err, io.EOF) {
 			// An unterminated tail is a record torn by a kill: drop it.
 			return off, nil
+		}
+		if errors.Is(err, errLongLine) {
+			return 0, fmt.Errorf("%s:%d: a line longer than %d MiB: not a records file", path, lineNo, MaxRecordSize>>20)
 		}
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", path, err)
@@ -79,6 +113,29 @@ func (s *Store) load(r io.Reader, path string) (int64, error) {
 		}
 		s.remember(rec)
 		off += int64(len(line))
+	}
+}
+
+var errLongLine = errors.New("line too long")
+
+// readLine reads up to and including the next newline; io.EOF for an
+// unterminated tail, errLongLine past limit bytes.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > limit {
+			return nil, errLongLine
+		}
+		switch {
+		case err == nil:
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return line, err
+		}
 	}
 }
 
@@ -126,7 +183,10 @@ func (s *Store) Records() []Record {
 	return out
 }
 
-// Append writes one record with a single write and an fsync.
+// Append writes one record with a single write and an fsync. A failed or
+// short write (a full disk) is undone: the file is cut back to the last
+// complete record, so it never holds a torn record before whole ones, and
+// the error names the file and the cause.
 func (s *Store) Append(r Record) error {
 	b, err := r.Marshal()
 	if err != nil {
@@ -134,12 +194,20 @@ func (s *Store) Append(r Record) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := s.f.Write(b); err != nil {
+	n, err := s.write(s.f, b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	if err == nil {
+		err = s.f.Sync()
+	}
+	if err != nil {
+		if terr := s.truncate(s.size); terr != nil {
+			return fmt.Errorf("append to %s: %w (and cutting the partial record failed: %v)", s.f.Name(), err, terr)
+		}
 		return fmt.Errorf("append to %s: %w", s.f.Name(), err)
 	}
-	if err := s.f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", s.f.Name(), err)
-	}
+	s.size += int64(len(b))
 	s.remember(r)
 	return nil
 }
@@ -180,17 +248,23 @@ func (s *Store) Finalize(order []string) error {
 		return err
 	}
 	// Reopen the new file for further appends.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR, 0o644)
 	if err != nil {
 		return err
 	}
 	s.f.Close()
 	s.f = f
-	return nil
+	return s.truncate(int64(buf.Len()))
 }
 
-// Close closes the records file.
-func (s *Store) Close() error { return s.f.Close() }
+// Close closes the records file and releases the directory's lock.
+func (s *Store) Close() error {
+	err := s.f.Close()
+	if uerr := s.lock.Unlock(); err == nil {
+		err = uerr
+	}
+	return err
+}
 
 // ReadRecords reads the records of a results directory (or a records.jsonl
 // path) without opening it for writing: the last record of each cell, in
@@ -219,7 +293,12 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	name := tmp.Name()
-	_, werr := tmp.Write(data)
+	// CreateTemp makes the file 0600; results and caches are shared with a
+	// group as readily as files written with os.Create.
+	werr := tmp.Chmod(0o644)
+	if werr == nil {
+		_, werr = tmp.Write(data)
+	}
 	if werr == nil {
 		werr = tmp.Sync()
 	}

@@ -3,7 +3,6 @@ package aaai2017
 import (
 	"fmt"
 	"html"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -103,7 +102,7 @@ is why the paper's IR/DR columns are larger than the recovery alone would give.<
 		if err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(filepath.Join(dir, "signtest.md"), []byte(st), 0o644); err != nil {
+		if err := report.WriteFile(filepath.Join(dir, "signtest.md"), []byte(st)); err != nil {
 			return "", err
 		}
 		fmt.Fprintf(&h, "<h3>Sign test: indirect vs direct AUC recovery</h3>\n<pre>%s</pre>\n", html.EscapeString(st))

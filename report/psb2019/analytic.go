@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -35,7 +34,7 @@ func drawFigure1(dir string) (files, notes []string, err error) {
 		return nil, nil, fmt.Errorf("fig1.json: %w", err)
 	}
 	p := filepath.Join(dir, "fig1.json")
-	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+	if err := report.WriteFile(p, append(b, '\n')); err != nil {
 		return nil, nil, err
 	}
 	saved, err := fig.Save(dir)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -74,7 +73,7 @@ func Write(dir string, in report.Input) (string, error) {
 		}
 	}
 	for _, f := range []struct{ name, body string }{{"psb-table.md", md.String()}, {"psb-table.tex", t.LaTeX()}, {"psb-table.csv", t.CSV()}} {
-		if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.body), 0o644); err != nil {
+		if err := report.WriteFile(filepath.Join(dir, f.name), []byte(f.body)); err != nil {
 			return "", err
 		}
 	}

@@ -1,0 +1,15 @@
+//go:build !unix
+
+package results
+
+import (
+	"errors"
+	"os"
+)
+
+// Without flock (Windows, Plan 9, wasm) the lock is not enforced: a second
+// process is not refused. pueval's targets are Unix machines.
+var errWouldBlock = errors.New("lock would block")
+
+func lockFile(f *os.File) error   { return nil }
+func unlockFile(f *os.File) error { return nil }

@@ -1,0 +1,116 @@
+package experiments
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pueval/pueval/experiments/results"
+)
+
+// A results directory belongs to one configuration: a config that differs in
+// anything that changes results is refused with both configs named; one
+// that differs only in its description, its report or the execution
+// settings continues the directory.
+func TestChangedConfigRefused(t *testing.T) {
+	src := strings.Replace(tinyExperiment, "%s", "metrics: [auc]\nreport: summary", 1)
+	out := t.TempDir()
+	run := func(src string, sel Selection) (Summary, error) {
+		cfg, err := ParseConfig([]byte(src), "ablation.yaml", LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells, _ := cfg.Cells(sel)
+		return (&Runner{Config: cfg, Workers: 2}).Run(context.Background(), cells, out)
+	}
+	if _, err := run(src, Selection{Repeats: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, edit := range []struct{ old, new string }{
+		{"metrics: [auc]", "metrics: [auc]\nestimators: [{name: alphamax-n, knee: published}]"},
+		{"bags: 4", "bags: 5"},
+		{"experiment: conformance", "experiment: other"},
+		{"seed: 11", "seed: 12"},
+		{"beta: [1, 0.9]", "beta: [1, 0.8]"},
+		{"metrics: [auc]", "metrics: [auc, mcc]"},
+	} {
+		_, err := run(strings.Replace(src, edit.old, edit.new, 1), Selection{})
+		if err == nil || !strings.Contains(err.Error(), "holds the results of another configuration") ||
+			!strings.Contains(err.Error(), "run it into another directory (-o)") {
+			t.Errorf("%q -> %q: %v", edit.old, edit.new, err)
+		}
+	}
+	// Description, report and the selection are not results.
+	same := strings.Replace(src, "report: summary", "report: other\ndescription: a note", 1)
+	sum, err := run(same, Selection{})
+	if err != nil || sum.Skipped != 2 || sum.Ran != 0 {
+		t.Errorf("same science: %+v %v", sum, err)
+	}
+}
+
+// A cell whose true beta is not above its alpha fails right after its split,
+// with the recovery's reason, and trains nothing (PSB-2019's setting excludes
+// it; the measures would refuse it after the bag had trained).
+func TestBetaNotAboveAlphaFailsBeforeTraining(t *testing.T) {
+	src := `experiment: crowded
+seed: 1
+repeats: 1
+protocol: {name: psb2019}
+grid: {beta: [1, 0.7]}
+datasets:
+  - name: mostly-positive
+    source: {name: synth-gaussian, n: 3000, d: 3, positive_fraction: 0.85}
+classifier: {bags: 4}
+metrics: [acc]
+`
+	d, sum, _ := runYAML(t, src, 1, nil)
+	// beta = 1 runs (a bag); beta = 0.7 < alpha ~ 0.85 fails untrained.
+	if sum.Ran != 2 || sum.Failed != 1 || sum.Trained != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	recs, _ := results.ReadRecords(d)
+	f := recs[1]
+	if f.Status != results.StatusFailed || !strings.Contains(f.Error, "recovery with the true alpha") ||
+		!strings.Contains(f.Error, "<= 0") || f.Work != nil || f.Kernel != "" {
+		t.Errorf("failed cell %+v", f)
+	}
+}
+
+func TestConfigLimits(t *testing.T) {
+	base := "experiment: x\nprotocol: {name: aaai2017}\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n"
+	for _, c := range []struct{ add, want string }{
+		{"repeats: 0\n", "c.yaml:5: repeats: 0: want a number of repeats in [1, 1000000] (leave it out for 50)"},
+		{"seed: 18446744073709551616\n", `c.yaml:5: seed: "18446744073709551616": want an integer in [0, 18446744073709551615]`},
+		{"seed: -1\n", `c.yaml:5: seed: "-1"`},
+		{"metrics: [aucpr]\n", "c.yaml:5: metrics: given twice (first on line 4); the first is used"},
+	} {
+		_, err := ParseConfig([]byte(base+c.add), "c.yaml", LoadOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.add, err, c.want)
+		}
+		// Only that error: a duplicate key does not make the others look missing.
+		if err != nil && len(err.(Errors)) != 1 {
+			t.Errorf("%q: %d errors:\n%v", c.add, len(err.(Errors)), err)
+		}
+	}
+	cfg, err := ParseConfig([]byte(base+"seed: 18446744073709551615\n"), "c.yaml", LoadOptions{})
+	if err != nil || cfg.Seed != 1<<64-1 || cfg.Repeats != 50 {
+		t.Errorf("largest seed: %v %v", cfg, err)
+	}
+	// A config larger than MaxConfigSize is refused before it is parsed.
+	huge := filepath.Join(t.TempDir(), "huge.yaml")
+	f, _ := os.Create(huge)
+	f.WriteString(base + "description: |\n")
+	for range MaxConfigSize / 64 {
+		f.WriteString("  " + strings.Repeat("x", 62) + "\n")
+	}
+	f.Close()
+	if _, err := ReadConfig(huge, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "a config is at most 1024 KiB") {
+		t.Errorf("huge config: %v", err)
+	}
+	if _, err := ReadConfig("aaai2018", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "built-in: aaai2017-smoke, aaai2017, psb2019-smoke, psb2019") {
+		t.Errorf("unknown built-in config: %v", err)
+	}
+}
