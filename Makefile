@@ -58,13 +58,17 @@ bench:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## fuzz: a short run of every fuzz target (the corpus they find is kept under testdata/fuzz).
+## fuzz: a short run of every fuzz target. Inputs that crash go to the package's testdata/fuzz
+## (then committed as regression tests); the corpora of the config, records and score-cache
+## fuzzers are committed there too, so `go test` replays them.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./internal/scorefile
 	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
 	$(GO) test -run '^$$' -fuzz FuzzScore -fuzztime 30s ./classifiers
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime 30s ./experiments
+	for f in FuzzReadRecords FuzzScoreCache; do \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s ./experiments/results || exit 1; done
 
 clean:
 	rm -rf bin

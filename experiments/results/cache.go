@@ -116,6 +116,11 @@ func encodeScores(s Scores) []byte {
 			b = append(b, 0)
 		}
 	}
+	return appendSum(b)
+}
+
+// appendSum appends the sha256 of b to b.
+func appendSum(b []byte) []byte {
 	sum := sha256.Sum256(b)
 	return append(b, sum[:]...)
 }
