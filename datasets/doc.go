@@ -25,7 +25,8 @@
 //     $XDG_CACHE_HOME/pueval, else ~/.cache/pueval. Raw files live under
 //     uci/ in archive layout (uci/machine-learning-databases/...), with
 //     uci/manifest.json recording each file's sha256, size, source and time
-//     (provenance only); encoded data sets under encoded/<name>.pds.
+//     (provenance, and which copies pueval fetched: see below); encoded data
+//     sets under encoded/<name>.pds.
 //   - mirror: $PUEVAL_UCI_MIRROR, a directory laid out like the archive, a
 //     file:// URL or an http(s) base URL; when unset, the archive itself,
 //     https://archive.ics.uci.edu/ml/ (DefaultMirror). The mirror replaces
@@ -42,6 +43,33 @@
 // provide it (set PUEVAL_UCI_MIRROR, or put the file at the named cache
 // path).
 //
+// Requests to an http(s) mirror have no overall time limit, so that a
+// large download that keeps progressing always finishes; instead each
+// phase is bounded (Options): getting a connection by ConnectTimeout
+// (default 30 s), the response headers once connected by HeaderTimeout
+// (60 s), and the body by StallTimeout (60 s), the longest wait for the
+// next bytes, restarted by every chunk that arrives. A server that accepts
+// the connection and never answers, or stops sending mid-body, thus fails a
+// minute after it falls silent, with a *TimeoutError (errors.Is
+// context.DeadlineExceeded) wrapped with the URL; the caller's context
+// cancels a request at once.
+//
+// Store.Availability says which files of a data set are in the cache or the
+// mirror without reading or fetching them (an http(s) mirror is asked with
+// HEAD requests): complete, partial (only optional files missing: the data
+// set loads, incomplete), missing (a required file is missing), unknown
+// (the mirror did not answer) or no-parser.
+//
+// A raw file that fails verification does not stay in the cache when
+// pueval fetched it (in this process or an earlier one: uci/manifest.json
+// has an entry for it with the sha256 of the bytes read): a file whose data
+// do not match its fingerprint, and a file or zip member with no bytes at
+// all (an *EmptyFileError naming the catalog path and the cache file), are
+// removed from the cache, so the next load fetches them again and a fixed
+// mirror fixes the next run. A file put in the cache by hand is kept, and
+// the error names it as the file to check. A fingerprint mismatch also
+// removes the data set's encoded cache entry.
+//
 // # Formats
 //
 //   - delimited text (comma, semicolon, tab, or runs of whitespace), LF or
@@ -57,8 +85,9 @@
 //     (tokens \w\w+ lower-cased, counts x smooth idf ln((1+n)/(1+df))+1,
 //     rows scaled to unit length) over the MaxFeatures most frequent terms.
 //
-// All parsers return errors naming the file and line; none panics on bad
-// input (each is fuzzed).
+// All parsers return errors naming the file and line (the entry of a tar,
+// the record offset of an .xls) and the file read in the cache; none panics
+// on bad input (each is fuzzed).
 //
 // # Encoding and binarization
 //
@@ -93,7 +122,8 @@
 // by its raw target: 'n' and float64 bits for a numeric target, 's', a
 // uint32 length and the bytes for a class), which lets a mismatch name the
 // file: a *FingerprintError names the data set, the file, the expected and
-// the computed fingerprint. A data set loaded without optional files
+// the computed fingerprint (and what was done with the cached copy, above).
+// A data set loaded without optional files
 // (Gas: batches 7 and 10 are not in the mirror) is checked against the
 // catalog's Partial entry for exactly those missing files, and comes back
 // with Complete = false and a warning stating the shortfall.

@@ -319,7 +319,12 @@ func threshold(rule string, vals []float64) float64 {
 // binarization, feature encoding; and computes the per-file fingerprints.
 func encodeTable(s *Spec, t *sourceTable) (*encoded, error) {
 	if len(t.rows) == 0 {
-		return nil, fmt.Errorf("no data rows")
+		// Name what was read: a header-only or blank file is otherwise hard
+		// to tell from a wrong catalog entry.
+		if len(t.parts) == 0 {
+			return nil, fmt.Errorf("no data rows: no file was read")
+		}
+		return nil, fmt.Errorf("no data rows in %s", strings.Join(t.parts, ", "))
 	}
 	n := len(t.rows)
 	if s.MaxRows > 0 && n > s.MaxRows {
@@ -362,7 +367,7 @@ func encodeTable(s *Spec, t *sourceTable) (*encoded, error) {
 		y = append(y, pos)
 	}
 	if len(keep) == 0 {
-		return nil, fmt.Errorf("no rows left after applying the target rule")
+		return nil, fmt.Errorf("no rows left after applying the target rule to column %s of the %d rows of %s", t.names[target], n, strings.Join(t.parts, ", "))
 	}
 	if numeric {
 		y = make([]bool, len(tv))

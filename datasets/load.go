@@ -77,15 +77,85 @@ type FingerprintError struct {
 	Local    string // the file that was read
 	Expected string
 	Got      string
+	// Rejected says what became of the raw files in the cache that may hold
+	// the bad data: those behind File (its data and labels files), or, when
+	// File is empty, those without a fingerprint of their own. A copy that
+	// pueval fetched is removed, so that the next load fetches it again
+	// rather than failing on the same copy after the mirror has been fixed;
+	// a file put in the cache by hand is kept.
+	Rejected []RejectedFile
 }
 
 func (e *FingerprintError) Error() string {
 	if e.File == "" {
-		return fmt.Sprintf("%s: fingerprint mismatch of the encoded data set: expected %s, got %s (every file matched its own fingerprint, so the encoding or the catalog entry changed)",
-			e.Dataset, e.Expected, e.Got)
+		if len(e.Rejected) == 0 {
+			return fmt.Sprintf("%s: fingerprint mismatch of the encoded data set: expected %s, got %s (every file matched its own fingerprint, so the encoding or the catalog entry changed)",
+				e.Dataset, e.Expected, e.Got)
+		}
+		return fmt.Sprintf("%s: fingerprint mismatch of the encoded data set: expected %s, got %s (every file with a fingerprint of its own matched it; of those without one, %s)",
+			e.Dataset, e.Expected, e.Got, rejectedText(e.Rejected, ""))
 	}
-	return fmt.Sprintf("%s: fingerprint mismatch in file %s (read from %s): expected %s, got %s; the file differs from the one the catalog was made from: delete it from the cache to fetch it again, or fix the mirror",
+	msg := fmt.Sprintf("%s: fingerprint mismatch in file %s (read from %s): expected %s, got %s; the file differs from the one the catalog was made from",
 		e.Dataset, e.File, e.Local, e.Expected, e.Got)
+	if len(e.Rejected) == 0 {
+		return msg + ": delete it from the cache to fetch it again, or fix the mirror"
+	}
+	return msg + ": " + rejectedText(e.Rejected, e.Local)
+}
+
+// RejectedFile records what was done with a raw file in the cache that
+// failed verification (a fingerprint mismatch, or no bytes at all).
+type RejectedFile struct {
+	Local string // the file in the cache
+	// Source is where pueval fetched it from, per uci/manifest.json; empty
+	// when the cache copy was not fetched by pueval (put there by hand, or
+	// replaced since it was fetched).
+	Source  string
+	Removed bool  // deleted from the cache: the next load fetches it again
+	Err     error // why removing it failed
+}
+
+// text says what happened to the file and what to do; self is the file
+// the message has already named (it is then called "it").
+func (r RejectedFile) text(self string) string {
+	who := r.Local
+	if r.Local == self {
+		who = "it"
+	}
+	switch {
+	case r.Removed:
+		return fmt.Sprintf("%s was fetched from %s and has been removed from the cache, so the next load fetches it again (fix the mirror's copy if that fails again)", who, r.Source)
+	case r.Source != "":
+		return fmt.Sprintf("%s was fetched from %s but could not be removed from the cache (%v): delete it, and fix the mirror's copy", who, r.Source, r.Err)
+	}
+	return fmt.Sprintf("%s was not fetched by pueval (uci/manifest.json has no record of this copy), so it was kept: check that file, or delete it to fetch it again", who)
+}
+
+func rejectedText(rs []RejectedFile, self string) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.text(self)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// EmptyFileError says that a raw file, or a part of it (a zip member, a
+// decompressed file), has no bytes. No catalogued file is empty, and the
+// parsers would otherwise report only a symptom ("no data rows", "EOF")
+// that names no file.
+type EmptyFileError struct {
+	Dataset  string
+	File     string // catalog path
+	Part     string // the empty part ("dir/a.zip!member"); empty when the file itself is
+	Rejected RejectedFile
+}
+
+func (e *EmptyFileError) Error() string {
+	what := fmt.Sprintf("file %s is empty: %s has 0 bytes", e.File, e.Rejected.Local)
+	if e.Part != "" {
+		what = fmt.Sprintf("file %s is empty: %s in %s has 0 bytes", e.File, e.Part, e.Rejected.Local)
+	}
+	return e.Dataset + ": " + what + "; " + e.Rejected.text(e.Rejected.Local)
 }
 
 // ErrUnavailable is matched (errors.Is) by errors for data sets that cannot
@@ -131,6 +201,9 @@ func Open(cat *Catalog, opts Options) (*Store, error) {
 	if opts.Mirror == "" {
 		opts.Mirror = DefaultMirror
 	}
+	opts.ConnectTimeout = limitOr(opts.ConnectTimeout, DefaultConnectTimeout)
+	opts.HeaderTimeout = limitOr(opts.HeaderTimeout, DefaultHeaderTimeout)
+	opts.StallTimeout = limitOr(opts.StallTimeout, DefaultStallTimeout)
 	return &Store{cat: cat, opts: opts}, nil
 }
 
@@ -265,51 +338,61 @@ func (s *Store) build(ctx context.Context, sp *Spec, verify bool) (*Dataset, err
 		t.names = sp.Format.Names
 	}
 	ds := &Dataset{Name: sp.Name, Notes: strings.TrimSpace(sp.Notes), Complete: true}
+	// raws[k] are the raw files read for ds.Files[k] (its data file, and
+	// its labels file if any): the ones to reject if its data fail.
+	raws := make([][]*rawFile, 0, len(sp.Files))
 	for fi, f := range sp.Files {
 		rf, err := s.opts.find(ctx, sp.Name, f.Path)
 		var me *MissingFileError
 		if errors.As(err, &me) && f.Optional {
 			ds.Missing = append(ds.Missing, f.Path)
 			ds.Files = append(ds.Files, FileInfo{Path: f.Path, Missing: true})
+			raws = append(raws, nil)
 			continue
 		}
 		if err != nil {
 			return nil, s.unavailable(sp, err)
 		}
 		info := FileInfo{Path: f.Path, Used: rf.cand.rel, Local: rf.local, SHA256: rf.sha256}
-		parts, err := rf.parts()
+		parts, err := s.readParts(sp, f.Path, rf)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", sp.Name, err)
+			return nil, err
 		}
 		var labels *records
+		var lf *rawFile
 		if f.Labels != "" {
-			lf, err := s.opts.find(ctx, sp.Name, f.Labels)
+			lf, err = s.opts.find(ctx, sp.Name, f.Labels)
 			if err != nil {
 				return nil, s.unavailable(sp, err)
 			}
-			lparts, err := lf.parts()
+			lparts, err := s.readParts(sp, f.Labels, lf)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", sp.Name, err)
+				return nil, err
 			}
 			if len(parts) != 1 || len(lparts) != 1 {
-				return nil, fmt.Errorf("%s: labels need exactly one data file and one labels file, got %d and %d", sp.Name, len(parts), len(lparts))
+				return nil, fmt.Errorf("%s: labels need exactly one data file and one labels file, got %d (%s) and %d (%s)", sp.Name, len(parts), rf.local, len(lparts), lf.local)
 			}
 			rec, err := parseDelimited(lparts[0].data, 0)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", sp.Name, lparts[0].name, err)
+				return nil, fmt.Errorf("%s: %s: %w (read from %s)", sp.Name, lparts[0].name, err, lf.local)
 			}
 			labels = &rec
 		}
 		for _, p := range parts {
 			rec, err := readFormat(sp.Format, p)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", sp.Name, p.name, err)
+				return nil, fmt.Errorf("%s: %s: %w (read from %s)", sp.Name, p.name, err, rf.local)
 			}
 			if err := t.add(sp, fi, p.name, rec, labels); err != nil {
 				return nil, fmt.Errorf("%s: %w", sp.Name, err)
 			}
 		}
 		ds.Files = append(ds.Files, info)
+		if lf != nil {
+			raws = append(raws, []*rawFile{rf, lf})
+		} else {
+			raws = append(raws, []*rawFile{rf})
+		}
 	}
 	enc, err := encodeTable(sp, t)
 	if err != nil {
@@ -330,12 +413,86 @@ func (s *Store) build(ctx context.Context, sp *Spec, verify bool) (*Dataset, err
 	}
 	ds.Fingerprint = Fingerprint(enc.x, enc.y, enc.d)
 	if err := s.check(sp, ds, verify); err != nil {
+		s.reject(sp, ds, raws, err)
 		return nil, err
 	}
 	if err := s.saveEncoded(sp, ds); err != nil {
 		ds.Warnings = append(ds.Warnings, fmt.Sprintf("could not write the encoded cache: %v", err))
 	}
 	return ds, nil
+}
+
+// readParts checks that a raw file and each part it provides (zip members,
+// a decompressed file) have bytes, and returns the parts. Errors name the
+// catalog path and the file in the cache.
+func (s *Store) readParts(sp *Spec, path string, rf *rawFile) ([]part, error) {
+	if len(rf.data) == 0 {
+		return nil, &EmptyFileError{Dataset: sp.Name, File: path, Rejected: s.opts.discardFetched(rf)}
+	}
+	parts, err := rf.parts()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (read from %s)", sp.Name, err, rf.local)
+	}
+	for _, p := range parts {
+		if len(p.data) == 0 {
+			return nil, &EmptyFileError{Dataset: sp.Name, File: path, Part: p.name, Rejected: s.opts.discardFetched(rf)}
+		}
+	}
+	return parts, nil
+}
+
+// reject handles the raw files behind the fingerprint errors in err (a
+// *FingerprintError, or several joined): each copy that pueval fetched is
+// removed from the cache (see discardFetched), and the error records what
+// was done. The encoded cache entry of the data set is removed as well, so
+// that no encoded copy of data the catalog rejects outlives this failure
+// (one may have been written without verification, or under an older
+// catalog). raws[k] are the raw files of ds.Files[k].
+func (s *Store) reject(sp *Spec, ds *Dataset, raws [][]*rawFile, err error) {
+	var fes []*FingerprintError
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if fe, ok := e.(*FingerprintError); ok {
+				fes = append(fes, fe)
+			}
+		}
+	} else if fe, ok := err.(*FingerprintError); ok {
+		fes = append(fes, fe)
+	}
+	if len(fes) == 0 {
+		return
+	}
+	os.Remove(s.encodedPath(sp.Name))
+	// One raw file (a zip) may hold several catalogued files: it is
+	// discarded once, and every error that involves it says so.
+	done := map[string]RejectedFile{}
+	for _, fe := range fes {
+		for k, f := range ds.Files {
+			if f.Missing || k >= len(raws) {
+				continue
+			}
+			var suspect bool
+			if fe.File != "" {
+				suspect = f.Path == fe.File
+			} else {
+				// Every file with a fingerprint of its own matched it, so
+				// the bad data can only be in one without.
+				i := slices.IndexFunc(sp.Files, func(x FileSpec) bool { return x.Path == f.Path })
+				suspect = i >= 0 && sp.Files[i].Fingerprint == ""
+			}
+			if !suspect {
+				continue
+			}
+			for _, rf := range raws[k] {
+				r, ok := done[rf.local]
+				if !ok {
+					r = s.opts.discardFetched(rf)
+					done[rf.local] = r
+				}
+				fe.Rejected = append(fe.Rejected, r)
+			}
+		}
+	}
 }
 
 // add appends a parsed part to the table, resolving the header.

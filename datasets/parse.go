@@ -187,7 +187,8 @@ func parseDocuments(data []byte) (records, error) {
 	var rec records
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return rec, err
+		// Alone, a short file gives just "unexpected EOF".
+		return rec, fmt.Errorf("gzip header: %w", err)
 	}
 	tr := tar.NewReader(zr)
 	var total int64

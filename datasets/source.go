@@ -26,6 +26,14 @@ import (
 // DefaultMirror is the archive base used when PUEVAL_UCI_MIRROR is unset.
 const DefaultMirror = "https://archive.ics.uci.edu/ml/"
 
+// Default timeouts of an http(s) mirror (Options). The whole request has no
+// limit: a slow mirror that keeps sending finishes, a dead one fails.
+const (
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultHeaderTimeout  = 60 * time.Second
+	DefaultStallTimeout   = 60 * time.Second
+)
+
 // Environment variables read by DefaultOptions.
 const (
 	EnvMirror = "PUEVAL_UCI_MIRROR"
@@ -40,9 +48,24 @@ type Options struct {
 	// Mirror is the archive base: a directory laid out like the archive, a
 	// file:// URL, or an http(s) base URL. It replaces DefaultMirror.
 	Mirror string
-	// Client is used for http(s) mirrors (default: a client with a 10-minute
-	// timeout per request).
+	// Client is used for http(s) mirrors (default: http.DefaultClient, with
+	// no overall limit). The timeouts below apply to any client: they bound
+	// each phase of a request instead of its whole, so that a large download
+	// that keeps progressing is never cut off, while a mirror that falls
+	// silent fails once the phase's limit runs out.
 	Client *http.Client
+	// ConnectTimeout bounds getting a connection to an http(s) mirror (name
+	// lookup, TCP connect, TLS handshake). Zero means
+	// DefaultConnectTimeout; negative, no limit.
+	ConnectTimeout time.Duration
+	// HeaderTimeout bounds the wait for the response headers once connected
+	// (a server that accepts the connection and never answers). Zero means
+	// DefaultHeaderTimeout; negative, no limit.
+	HeaderTimeout time.Duration
+	// StallTimeout bounds the wait for the next bytes of a response body:
+	// a download fails when nothing arrives for this long, however long it
+	// has run. Zero means DefaultStallTimeout; negative, no limit.
+	StallTimeout time.Duration
 	// Log, if set, receives one line per file copied or downloaded.
 	Log io.Writer
 }
@@ -219,15 +242,7 @@ func (o *Options) fetch(ctx context.Context, rel, local string) (string, error) 
 		loc        = o.mirrorLocation(rel)
 	)
 	if isHTTP(o.Mirror) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
-		if err != nil {
-			return "", err
-		}
-		client := o.Client
-		if client == nil {
-			client = &http.Client{Timeout: 10 * time.Minute}
-		}
-		resp, err := client.Do(req)
+		resp, err := o.httpDo(ctx, http.MethodGet, loc)
 		if err != nil {
 			return "", err
 		}
@@ -355,7 +370,8 @@ func sha256Hex(b []byte) string {
 // The cache manifest (uci/manifest.json) records, for provenance, each raw
 // file's sha256, size, where it came from and when. Fingerprints, not these
 // hashes, decide whether data verify (a copy that differs in line endings
-// is still the same data).
+// is still the same data); the hashes decide whether a copy that failed is
+// the one pueval fetched, and may be removed (discardFetched).
 type manifestEntry struct {
 	SHA256  string `json:"sha256"`
 	Bytes   int64  `json:"bytes"`
@@ -368,7 +384,8 @@ var manifestMu sync.Mutex
 func (o *Options) manifestPath() string { return filepath.Join(o.CacheDir, "uci", "manifest.json") }
 
 // readManifest returns the cache manifest (empty when absent or unreadable:
-// it is provenance only, and rewritten on the next fetch).
+// it is rewritten on the next fetch, and a file it does not list is only
+// ever kept, never removed).
 func (o *Options) readManifest() map[string]manifestEntry {
 	m := map[string]manifestEntry{}
 	if b, err := os.ReadFile(o.manifestPath()); err == nil {
@@ -382,12 +399,46 @@ func (o *Options) recordManifest(rel string, e manifestEntry) error {
 	defer manifestMu.Unlock()
 	m := o.readManifest()
 	m[rel] = e
+	return o.writeManifest(m)
+}
+
+// writeManifest replaces the manifest; the caller holds manifestMu.
+func (o *Options) writeManifest(m map[string]manifestEntry) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
 	_, _, err = writeAtomic(context.Background(), o.manifestPath(), bytes.NewReader(append(b, '\n')), -1)
 	return err
+}
+
+// discardFetched removes a raw file that failed verification from the cache
+// when pueval fetched it, in this process or an earlier one: the manifest
+// has an entry for its archive path whose sha256 is that of the bytes read.
+// Kept, the bad copy would be read by every later load, so fixing the mirror
+// would not fix the next run; removed, the next load fetches it again. A
+// copy put in the cache by hand (no such entry) is the user's and is kept;
+// the error then names it.
+func (o *Options) discardFetched(rf *rawFile) RejectedFile {
+	r := RejectedFile{Local: rf.local}
+	manifestMu.Lock()
+	defer manifestMu.Unlock()
+	m := o.readManifest()
+	e, ok := m[rf.cand.rel]
+	if !ok || e.SHA256 != rf.sha256 {
+		return r
+	}
+	r.Source = e.Source
+	if err := os.Remove(rf.local); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.Err = err
+		return r
+	}
+	r.Removed = true
+	// The entry described the removed copy. Failing to drop it is harmless
+	// (a later copy has its own sha256, and the next fetch rewrites it).
+	delete(m, rf.cand.rel)
+	_ = o.writeManifest(m)
+	return r
 }
 
 // part is one parsed unit of input: a file or a zip member, decompressed.
@@ -465,11 +516,12 @@ func (f *rawFile) parts() ([]part, error) {
 func gunzip(data []byte) ([]byte, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, err
+		// Alone, a short file gives just "unexpected EOF".
+		return nil, fmt.Errorf("gzip header: %w", err)
 	}
 	b, err := io.ReadAll(io.LimitReader(zr, maxMemberSize+1))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gzip data: %w", err)
 	}
 	if len(b) > maxMemberSize {
 		return nil, fmt.Errorf("decompresses to more than %d bytes", maxMemberSize)

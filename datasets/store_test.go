@@ -235,7 +235,7 @@ func TestCorruptFile(t *testing.T) {
 	if fe.Dataset != "toy" || fe.File != "machine-learning-databases/toy/toy.csv" || fe.Expected != want || fe.Got == want || len(fe.Got) != 64 {
 		t.Errorf("fingerprint error %+v", fe)
 	}
-	for _, s := range []string{"toy:", "machine-learning-databases/toy/toy.csv", "expected " + want, "got " + fe.Got, "delete it from the cache"} {
+	for _, s := range []string{"toy:", "machine-learning-databases/toy/toy.csv", "expected " + want, "got " + fe.Got, "has been removed from the cache, so the next load fetches it again"} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("error %q lacks %q", err, s)
 		}

@@ -16,15 +16,16 @@ import (
 type datasetsSub struct {
 	name, args, summary string
 	run                 func(ctx context.Context, e *env, o *datasetsOpts, names []string) error
-	loads               bool // takes --cache and --mirror
+	loads               bool // takes --cache and --mirror, and NAMEs
 	json                bool // takes --json
+	looks               bool // takes --cache and --mirror (looks for files without loading them)
 }
 
 var datasetsSubs = []datasetsSub{
-	{"list", "[--json] [--catalog FILE]", "list the catalogued data sets with their papers, rules and expected sizes (reads no data)", runDatasetsList, false, true},
-	{"describe", "[--json] [--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "load data sets (all by default) and report n, n_pos, d, fingerprint, completeness and warnings", runDatasetsDescribe, true, true},
-	{"verify", "[--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "re-parse data sets from their raw files and check every fingerprint; fails if any does not verify", runDatasetsVerify, true, false},
-	{"fetch", "[--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "copy or download the raw files of data sets into the cache", runDatasetsFetch, true, false},
+	{"list", "[--json] [--catalog FILE] [--cache DIR] [--mirror DIR|URL]", "list the catalogued data sets with their papers, rules, expected sizes and which of their files are in the cache or the mirror (reads and fetches no data)", runDatasetsList, false, true, true},
+	{"describe", "[--json] [--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "load data sets (all by default) and report n, n_pos, d, fingerprint, completeness, missing files and warnings", runDatasetsDescribe, true, true, false},
+	{"verify", "[--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "re-parse data sets from their raw files and check every fingerprint; fails if any does not verify", runDatasetsVerify, true, false, false},
+	{"fetch", "[--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "copy or download the raw files of data sets into the cache", runDatasetsFetch, true, false, false},
 }
 
 type datasetsOpts struct {
@@ -68,7 +69,7 @@ func runDatasets(ctx context.Context, e *env, args []string) error {
 	fs.SetOutput(io.Discard)
 	o := &datasetsOpts{}
 	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (default: the built-in configs/datasets.yaml)")
-	if sub.loads {
+	if sub.loads || sub.looks {
 		fs.StringVar(&o.cache, "cache", "", "cache `dir` (default: $"+datasets.EnvData+", else $XDG_CACHE_HOME/pueval or ~/.cache/pueval)")
 		fs.StringVar(&o.mirror, "mirror", "", "archive mirror, a `dir or URL` (default: $"+datasets.EnvMirror+", else "+datasets.DefaultMirror+")")
 	}
@@ -134,26 +135,48 @@ func (o *datasetsOpts) open(e *env, names []string) (*datasets.Store, []string, 
 	return st, names, nil
 }
 
+// listRow is one object of `list --json`. Availability comes from looking
+// for each file in the cache and the mirror (datasets.Store.Availability),
+// not from the catalog alone: a catalog entry says what the project's
+// mirror had when it was written, while the files at hand decide whether a
+// data set loads, and whether it loads complete.
 type listRow struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title"`
-	Papers      []string        `json:"papers"`
-	Rule        string          `json:"rule"`
-	Expected    datasets.Counts `json:"expected"`
-	Available   bool            `json:"available"`
-	Unavailable string          `json:"unavailable,omitempty"`
-	Files       []string        `json:"files"`
+	Name     string          `json:"name"`
+	Title    string          `json:"title"`
+	Papers   []string        `json:"papers"`
+	Rule     string          `json:"rule"`
+	Expected datasets.Counts `json:"expected"`
+	// Available: every required file was found, so the data set loads
+	// (complete or partial).
+	Available   bool   `json:"available"`
+	Unavailable string `json:"unavailable,omitempty"` // the catalog's reason
+	// Availability is complete, partial, missing, unknown or no-parser;
+	// InMirror is the table's text for it ("partial: 8 of 10 files").
+	Availability string   `json:"availability"`
+	InMirror     string   `json:"in_mirror"`
+	FilesFound   int      `json:"files_found"`
+	FilesTotal   int      `json:"files_total"`
+	MissingFiles []string `json:"missing_files,omitempty"`
+	Files        []string `json:"files"`
 }
 
 func runDatasetsList(ctx context.Context, e *env, o *datasetsOpts, _ []string) error {
-	cat, err := o.readCatalog()
+	st, _, err := o.open(e, nil)
+	if err != nil {
+		return err
+	}
+	avail, err := st.Availability(ctx)
 	if err != nil {
 		return err
 	}
 	var rows []listRow
-	for _, s := range cat.Datasets {
+	for i, s := range st.Catalog().Datasets {
+		a := avail[i]
 		r := listRow{Name: s.Name, Title: s.Title, Papers: s.Papers, Rule: s.Rule, Expected: s.Expect,
-			Available: s.Unavailable == "", Unavailable: s.Unavailable}
+			Available:    a.State == datasets.AvailComplete || a.State == datasets.AvailPartial,
+			Unavailable:  s.Unavailable,
+			Availability: a.State, InMirror: a.Summary(), FilesFound: a.Found, FilesTotal: a.Total,
+			MissingFiles: a.Missing()}
 		for _, f := range s.Files {
 			r.Files = append(r.Files, f.Path)
 		}
@@ -165,11 +188,7 @@ func runDatasetsList(ctx context.Context, e *env, o *datasetsOpts, _ []string) e
 	t := newTable(e.stdout)
 	t.row("name", "papers", "rule", "n_pos", "n", "d", "in mirror", "title")
 	for _, r := range rows {
-		avail := "yes"
-		if !r.Available {
-			avail = "no"
-		}
-		t.row(r.Name, strings.Join(r.Papers, ","), r.Rule, r.Expected.NPos, r.Expected.N, r.Expected.D, avail, r.Title)
+		t.row(r.Name, strings.Join(r.Papers, ","), r.Rule, r.Expected.NPos, r.Expected.N, r.Expected.D, r.InMirror, r.Title)
 	}
 	return t.flush()
 }
@@ -178,22 +197,25 @@ func runDatasetsList(ctx context.Context, e *env, o *datasetsOpts, _ []string) e
 // measured on the loaded data (0 when it could not be loaded; Expected
 // has the catalog's numbers).
 type describeRow struct {
-	Name        string              `json:"name"`
-	Status      string              `json:"status"` // ok, unavailable or error
-	N           int                 `json:"n"`
-	NPos        int                 `json:"n_pos"`
-	D           int                 `json:"d"`
-	Fingerprint string              `json:"fingerprint"`
-	Complete    bool                `json:"complete"`
-	Notes       string              `json:"notes"`
-	Warnings    []string            `json:"warnings,omitempty"`
-	Error       string              `json:"error,omitempty"`
-	Expected    datasets.Counts     `json:"expected"`
-	Papers      []string            `json:"papers"`
-	Rule        string              `json:"rule"`
-	Columns     map[string]int      `json:"columns,omitempty"` // count per kind: numeric, binary, onehot
-	Missing     []string            `json:"missing,omitempty"`
-	Files       []datasets.FileInfo `json:"files,omitempty"`
+	Name        string          `json:"name"`
+	Status      string          `json:"status"` // ok, unavailable or error
+	N           int             `json:"n"`
+	NPos        int             `json:"n_pos"`
+	D           int             `json:"d"`
+	Fingerprint string          `json:"fingerprint"`
+	Complete    bool            `json:"complete"`
+	Notes       string          `json:"notes"`
+	Warnings    []string        `json:"warnings,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	Expected    datasets.Counts `json:"expected"`
+	Papers      []string        `json:"papers"`
+	Rule        string          `json:"rule"`
+	Columns     map[string]int  `json:"columns,omitempty"` // count per kind: numeric, binary, onehot
+	// Missing lists the files not found: the optional ones a partial data
+	// set loaded without, or, when loading failed for want of a file, every
+	// file of the data set that is in neither the cache nor the mirror.
+	Missing []string            `json:"missing,omitempty"`
+	Files   []datasets.FileInfo `json:"files,omitempty"`
 }
 
 func describe(sp *datasets.Spec, ds *datasets.Dataset, err error) describeRow {
@@ -229,6 +251,13 @@ func runDatasetsDescribe(ctx context.Context, e *env, o *datasetsOpts, names []s
 		sp, _ := st.Catalog().Lookup(n)
 		ds, err := st.Load(ctx, n)
 		r := describe(sp, ds, err)
+		var me *datasets.MissingFileError
+		if errors.As(err, &me) {
+			// The error names the first missing file only: list them all.
+			if a, aerr := st.Availability(ctx, n); aerr == nil {
+				r.Missing = a[0].Missing()
+			}
+		}
 		if r.Status == "error" {
 			failed++
 		}
@@ -245,6 +274,9 @@ func runDatasetsDescribe(ctx context.Context, e *env, o *datasetsOpts, names []s
 			status := r.Status
 			if r.Error != "" {
 				status += ": " + r.Error
+				if len(r.Missing) > 0 {
+					status += "; missing: " + strings.Join(r.Missing, ", ")
+				}
 			}
 			for _, w := range r.Warnings {
 				status += "; warning: " + w

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,33 +39,158 @@ func TestDatasetsHelp(t *testing.T) {
 	}
 }
 
-func TestDatasetsList(t *testing.T) {
-	out, _, err := runCLI(t, "datasets", "list", "--json")
+// listJSON is what the tests read of `list --json`.
+type listJSON struct {
+	Name         string
+	Available    bool
+	Expected     struct{ N, NPos, D int } `json:"expected"`
+	Availability string                   `json:"availability"`
+	InMirror     string                   `json:"in_mirror"`
+	FilesFound   int                      `json:"files_found"`
+	FilesTotal   int                      `json:"files_total"`
+	MissingFiles []string                 `json:"missing_files"`
+}
+
+func listRows(t *testing.T, args ...string) map[string]listJSON {
+	t.Helper()
+	out, _, err := runCLI(t, append([]string{"datasets", "list", "--json"}, args...)...)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\n%s", err, out)
 	}
-	var rows []struct {
-		Name      string
-		Available bool
-		Expected  struct{ N, NPos, D int } `json:"expected"`
-	}
+	var rows []listJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]int{}
-	for i, r := range rows {
-		byName[r.Name] = i
+	m := map[string]listJSON{}
+	for _, r := range rows {
+		m[r.Name] = r
 	}
+	return m
+}
+
+// TestDatasetsList lists the built-in catalog against the UCI mirror when
+// PUEVAL_UCI_MIRROR is set (else an empty one: the test never goes to the
+// internet): availability comes from the files, not the catalog.
+func TestDatasetsList(t *testing.T) {
+	mirror := os.Getenv("PUEVAL_UCI_MIRROR")
+	if mirror == "" {
+		mirror = t.TempDir()
+	}
+	flags := []string{"--mirror", mirror, "--cache", t.TempDir()}
+	rows := listRows(t, flags...)
 	// DESIGN.md section 3: Mushroom 126 / 3916 / 8124; Covertype not in the mirror.
-	if i, ok := byName["mushroom"]; !ok || rows[i].Expected.D != 126 || !rows[i].Available {
-		t.Errorf("mushroom: %+v", rows[i])
+	if r, ok := rows["mushroom"]; !ok || r.Expected.D != 126 {
+		t.Errorf("mushroom: %+v", r)
 	}
-	if i, ok := byName["covertype"]; !ok || rows[i].Available {
-		t.Errorf("covertype should be listed as unavailable")
+	if r, ok := rows["covertype"]; !ok || r.Available || r.Availability != "missing" || r.InMirror != "missing" ||
+		len(r.MissingFiles) != 1 || r.MissingFiles[0] != "machine-learning-databases/covtype/covtype.data.gz" {
+		t.Errorf("covertype should be listed as missing: %+v", r)
 	}
-	out, _, err = runCLI(t, "datasets", "list")
+	if os.Getenv("PUEVAL_UCI_MIRROR") != "" {
+		if r := rows["mushroom"]; !r.Available || r.InMirror != "yes" || r.FilesFound != 1 || r.FilesTotal != 1 {
+			t.Errorf("mushroom: %+v", r)
+		}
+		// Issue 14: gas was listed as in the mirror though batches 7 and 10 are not.
+		want := []string{"machine-learning-databases/00270/driftdataset.zip!Dataset/batch7.dat", "machine-learning-databases/00270/driftdataset.zip!Dataset/batch10.dat"}
+		if r := rows["gas"]; !r.Available || r.Availability != "partial" || r.InMirror != "partial: 8 of 10 files" ||
+			r.FilesFound != 8 || r.FilesTotal != 10 || !slices.Equal(r.MissingFiles, want) {
+			t.Errorf("gas: %+v", r)
+		}
+	} else if r := rows["mushroom"]; r.Available || r.InMirror != "missing" {
+		t.Errorf("mushroom with an empty mirror: %+v", r)
+	}
+	out, _, err := runCLI(t, append([]string{"datasets", "list"}, flags...)...)
 	if err != nil || !strings.Contains(out, "bank ") || !strings.Contains(out, "in mirror") {
 		t.Errorf("table: %v\n%s", err, out)
+	}
+}
+
+// A catalog whose data sets are complete, partial (an optional file
+// missing) and missing (a required file missing) in the test mirror.
+const cliPartialCatalog = `version: 1
+datasets:
+  - name: full
+    papers: [aaai2017]
+    rule: paper
+    files: [{path: machine-learning-databases/tiny/tiny.data}]
+    format: {kind: delimited, delimiter: comma}
+    target: {column: 3, greater_than: mean}
+    expect: {n: 3, n_pos: 1, d: 2}
+  - name: part
+    papers: [aaai2017]
+    rule: paper
+    files:
+      - {path: machine-learning-databases/tiny/tiny.data}
+      - {path: machine-learning-databases/tiny/more.data, optional: true}
+      - {path: machine-learning-databases/tiny/absent1.data, optional: true}
+    format: {kind: delimited, delimiter: comma}
+    target: {column: 3, greater_than: mean}
+    expect: {n: 5, n_pos: 2, d: 2}
+  - name: broken
+    papers: [aaai2017]
+    rule: paper
+    files:
+      - {path: machine-learning-databases/tiny/tiny.data}
+      - {path: machine-learning-databases/tiny/absent2.data}
+      - {path: machine-learning-databases/tiny/absent3.data, optional: true}
+    format: {kind: delimited, delimiter: comma}
+    target: {column: 3, greater_than: mean}
+    expect: {n: 5, n_pos: 2, d: 2}
+`
+
+func TestDatasetsListPartial(t *testing.T) {
+	catalog, mirror, cache := cliFixture(t, "1,2,1\n3,4,2\n5,6,6\n")
+	if err := os.WriteFile(catalog, []byte(cliPartialCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mirror, "machine-learning-databases", "tiny", "more.data"), []byte("7,8,9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--catalog", catalog, "--mirror", mirror, "--cache", cache}
+	rows := listRows(t, flags...)
+	for name, want := range map[string]listJSON{
+		"full": {Available: true, Availability: "complete", InMirror: "yes", FilesFound: 1, FilesTotal: 1},
+		"part": {Available: true, Availability: "partial", InMirror: "partial: 2 of 3 files", FilesFound: 2, FilesTotal: 3,
+			MissingFiles: []string{"machine-learning-databases/tiny/absent1.data"}},
+		"broken": {Availability: "missing", InMirror: "missing: 1 of 3 files", FilesFound: 1, FilesTotal: 3,
+			MissingFiles: []string{"machine-learning-databases/tiny/absent2.data", "machine-learning-databases/tiny/absent3.data"}},
+	} {
+		r := rows[name]
+		want.Name, want.Expected = name, r.Expected
+		if !reflect.DeepEqual(r, want) {
+			t.Errorf("%s: %+v, want %+v", name, r, want)
+		}
+	}
+	out, _, err := runCLI(t, append([]string{"datasets", "list"}, flags...)...)
+	for _, want := range []string{"part    aaai2017  paper  2      5  2  partial: 2 of 3 files", "broken  aaai2017  paper  2      5  2  missing: 1 of 3 files"} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("table lacks %q: %v\n%s", want, err, out)
+		}
+	}
+
+	// describe lists what is missing: for the partial data set the optional
+	// file it loaded without, for the broken one every file not found.
+	out, _, err = runCLI(t, append([]string{"datasets", "describe", "--json"}, flags...)...)
+	if err == nil {
+		t.Error("describe: broken loaded")
+	}
+	var drows []struct {
+		Name, Status string
+		Complete     bool
+		Missing      []string
+	}
+	if err := json.Unmarshal([]byte(out), &drows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if d := drows[1]; d.Name != "part" || d.Status != "ok" || d.Complete || !slices.Equal(d.Missing, []string{"machine-learning-databases/tiny/absent1.data"}) {
+		t.Errorf("describe part: %+v", d)
+	}
+	if d := drows[2]; d.Name != "broken" || d.Status != "error" || !slices.Equal(d.Missing, []string{"machine-learning-databases/tiny/absent2.data", "machine-learning-databases/tiny/absent3.data"}) {
+		t.Errorf("describe broken: %+v", d)
+	}
+	out, _, _ = runCLI(t, append([]string{"datasets", "describe"}, append(flags, "broken")...)...)
+	if !strings.Contains(out, "; missing: machine-learning-databases/tiny/absent2.data, machine-learning-databases/tiny/absent3.data") {
+		t.Errorf("describe table:\n%s", out)
 	}
 }
 
