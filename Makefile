@@ -62,7 +62,8 @@ fmt-check:
 ## (then committed as regression tests); the corpora of the config, records and score-cache
 ## fuzzers are committed there too, so `go test` replays them.
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./internal/scorefile
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30s ./internal/scorefile
+	$(GO) test -run '^$$' -fuzz FuzzReadLimits -fuzztime 30s ./internal/scorefile
 	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
 	$(GO) test -run '^$$' -fuzz FuzzScore -fuzztime 30s ./classifiers

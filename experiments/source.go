@@ -268,7 +268,7 @@ func (s *ScoresFile) Load(ctx context.Context, env SourceEnv) (*Data, error) {
 	if !filepath.IsAbs(path) && env.Dir != "" {
 		path = filepath.Join(env.Dir, path)
 	}
-	d, err := scorefile.ReadFile(path)
+	d, err := scorefile.ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -124,6 +124,9 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	if help, err := parseFlags(e, fs, args); help || err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	if *input == "" {
 		return errors.New("--input is required")
 	}
@@ -147,13 +150,16 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 		return errors.New("give --alpha and --beta (use --beta 1 for clean labels), or --estimate METHOD")
 	}
 
-	d, err := scorefile.ReadFile(*input)
+	d, err := scorefile.ReadFileContext(ctx, *input)
 	if err != nil {
 		return err
 	}
 	r, err := metrics.Rank(d.Scores, d.Labels)
 	if err != nil {
 		return fmt.Errorf("%s: %w (label 1 = labeled, 0 = unlabeled)", *input, err)
+	}
+	if err := stopped(ctx); err != nil {
+		return err
 	}
 	var est *priorEstimate
 	a, b := *alpha, *beta
@@ -177,8 +183,14 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 		}
 		return fmt.Errorf("--alpha %v --beta %v: %w", a, b, err)
 	}
+	if err := stopped(ctx); err != nil {
+		return err
+	}
 	s, err := rc.Summary(out)
 	if err != nil {
+		return err
+	}
+	if err := stopped(ctx); err != nil {
 		return err
 	}
 	rep := correctReport{

@@ -46,8 +46,8 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	if help, err := parseFlags(e, fs, args); help || err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (see 'pueval estimate -h')", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	if *input == "" {
 		return errors.New("--input is required")
@@ -72,7 +72,7 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := scorefile.ReadFile(*input)
+	d, err := scorefile.ReadFileContext(ctx, *input)
 	if err != nil {
 		return err
 	}
@@ -88,6 +88,9 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	r, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *input, err)
+	}
+	if err := stopped(ctx); err != nil {
+		return err
 	}
 	if *curve != "" {
 		if err := writeCurves(*curve, r.Curves); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pueval/pueval/report"
@@ -12,7 +13,19 @@ import (
 func runFigure(ctx context.Context, e *env, args []string) error {
 	fs := flagSet("figure")
 	out := fs.String("out", "", "output `directory` (created if needed)")
-	if help, err := parseFlags(e, fs, args); help || err != nil {
+	// Accept the name before or after the flags: parse the flags, take the
+	// name, parse the flags after it.
+	help, err := parseFlags(e, fs, args)
+	var name string
+	if !help && err == nil {
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return fmt.Errorf("name a figure: %s", strings.Join(figureNames(), ", "))
+		}
+		name = rest[0]
+		help, err = parseFlags(e, fs, rest[1:])
+	}
+	if help || err != nil {
 		if help {
 			fmt.Fprintln(e.stdout, "\nFigures:")
 			for _, f := range report.Figures() {
@@ -21,21 +34,12 @@ func runFigure(ctx context.Context, e *env, args []string) error {
 		}
 		return err
 	}
-	// Accept the name before or after the flags.
-	rest := fs.Args()
-	if len(rest) == 0 {
-		var names []string
-		for _, f := range report.Figures() {
-			names = append(names, f.Name)
-		}
-		return fmt.Errorf("name a figure: %s", strings.Join(names, ", "))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
-	name := rest[0]
-	if err := fs.Parse(rest[1:]); err != nil {
-		return fmt.Errorf("%v (see 'pueval figure -h')", err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	// Check the name before anything is created.
+	if known := figureNames(); !slices.Contains(known, name) {
+		return fmt.Errorf("unknown figure %q (known: %s)", name, strings.Join(known, ", "))
 	}
 	if *out == "" {
 		return errors.New("--out DIR is required")
@@ -51,4 +55,14 @@ func runFigure(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "note:", n)
 	}
 	return nil
+}
+
+// figureNames lists the registered analytic figures (report.Figures, filled
+// by the report packages that plugins.go imports).
+func figureNames() []string {
+	var names []string
+	for _, f := range report.Figures() {
+		names = append(names, f.Name)
+	}
+	return names
 }

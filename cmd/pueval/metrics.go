@@ -39,19 +39,25 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	if help, err := parseFlags(e, fs, args); help || err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	if *input == "" {
 		return errors.New("--input is required")
 	}
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
-	d, err := scorefile.ReadFile(*input)
+	d, err := scorefile.ReadFileContext(ctx, *input)
 	if err != nil {
 		return err
 	}
 	r, err := metrics.Rank(d.Scores, d.Labels)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *input, err)
+	}
+	if err := stopped(ctx); err != nil {
+		return err
 	}
 	rep := metricsReport{
 		N: r.N(), NPos: r.Positives(),
@@ -64,6 +70,9 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	if *pu {
 		m := r.PU()
 		rep.PU = &m
+	}
+	if err := stopped(ctx); err != nil {
+		return err
 	}
 	if *format == "json" {
 		return writeJSON(e.stdout, rep)

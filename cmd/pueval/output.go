@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -66,6 +68,26 @@ func (t *table) row(cols ...any) {
 }
 
 func (t *table) flush() error { return t.tw.Flush() }
+
+// noArgs refuses the arguments left after the flags of a command that takes
+// none: the flag package stops at the first of them, so the flags after it
+// would otherwise be dropped unseen.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (see 'pueval %s -h')", fs.Arg(0), fs.Name())
+	}
+	return nil
+}
+
+// stopped returns an error wrapping the cause of ctx's end when ctx is done
+// (SIGINT or SIGTERM, in main), nil while it is not: the commands check it
+// between the steps that take long on big inputs.
+func stopped(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("stopped: %w", context.Cause(ctx))
+	}
+	return nil
+}
 
 func checkFormat(f string) error {
 	if f != "json" && f != "table" {

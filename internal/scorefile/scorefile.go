@@ -1,13 +1,38 @@
 // Package scorefile reads the score files that the pueval CLI takes from a
 // practitioner: CSV with a header row naming a `score` column and a `label`
 // column (any order, other columns ignored, names case-insensitive), one
-// example per row, label 1 (positive, or labeled in PU data) or 0. Lines
-// starting with '#' are comments. Every bad row is an error that names the
-// file and line: a missing column, a score that is not a finite number, a label
-// other than 0 or 1.
+// example per row. Lines starting with '#' are comments; empty lines are
+// skipped.
+//
+// The label is 1 (positive, or labeled in PU data) or 0, written in any
+// numeric spelling of exactly 1 or 0 ("1", "0", "1.0", "0.0", "1e0", "0.00",
+// "+1", "-0", as numpy and pandas write them), or true/false in any case
+// ("True", "FALSE"). The score is a finite number.
+//
+// Every bad row is an error that names the file and line: a missing column, a
+// score that is not a finite number, a label other than the above.
+//
+// Limits. A line may be at most [MaxLineBytes] (1 MiB) long, and so may a
+// record whose quoted field spans lines; a longer one is an error
+// "FILE:LINE: line longer than 1 MiB", so that input without line breaks
+// (/dev/zero) is refused at once instead of filling the memory. A file may
+// have at most [MaxRows] (100 million) data rows, which bounds the memory the
+// scores and labels take to about 1 GB (9 bytes a row, plus the slack of a
+// growing slice): an endless stream of valid rows ends in an error, not in
+// the kernel's out-of-memory killer. Real score files are far smaller (the
+// largest UCI data set of the papers has 581,012 rows).
+//
+// Cancellation. [ReadContext] and [ReadFileContext] stop when their context
+// is done: they check it before every read from the underlying reader and
+// every 4096 rows, and a read that blocks (a pipe or FIFO whose writer
+// stalls) is interrupted when the reader has a SetReadDeadline method, as an
+// *os.File of a pipe or FIFO has. The error then wraps [context.Cause] of the
+// context (context.Canceled, or a cause that matches it).
 package scorefile
 
 import (
+	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -16,6 +41,24 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
+)
+
+const (
+	// MaxLineBytes is the longest line (and the longest record, for a
+	// quoted field that spans lines) a score file may have, without its
+	// line break.
+	MaxLineBytes = 1 << 20
+	// MaxRows is the most data rows a score file may have.
+	MaxRows = 100_000_000
+	// checkEvery is how many rows are read between checks of the context.
+	checkEvery = 4096
+)
+
+// The limits, as variables so that the tests can lower them.
+var (
+	maxLineBytes = MaxLineBytes
+	maxRows      = MaxRows
 )
 
 // Data is the content of a score file.
@@ -35,19 +78,81 @@ func (d Data) Positives() int {
 	return n
 }
 
-// ReadFile reads the score file at path.
+// ReadFile reads the score file at path. It is ReadFileContext with a
+// context that is never done.
 func ReadFile(path string) (Data, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Data{}, err
-	}
-	defer f.Close()
-	return Read(f, path)
+	return ReadFileContext(context.Background(), path)
 }
 
-// Read reads a score file from r; name is used in error messages.
+// Read reads a score file from r; name is used in error messages. It is
+// ReadContext with a context that is never done.
 func Read(r io.Reader, name string) (Data, error) {
-	cr := csv.NewReader(r)
+	return ReadContext(context.Background(), r, name)
+}
+
+// ReadFileContext reads the score file at path and stops, with an error that
+// wraps context.Cause(ctx), when ctx is done: also while opening path, which
+// for a FIFO waits until a writer opens it.
+func ReadFileContext(ctx context.Context, path string) (Data, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	var f *os.File
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return Data{}, o.err
+		}
+		f = o.f
+	case <-ctx.Done():
+		// The open may still succeed (a FIFO's writer comes later): close
+		// the file then.
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return Data{}, fmt.Errorf("%s: stopped while opening: %w", path, context.Cause(ctx))
+	}
+	defer f.Close()
+	return ReadContext(ctx, f, path)
+}
+
+// ReadContext reads a score file from r, stopping when ctx is done; name is
+// used in error messages. If r has a SetReadDeadline method (an *os.File of
+// a pipe or FIFO, a net.Conn), a read blocked when ctx is done is
+// interrupted by setting a deadline in the past.
+func ReadContext(ctx context.Context, r io.Reader, name string) (Data, error) {
+	if err := ctx.Err(); err != nil {
+		return Data{}, fmt.Errorf("%s: stopped: %w", name, context.Cause(ctx))
+	}
+	if dr, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
+		stop := context.AfterFunc(ctx, func() { dr.SetReadDeadline(time.Unix(1, 0)) })
+		defer stop()
+	}
+	lr := &limitReader{ctx: ctx, r: r, line: 1, atStart: true}
+	d, err := read(ctx, lr, name)
+	switch {
+	case err == nil:
+		return d, nil
+	case ctx.Err() != nil:
+		return Data{}, fmt.Errorf("%s: stopped after %d data rows: %w", name, len(d.Scores), context.Cause(ctx))
+	case lr.err != nil:
+		return Data{}, fmt.Errorf("%s:%w", name, lr.err)
+	}
+	return Data{}, err
+}
+
+// read parses the CSV that lr yields. On an error it returns the rows read
+// so far with it.
+func read(ctx context.Context, lr *limitReader, name string) (Data, error) {
+	cr := csv.NewReader(lr)
 	cr.Comment = '#'
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
@@ -56,7 +161,7 @@ func Read(r io.Reader, name string) (Data, error) {
 		return Data{}, fmt.Errorf("%s: empty file: want a header line `score,label`", name)
 	}
 	if err != nil {
-		return Data{}, fmt.Errorf("%s: %w", name, err)
+		return Data{}, csvError(name, err)
 	}
 	scoreCol, labelCol := -1, -1
 	for i, h := range header {
@@ -74,30 +179,29 @@ func Read(r io.Reader, name string) (Data, error) {
 	}
 	var d Data
 	for {
+		if len(d.Scores)%checkEvery == 0 && ctx.Err() != nil {
+			return d, ctx.Err()
+		}
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return Data{}, fmt.Errorf("%s:%d: %v", name, pe.Line, pe.Err)
-			}
-			return Data{}, fmt.Errorf("%s: %w", name, err)
+			return d, csvError(name, err)
 		}
 		line, _ := cr.FieldPos(0)
+		if len(d.Scores) >= maxRows {
+			return d, fmt.Errorf("%s:%d: more than %d data rows (the most a score file may have)", name, line, maxRows)
+		}
 		sv := strings.TrimSpace(rec[scoreCol])
 		s, err := strconv.ParseFloat(sv, 64)
 		if err != nil || math.IsNaN(s) || math.IsInf(s, 0) {
-			return Data{}, fmt.Errorf("%s:%d: score %q is not a finite number", name, line, sv)
+			return d, fmt.Errorf("%s:%d: score %q is not a finite number", name, line, sv)
 		}
-		var l bool
-		switch lv := strings.TrimSpace(rec[labelCol]); lv {
-		case "1":
-			l = true
-		case "0":
-		default:
-			return Data{}, fmt.Errorf("%s:%d: label %q is not 0 or 1", name, line, lv)
+		lv := strings.TrimSpace(rec[labelCol])
+		l, ok := parseLabel(lv)
+		if !ok {
+			return d, fmt.Errorf("%s:%d: label %q is not 0 or 1 (also read: 1.0, 0.0, true, false)", name, line, lv)
 		}
 		d.Scores = append(d.Scores, s)
 		d.Labels = append(d.Labels, l)
@@ -106,4 +210,199 @@ func Read(r io.Reader, name string) (Data, error) {
 		return Data{}, fmt.Errorf("%s: no data rows after the header", name)
 	}
 	return d, nil
+}
+
+// csvError names the file (and the line, for a parse error) in an error of
+// the CSV reader.
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: %v", name, pe.Line, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// parseLabel reads a label: ok is false unless s (without surrounding
+// space) is a decimal spelling of exactly 1 or 0 ("1", "1.0", "1e0", "+1",
+// "0.00", "-0", ".0") or true/false in any case. A value that only rounds to
+// 0 or 1 in float64 ("1e-400", "1.00000000000000001") is not a label.
+func parseLabel(s string) (label, ok bool) {
+	switch {
+	case s == "1":
+		return true, true
+	case s == "0":
+		return false, true
+	case strings.EqualFold(s, "true"):
+		return true, true
+	case strings.EqualFold(s, "false"):
+		return false, true
+	}
+	// [+-] digits [. digits] [(e|E) [+-] digits], at least one mantissa digit.
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	intPart, s := digits(s)
+	var frac string
+	if s != "" && s[0] == '.' {
+		frac, s = digits(s[1:])
+	}
+	if intPart == "" && frac == "" {
+		return false, false
+	}
+	exp := 0
+	if s != "" && (s[0] == 'e' || s[0] == 'E') {
+		s = s[1:]
+		esign := 1
+		if s != "" && (s[0] == '+' || s[0] == '-') {
+			if s[0] == '-' {
+				esign = -1
+			}
+			s = s[1:]
+		}
+		var ed string
+		ed, s = digits(s)
+		if ed == "" {
+			return false, false
+		}
+		e, err := strconv.Atoi(ed)
+		if err != nil || e > 1<<30 {
+			e = 1 << 30 // beyond any mantissa a line can hold
+		}
+		exp = esign * e
+	}
+	if s != "" {
+		return false, false
+	}
+	// The value is the integer m = intPart+frac times 10^(exp-len(frac)).
+	m := strings.TrimLeft(intPart+frac, "0")
+	if m == "" {
+		return false, true // every digit 0: exactly 0, whatever the sign and exponent
+	}
+	trimmed := strings.TrimRight(m, "0")
+	scale := exp - len(frac) + len(m) - len(trimmed)
+	if trimmed == "1" && scale == 0 && !neg {
+		return true, true
+	}
+	return false, false
+}
+
+// digits splits s after its leading ASCII digits.
+func digits(s string) (d, rest string) {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+// limitReader passes on the bytes of r while it checks ctx before each read
+// and enforces maxLineBytes on every line and on every record (a quoted
+// field may span lines). It tracks the CSV reader's view of records: a line
+// break inside a quoted field (an odd number of '"' since the record began,
+// comment lines not counted) continues the record.
+type limitReader struct {
+	ctx context.Context
+	r   io.Reader
+	err error // the limit exceeded, "LINE: ..." (the caller prefixes the file)
+
+	line     int  // 1-based number of the line being read
+	lineLen  int  // bytes of that line so far, without its '\n'
+	recStart int  // line where the record being read began
+	recLen   int  // bytes of that record so far
+	atStart  bool // at the start of a line
+	inQuote  bool // inside a quoted field
+	comment  bool // the line is a comment line
+	lastCR   bool // the line so far ends in '\r'
+}
+
+func (lr *limitReader) Read(p []byte) (int, error) {
+	if lr.err != nil {
+		return 0, lr.err
+	}
+	if err := lr.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := lr.r.Read(p)
+	if lerr := lr.scan(p[:n]); lerr != nil {
+		lr.err = lerr
+		return 0, lerr
+	}
+	return n, err
+}
+
+// scan advances the line and record counts over b and returns an error when
+// a limit is exceeded.
+func (lr *limitReader) scan(b []byte) error {
+	// Fast path, for a chunk without quotes outside a quoted field: every
+	// line that begins and ends in it is shorter than the limit, so only the
+	// first and the last line matter.
+	if !lr.inQuote && len(b) <= maxLineBytes && bytes.IndexByte(b, '"') < 0 {
+		if first := bytes.IndexByte(b, '\n'); first >= 0 {
+			if err := lr.scanLines(b[:first+1]); err != nil {
+				return err
+			}
+			b = b[first+1:]
+			last := bytes.LastIndexByte(b, '\n') + 1
+			lr.line += bytes.Count(b[:last], []byte{'\n'})
+			b = b[last:]
+		}
+	}
+	return lr.scanLines(b)
+}
+
+// scanLines is scan line by line.
+func (lr *limitReader) scanLines(b []byte) error {
+	for len(b) > 0 {
+		if lr.atStart {
+			lr.atStart = false
+			if !lr.inQuote {
+				lr.recStart, lr.recLen = lr.line, 0
+				lr.comment = b[0] == '#'
+			}
+		}
+		seg := b
+		i := bytes.IndexByte(b, '\n')
+		if i >= 0 {
+			seg = b[:i]
+		}
+		lr.lineLen += len(seg)
+		lr.recLen += len(seg)
+		if len(seg) > 0 {
+			lr.lastCR = seg[len(seg)-1] == '\r'
+		}
+		// A '\r' before the '\n' is part of the line break.
+		n := lr.lineLen
+		if lr.lastCR {
+			n--
+		}
+		if n > maxLineBytes {
+			return fmt.Errorf("%d: line longer than %s", lr.line, sizeName(maxLineBytes))
+		}
+		if lr.recLen > maxLineBytes && lr.recStart < lr.line {
+			return fmt.Errorf("%d: record longer than %s (a quoted field that is not closed?)", lr.recStart, sizeName(maxLineBytes))
+		}
+		if !lr.comment && bytes.Count(seg, []byte{'"'})%2 == 1 {
+			lr.inQuote = !lr.inQuote
+		}
+		if i < 0 {
+			break
+		}
+		lr.line++
+		lr.lineLen = 0
+		lr.lastCR = false
+		lr.recLen++ // the line break belongs to a record that goes on
+		lr.atStart = true
+		b = b[i+1:]
+	}
+	return nil
+}
+
+// sizeName writes a byte count, in MiB when it is a whole number of them.
+func sizeName(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

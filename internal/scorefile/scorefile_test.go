@@ -32,6 +32,8 @@ func TestReadErrors(t *testing.T) {
 		{"score,label\n0.5,1\nNaN,0\n", "x.csv:3: score \"NaN\""},
 		{"score,label\n0.5,1\n+Inf,0\n", "x.csv:3: score \"+Inf\""},
 		{"score,label\n0.5,1\n\n0.2,2\n", "x.csv:4: label \"2\""},
+		{"score,label\n0.5,1\n0.2,1.5\n", "x.csv:3: label \"1.5\" is not 0 or 1"},
+		{"score,label\n0.5,1\n0.2,yes\n", "x.csv:3: label \"yes\" is not 0 or 1"},
 		{"score,label\n0.5,1\n0.2\n", "x.csv:3: wrong number of fields"},
 	} {
 		_, err := Read(strings.NewReader(c.in), "x.csv")
@@ -46,6 +48,7 @@ func FuzzRead(f *testing.F) {
 	f.Add("label,score\r\n1,1e300\r\n0,-0\r\n")
 	f.Add("score,label\n\"0.5\",1\n#x\n")
 	f.Add("score,label\nNaN,1\n")
+	f.Add("score,label,note\n0.5,True,\"a\nb\"\n0.1,0.0,x\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		d, err := Read(strings.NewReader(in), "fuzz.csv")
 		if err != nil {

@@ -1,0 +1,201 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fifo makes a named pipe and, unless rows is negative, a writer that opens
+// it (which waits until the reader does), writes a header, then rows rows,
+// one every 5 ms, then keeps it open without writing. It never closes the
+// pipe while the test runs. opened is closed when the writer's open returned,
+// that is when a reader has the pipe open.
+func fifo(t *testing.T, rows int) (path string, opened <-chan struct{}) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "scores.fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan struct{})
+	op := make(chan struct{})
+	t.Cleanup(func() {
+		close(done)
+		// Release a reader (or the writer goroutine) still blocked in open.
+		if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		if f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	if rows < 0 {
+		return path, op
+	}
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		close(op)
+		defer func() { <-done; f.Close() }()
+		if _, err := f.WriteString("score,label\n"); err != nil {
+			return
+		}
+		for i := 0; i < rows; i++ {
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if _, err := f.WriteString([]string{"0.75,1\n", "0.25,0\n"}[i%2]); err != nil {
+				return // the reader is gone
+			}
+		}
+	}()
+	return path, op
+}
+
+// commandsOnInput are the commands that read a score file, with the flags
+// they need besides --input.
+var commandsOnInput = [][]string{
+	{"metrics"}, {"correct", "--alpha", "0.2", "--beta", "1"}, {"estimate"},
+}
+
+// Issue 14: /dev/zero (no line breaks, no end) is refused within a second,
+// with bounded memory, by every command that reads a score file.
+func TestDevZeroRefused(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip(err)
+	}
+	for _, args := range commandsOnInput {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		_, _, err := runCLI(t, append(args, "--input", "/dev/zero")...)
+		took := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if want := "pueval: " + args[0] + ": /dev/zero:1: line longer than 1 MiB"; err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", args[0], err, want)
+		}
+		if took > time.Second {
+			t.Errorf("%s: took %v, want under a second", args[0], took)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+			t.Errorf("%s: allocated %d MiB reading /dev/zero, want under 32", args[0], alloc>>20)
+		}
+	}
+}
+
+// Issue 14, in-process: each command stops within a second of its context's
+// cancellation, 100 ms after it began to read, with an error that wraps
+// context.Canceled: while the input yields rows slowly, while it stalls (a
+// writer that writes nothing more), and while no writer has opened it yet.
+func TestCommandsStopOnCancel(t *testing.T) {
+	for _, feed := range []struct {
+		name string
+		rows int
+		want string
+	}{
+		{"slow", 1 << 30, ": stopped after "},
+		{"stalled", 0, ": stopped after 0 data rows: context canceled"},
+		{"no writer", -1, ": stopped while opening: context canceled"},
+	} {
+		for _, args := range commandsOnInput {
+			t.Run(feed.name+"/"+args[0], func(t *testing.T) {
+				path, _ := fifo(t, feed.rows)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				time.AfterFunc(100*time.Millisecond, cancel)
+				start := time.Now()
+				var out, stderr bytes.Buffer
+				err := run(ctx, append(args, "--input", path), &out, &stderr)
+				if took := time.Since(start); took > time.Second {
+					t.Errorf("returned after %v, want within a second", took)
+				}
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("error %v, want one wrapping context.Canceled", err)
+				}
+				if prefix := "pueval: " + args[0] + ": " + path + feed.want; err == nil || !strings.HasPrefix(err.Error(), prefix) {
+					t.Errorf("error %v, want one starting with %q", err, prefix)
+				}
+				if out.Len() > 0 {
+					t.Errorf("printed %q", out.String())
+				}
+			})
+		}
+	}
+}
+
+// Issue 14, with a real process: `pueval metrics --input FIFO` (fed slowly,
+// never closed) exits within a second of SIGINT, and `pueval estimate` and
+// `pueval correct` of SIGTERM, non-zero and with a message.
+func TestSignalStopsReading(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		sig  syscall.Signal
+		rows int
+		want string
+	}{
+		{[]string{"metrics"}, syscall.SIGINT, 1 << 30, "interrupt signal received"},
+		{[]string{"estimate"}, syscall.SIGTERM, 1 << 30, "terminated signal received"},
+		{[]string{"correct", "--alpha", "0.2", "--beta", "1"}, syscall.SIGTERM, 5, "terminated signal received"},
+	} {
+		t.Run(c.args[0]+"/"+c.sig.String(), func(t *testing.T) {
+			path, opened := fifo(t, c.rows)
+			cmd := pueval(t, t.TempDir(), append(c.args, "--input", path)...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case <-opened: // pueval opened the FIFO: main has installed its signal handler
+			case err := <-exited:
+				t.Fatalf("pueval exited before it opened the FIFO: %v\n%s", err, stderr.String())
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("pueval did not open the FIFO within 30 s")
+			}
+			time.Sleep(100 * time.Millisecond) // let it read a few rows
+			if err := cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			var err error
+			select {
+			case err = <-exited:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("pueval still ran 5 s after %v", c.sig)
+			}
+			if took := time.Since(start); took > time.Second {
+				t.Errorf("pueval exited %v after %v, want within a second", took, c.sig)
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() <= 0 {
+				t.Errorf("exit %v, want a non-zero exit status", err)
+			}
+			msg := strings.TrimSpace(stderr.String())
+			if prefix := "pueval: " + c.args[0] + ": " + path + ": stopped after "; !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, c.want) {
+				t.Errorf("stderr %q, want %q ... %q", msg, prefix, c.want)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("stdout %q", stdout.String())
+			}
+		})
+	}
+}
