@@ -2,6 +2,8 @@ package report
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -82,5 +84,24 @@ func TestTableShortRow(t *testing.T) {
 func TestLaTeXEscape(t *testing.T) {
 	if got := LaTeXEscape(`a_b & 5% $x$ #1 {y} ~ ^ \`); got != `a\_b \& 5\% \$x\$ \#1 \{y\} \textasciitilde{} \textasciicircum{} \textbackslash{}` {
 		t.Errorf("%s", got)
+	}
+}
+
+// Report files are written atomically and readable by all: a rewrite
+// replaces the whole file and leaves no temporary file behind.
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.md")
+	if err := WriteFile(p, []byte("a long first version\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("short\n")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	entries, _ := os.ReadDir(dir)
+	if string(b) != "short\n" || fi.Mode().Perm() != 0o644 || len(entries) != 1 {
+		t.Errorf("content %q, mode %v, %d files", b, fi.Mode(), len(entries))
 	}
 }

@@ -152,3 +152,27 @@ metrics: [auc, aucpr, acc, bacc, f1, mcc]
 		t.Errorf("unknown report: %v", err)
 	}
 }
+
+// Bad execution settings are refused by name: -j below 1, and a score cache
+// that cannot be made, with the flags that avoid it.
+func TestRunSettingErrors(t *testing.T) {
+	cfg := writeFile(t, "syn.yaml", "experiment: syn\nrepeats: 1\nprotocol: {name: aaai2017, labeled: 50, max_unlabeled: 300}\n"+
+		"datasets: [{name: g, source: {name: synth-gaussian, n: 500, d: 2}}]\nclassifier: {bags: 2}\nmetrics: [auc]\n")
+	for _, j := range []string{"0", "-3"} {
+		if _, _, err := runCLI(t, "run", cfg, "-o", t.TempDir(), "-j", j); err == nil || !strings.Contains(err.Error(), "-j "+j+": want at least 1") {
+			t.Errorf("-j %s: %v", j, err)
+		}
+	}
+	// The data cache holds a file where the score cache's directory goes (a
+	// read-only cache fails the same way for non-root users).
+	data := t.TempDir()
+	os.WriteFile(filepath.Join(data, "scores"), []byte("not a directory"), 0o644)
+	t.Setenv("PUEVAL_DATA", data)
+	_, _, err := runCLI(t, "run", cfg, "-o", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "score cache:") || !strings.Contains(err.Error(), "--no-score-cache runs without it") {
+		t.Errorf("unusable score cache: %v", err)
+	}
+	if _, stderr, err := runCLI(t, "run", cfg, "-o", t.TempDir(), "--no-score-cache"); err != nil {
+		t.Errorf("--no-score-cache: %v\n%s", err, stderr)
+	}
+}

@@ -300,13 +300,36 @@ metrics: [acc]
 	cmd := pueval(t, t.TempDir(), "run", long, "-o", t.TempDir())
 	cmd.Start()
 	time.Sleep(300 * time.Millisecond)
+	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); exitStatus(err) != exitError {
-		t.Errorf("SIGTERM: status %d", exitStatus(err))
+	if err := cmd.Wait(); exitStatus(err) != exitError || time.Since(sent) > time.Second {
+		t.Errorf("SIGTERM: status %d after %v", exitStatus(err), time.Since(sent))
 	}
 }
 
 func sha256sum(b []byte) []byte {
 	s := sha256.Sum256(b)
 	return s[:]
+}
+
+// Every command stops within a second of SIGINT or SIGTERM, also one busy
+// in work that does not check for it: drawing the AAAI-2017 report's
+// figures takes seconds.
+func TestFaultSignalStopsReport(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		dir := copyDir(t, filepath.Join("..", "..", "experiments", "testdata", "schema1", "scalar", "aaai2017-smoke"))
+		cmd := pueval(t, t.TempDir(), "report", dir)
+		var out bytes.Buffer
+		cmd.Stderr = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		sent := time.Now()
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		if took := time.Since(sent); took > time.Second || exitStatus(err) != exitError {
+			t.Errorf("%v: exited after %v with status %d: %s", sig, took, exitStatus(err), out.String())
+		}
+	}
 }
