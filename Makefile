@@ -67,9 +67,9 @@ fuzz:
 	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
 	$(GO) test -run '^$$' -fuzz FuzzScore -fuzztime 30s ./classifiers
-	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime 30s ./experiments
+	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime 30s -fuzzminimizetime 5s ./experiments
 	for f in FuzzReadRecords FuzzScoreCache; do \
-		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s ./experiments/results || exit 1; done
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./experiments/results || exit 1; done
 
 clean:
 	rm -rf bin
