@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,4 +176,24 @@ func TestRunSettingErrors(t *testing.T) {
 	if _, stderr, err := runCLI(t, "run", cfg, "-o", t.TempDir(), "--no-score-cache"); err != nil {
 		t.Errorf("--no-score-cache: %v\n%s", err, stderr)
 	}
+}
+
+// resultsOnly is the records of dir without what describes the execution
+// (timings, the classifier's work): what two runs of one config must share.
+func resultsOnly(t *testing.T, dir string) []byte {
+	t.Helper()
+	recs, err := results.ReadRecords(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, r := range recs {
+		r.Timings, r.Work = nil, nil
+		b, err := r.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Write(b)
+	}
+	return buf.Bytes()
 }

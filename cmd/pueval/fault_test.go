@@ -42,26 +42,6 @@ metrics: [auc, mcc]
 
 const faultCells = 60
 
-// resultsOnly is the records of dir without what describes the execution
-// (timings, the classifier's work): what two runs of one config must share.
-func resultsOnly(t *testing.T, dir string) []byte {
-	t.Helper()
-	recs, err := results.ReadRecords(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	for _, r := range recs {
-		r.Timings, r.Work = nil, nil
-		b, err := r.Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf.Write(b)
-	}
-	return buf.Bytes()
-}
-
 // uninterrupted runs the config once, start to end, and returns its records.
 func uninterrupted(t *testing.T, cfg string) []byte {
 	t.Helper()

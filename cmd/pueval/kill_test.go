@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,21 +29,6 @@ func pueval(t *testing.T, dataDir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "PUEVAL_TEST_RUN_MAIN=1", "PUEVAL_DATA="+dataDir)
 	return cmd
-}
-
-func recordsWithoutTimings(t *testing.T, dir string) []byte {
-	t.Helper()
-	recs, err := results.ReadRecords(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	for _, r := range recs {
-		r.Timings = nil
-		b, _ := json.Marshal(r)
-		buf.Write(append(b, '\n'))
-	}
-	return buf.Bytes()
 }
 
 // biggerSmoke writes the smoke config with 10 repeats (3 x 3 x 10 = 90 cells),
@@ -112,7 +96,7 @@ func TestKilledRunResumes(t *testing.T) {
 	if out, err := pueval(t, data, args(whole)...).CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
-	a, b2 := recordsWithoutTimings(t, killed), recordsWithoutTimings(t, whole)
+	a, b2 := resultsOnly(t, killed), resultsOnly(t, whole)
 	if !bytes.Equal(a, b2) || bytes.Count(a, []byte("\n")) != 90 {
 		t.Errorf("killed-and-resumed records differ from the uninterrupted run (%d vs %d lines)",
 			bytes.Count(a, []byte("\n")), bytes.Count(b2, []byte("\n")))
