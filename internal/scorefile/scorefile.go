@@ -12,6 +12,10 @@
 // Every bad row is an error that names the file and line: a missing column, a
 // score that is not a finite number, a label other than the above.
 //
+// [ReadPUFileContext] and [ReadPUContext] read the same files with
+// three-valued labels, for positive-unlabeled data with some known negatives:
+// 1 a known positive, 0 a known negative, an empty field or -1 unlabeled.
+//
 // Limits. A line may be at most [MaxLineBytes] (1 MiB) long, and so may a
 // record whose quoted field spans lines; a longer one is an error
 // "FILE:LINE: line longer than 1 MiB", so that input without line breaks
@@ -94,6 +98,17 @@ func Read(r io.Reader, name string) (Data, error) {
 // wraps context.Cause(ctx), when ctx is done: also while opening path, which
 // for a FIFO waits until a writer opens it.
 func ReadFileContext(ctx context.Context, path string) (Data, error) {
+	f, err := openContext(ctx, path)
+	if err != nil {
+		return Data{}, err
+	}
+	defer f.Close()
+	return ReadContext(ctx, f, path)
+}
+
+// openContext opens path, giving up with an error that wraps
+// context.Cause(ctx) when ctx is done first.
+func openContext(ctx context.Context, path string) (*os.File, error) {
 	type opened struct {
 		f   *os.File
 		err error
@@ -103,13 +118,9 @@ func ReadFileContext(ctx context.Context, path string) (Data, error) {
 		f, err := os.Open(path)
 		ch <- opened{f, err}
 	}()
-	var f *os.File
 	select {
 	case o := <-ch:
-		if o.err != nil {
-			return Data{}, o.err
-		}
-		f = o.f
+		return o.f, o.err
 	case <-ctx.Done():
 		// The open may still succeed (a FIFO's writer comes later): close
 		// the file then.
@@ -118,10 +129,8 @@ func ReadFileContext(ctx context.Context, path string) (Data, error) {
 				o.f.Close()
 			}
 		}()
-		return Data{}, fmt.Errorf("%s: stopped while opening: %w", path, context.Cause(ctx))
+		return nil, fmt.Errorf("%s: stopped while opening: %w", path, context.Cause(ctx))
 	}
-	defer f.Close()
-	return ReadContext(ctx, f, path)
 }
 
 // ReadContext reads a score file from r, stopping when ctx is done; name is
@@ -129,39 +138,53 @@ func ReadFileContext(ctx context.Context, path string) (Data, error) {
 // a pipe or FIFO, a net.Conn), a read blocked when ctx is done is
 // interrupted by setting a deadline in the past.
 func ReadContext(ctx context.Context, r io.Reader, name string) (Data, error) {
+	scores, labels, err := readContext(ctx, r, name, binaryLabels)
+	return Data{Scores: scores, Labels: labels}, err
+}
+
+// labelSyntax is how one kind of score file reads its label column.
+type labelSyntax[L any] struct {
+	parse func(string) (L, bool)
+	want  string // what a label may be, for the error message
+}
+
+var binaryLabels = labelSyntax[bool]{parseLabel, "is not 0 or 1 (also read: 1.0, 0.0, true, false)"}
+
+// readContext is ReadContext for any label syntax.
+func readContext[L any](ctx context.Context, r io.Reader, name string, syntax labelSyntax[L]) ([]float64, []L, error) {
 	if err := ctx.Err(); err != nil {
-		return Data{}, fmt.Errorf("%s: stopped: %w", name, context.Cause(ctx))
+		return nil, nil, fmt.Errorf("%s: stopped: %w", name, context.Cause(ctx))
 	}
 	if dr, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
 		stop := context.AfterFunc(ctx, func() { dr.SetReadDeadline(time.Unix(1, 0)) })
 		defer stop()
 	}
 	lr := &limitReader{ctx: ctx, r: r, line: 1, atStart: true}
-	d, err := read(ctx, lr, name)
+	scores, labels, err := read(ctx, lr, name, syntax)
 	switch {
 	case err == nil:
-		return d, nil
+		return scores, labels, nil
 	case ctx.Err() != nil:
-		return Data{}, fmt.Errorf("%s: stopped after %d data rows: %w", name, len(d.Scores), context.Cause(ctx))
+		return nil, nil, fmt.Errorf("%s: stopped after %d data rows: %w", name, len(scores), context.Cause(ctx))
 	case lr.err != nil:
-		return Data{}, fmt.Errorf("%s:%w", name, lr.err)
+		return nil, nil, fmt.Errorf("%s:%w", name, lr.err)
 	}
-	return Data{}, err
+	return nil, nil, err
 }
 
 // read parses the CSV that lr yields. On an error it returns the rows read
 // so far with it.
-func read(ctx context.Context, lr *limitReader, name string) (Data, error) {
+func read[L any](ctx context.Context, lr *limitReader, name string, syntax labelSyntax[L]) ([]float64, []L, error) {
 	cr := csv.NewReader(lr)
 	cr.Comment = '#'
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return Data{}, fmt.Errorf("%s: empty file: want a header line `score,label`", name)
+		return nil, nil, fmt.Errorf("%s: empty file: want a header line `score,label`", name)
 	}
 	if err != nil {
-		return Data{}, csvError(name, err)
+		return nil, nil, csvError(name, err)
 	}
 	scoreCol, labelCol := -1, -1
 	for i, h := range header {
@@ -175,41 +198,42 @@ func read(ctx context.Context, lr *limitReader, name string) (Data, error) {
 	}
 	if scoreCol < 0 || labelCol < 0 {
 		line, _ := cr.FieldPos(0)
-		return Data{}, fmt.Errorf("%s:%d: header %q must name a `score` and a `label` column", name, line, strings.Join(header, ","))
+		return nil, nil, fmt.Errorf("%s:%d: header %q must name a `score` and a `label` column", name, line, strings.Join(header, ","))
 	}
-	var d Data
+	var scores []float64
+	var labels []L
 	for {
-		if len(d.Scores)%checkEvery == 0 && ctx.Err() != nil {
-			return d, ctx.Err()
+		if len(scores)%checkEvery == 0 && ctx.Err() != nil {
+			return scores, labels, ctx.Err()
 		}
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return d, csvError(name, err)
+			return scores, labels, csvError(name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(d.Scores) >= maxRows {
-			return d, fmt.Errorf("%s:%d: more than %d data rows (the most a score file may have)", name, line, maxRows)
+		if len(scores) >= maxRows {
+			return scores, labels, fmt.Errorf("%s:%d: more than %d data rows (the most a score file may have)", name, line, maxRows)
 		}
 		sv := strings.TrimSpace(rec[scoreCol])
 		s, err := strconv.ParseFloat(sv, 64)
 		if err != nil || math.IsNaN(s) || math.IsInf(s, 0) {
-			return d, fmt.Errorf("%s:%d: score %q is not a finite number", name, line, sv)
+			return scores, labels, fmt.Errorf("%s:%d: score %q is not a finite number", name, line, sv)
 		}
 		lv := strings.TrimSpace(rec[labelCol])
-		l, ok := parseLabel(lv)
+		l, ok := syntax.parse(lv)
 		if !ok {
-			return d, fmt.Errorf("%s:%d: label %q is not 0 or 1 (also read: 1.0, 0.0, true, false)", name, line, lv)
+			return scores, labels, fmt.Errorf("%s:%d: label %q %s", name, line, lv, syntax.want)
 		}
-		d.Scores = append(d.Scores, s)
-		d.Labels = append(d.Labels, l)
+		scores = append(scores, s)
+		labels = append(labels, l)
 	}
-	if len(d.Scores) == 0 {
-		return Data{}, fmt.Errorf("%s: no data rows after the header", name)
+	if len(scores) == 0 {
+		return nil, nil, fmt.Errorf("%s: no data rows after the header", name)
 	}
-	return d, nil
+	return scores, labels, nil
 }
 
 // csvError names the file (and the line, for a parse error) in an error of

@@ -1,0 +1,75 @@
+package bounds
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// benchBounds is the work of `pueval bounds` on one ranking after reading
+// it, in both tie modes: rank, a bootstrap band of 2,000 resamples, the
+// bounds at one beta and the PU (beta = 0) curves.
+func benchBounds(b *testing.B, scores []float64, labels []Label, beta float64) {
+	for _, ties := range []Ties{Grouped, InputOrder} {
+		b.Run(ties.String(), func(b *testing.B) { benchTies(b, scores, labels, beta, ties) })
+	}
+}
+
+func benchTies(b *testing.B, scores []float64, labels []Label, beta float64, ties Ties) {
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Rank(scores, labels, ties)
+		if err != nil {
+			b.Fatal(err)
+		}
+		band, err := r.Bootstrap(rand.New(rand.NewPCG(1, 1)), 2000, 0.95)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Bounds(band, PointInterval(beta)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Bounds(band, PointInterval(0)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCovtypeBootstrap: the 40,000-row covtype 5 % split (1,000 known
+// positives; 921 distinct scores, so grouped mode has 921 cut-offs and few
+// distinct known ranks), a 2,000-resample bootstrap band, bounds at the true
+// beta. Needs PUEVAL_CLAESEN_DATA.
+func BenchmarkCovtypeBootstrap(b *testing.B) {
+	s := readShared(b, claesenDir(b), "covtype_pu5_seed1")
+	benchBounds(b, s.scores, s.labels, s.trueBeta())
+}
+
+// BenchmarkSyntheticBootstrap: a synthetic 40,000-row ranking (d3 scores,
+// 10,000 positives of which 2,000 known, 30,000 negatives), a 2,000-resample
+// bootstrap band of the 2,000 known ranks, bounds at the true beta.
+func BenchmarkSyntheticBootstrap(b *testing.B) {
+	scores, truth, labels := simulate(b, rand.New(rand.NewPCG(1, 2)), d3, 10000, 30000, 0.2, 0)
+	benchBounds(b, scores, labels, latentBeta(truth, labels))
+}
+
+// The parts: the sort, the band alone and the bounds at one beta.
+func BenchmarkParts(b *testing.B) {
+	scores, truth, labels := simulate(b, rand.New(rand.NewPCG(1, 2)), d3, 10000, 30000, 0.2, 0)
+	r, _ := Rank(scores, labels, InputOrder)
+	band, _ := r.Bootstrap(rand.New(rand.NewPCG(1, 1)), 2000, 0.95)
+	beta := latentBeta(truth, labels)
+	b.Run("rank", func(b *testing.B) {
+		for b.Loop() {
+			Rank(scores, labels, InputOrder)
+		}
+	})
+	b.Run("bootstrap", func(b *testing.B) {
+		for b.Loop() {
+			r.Bootstrap(rand.New(rand.NewPCG(1, 1)), 2000, 0.95)
+		}
+	})
+	b.Run("bounds", func(b *testing.B) {
+		for b.Loop() {
+			r.Bounds(band, PointInterval(beta))
+		}
+	})
+}
