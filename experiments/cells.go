@@ -59,8 +59,9 @@ type Selection struct {
 	Shards   int
 }
 
-// Cells expands the grid in order: data sets as listed, then the axes in
-// the config's order (the first varies slowest), repeats ascending. Every
+// Cells expands the grid in order: data sets as listed, then the axes of the
+// data set's grid (the config's, or its own) in order (the first varies
+// slowest), repeats ascending. Every
 // cell's seed is hashed from (experiment seed, data set, axis values,
 // repeat), so it is the same whichever subset, worker count or order runs
 // it.
@@ -77,13 +78,12 @@ func (c *Config) Cells(sel Selection) ([]Cell, error) {
 	if sel.Shards < 0 || (sel.Shards > 0 && (sel.Shard < 1 || sel.Shard > sel.Shards)) {
 		return nil, fmt.Errorf("shard %d/%d: want k/n with 1 <= k <= n", sel.Shard, sel.Shards)
 	}
-	points := c.Grid.points()
 	var cells []Cell
 	idx := 0
 	for i := range c.Datasets {
 		d := &c.Datasets[i]
-		for _, p := range points {
-			for r := range c.Repeats {
+		for _, p := range d.Grid.points() {
+			for r := range d.Repeats {
 				cell := Cell{Index: idx, Dataset: d, Values: p, Repeat: r,
 					ID: CellID(d.Name, p, r), Seed: CellSeed(c.Seed, d.Name, p, r)}
 				idx++

@@ -69,6 +69,13 @@ type DatasetSpec struct {
 	Name    string
 	Source  SourceConfig
 	Options DatasetOptions // the protocol's per-data-set options; nil when it takes none
+	// Grid and Repeats are the data set's grid and number of repeats: the
+	// config's, unless the data set's entry gives its own (grid: replaces
+	// the values of the axes it names and adds axes; repeats: replaces).
+	Grid    Grid
+	Repeats int
+	// OwnGrid and OwnRepeats say that the entry gave its own.
+	OwnGrid, OwnRepeats bool
 }
 
 // EstimatorSpec is an estimator of the config under its ID (its name
@@ -260,6 +267,17 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	d.errs = append(d.errs, gerrs...)
 	cfg.Grid = grid
 	cfg.Datasets = d.datasets(&raw.Datasets, line("datasets"), cfg.Protocol, opts.Catalog)
+	for i := range cfg.Datasets {
+		ds := &cfg.Datasets[i]
+		if !ds.OwnGrid {
+			ds.Grid = cfg.Grid
+		} else {
+			ds.Grid = mergeGrids(cfg.Grid, ds.Grid)
+		}
+		if !ds.OwnRepeats {
+			ds.Repeats = cfg.Repeats
+		}
+	}
 
 	// Classifier: {name: ..., options...}.
 	if raw.Classifier.Kind == 0 {
@@ -540,13 +558,30 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 		if cu, isCat := spec.Source.(CatalogUser); isCat && catalog != nil && !slices.Contains(catalog, cu.CatalogName()) {
 			d.add(e.Line, "%s: unknown data set %q (see 'pueval datasets list')", where, cu.CatalogName())
 		}
+		if gn := takeKey(rest, "grid"); gn != nil {
+			var uses []AxisUse
+			protoName := ""
+			if proto != nil {
+				uses, protoName = proto.Axes(), proto.Name()
+			}
+			g, gerrs := decodeGridNode(d.file, gn, uses, protoName, false)
+			d.errs = append(d.errs, gerrs...)
+			spec.Grid, spec.OwnGrid = g, true
+		}
+		if rn := takeKey(rest, "repeats"); rn != nil {
+			var k int
+			if err := rn.Decode(&k); err != nil || k < 1 || k > maxRepeats {
+				d.add(rn.Line, "%s: repeats: %s: want a number of repeats in [1, %d]", where, rn.Value, maxRepeats)
+			}
+			spec.Repeats, spec.OwnRepeats = k, true
+		}
 		if proto != nil {
 			if opts := proto.DatasetOptions(); opts != nil {
 				d.options(rest, opts, where, e.Line)
 				spec.Options = opts
 			} else if rest != nil && len(rest.Content) > 0 {
 				k := rest.Content[0]
-				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source)", where, k.Value, proto.Name())
+				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source, grid, repeats)", where, k.Value, proto.Name())
 			}
 		}
 		// Kept even when its options are bad (the errors are reported), so that
@@ -561,9 +596,11 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 // or a feature-reading estimator.
 func (d *decoder) checkKinds(cfg *Config, line func(string) int) {
 	var rankings []string
+	classifierAxisOnRanking := false
 	for _, ds := range cfg.Datasets {
 		if ds.Source != nil && ds.Source.Kind() == KindScores {
 			rankings = append(rankings, ds.Name)
+			classifierAxisOnRanking = classifierAxisOnRanking || ds.Grid.Values(classifierAxis) != nil
 		}
 	}
 	if len(rankings) == 0 {
@@ -583,7 +620,7 @@ func (d *decoder) checkKinds(cfg *Config, line func(string) int) {
 			d.add(line("estimators"), "estimators: %s reads features, but data set(s) %s are rankings (scores without features)", e.ID, these)
 		}
 	}
-	if cfg.Grid.Values(classifierAxis) != nil {
+	if classifierAxisOnRanking {
 		d.add(line("grid"), "grid: the %s axis varies the classifier, but data set(s) %s are rankings (no classifier runs)", classifierAxis, these)
 	}
 }
@@ -699,6 +736,9 @@ func (c *Config) Key() string {
 	for _, d := range c.Datasets {
 		opts, _ := yaml.Marshal(d.Options)
 		line("dataset %q source %s options %q", d.Name, d.Source.Key(), opts)
+		if d.OwnGrid || d.OwnRepeats {
+			line("dataset %q grid %q repeats %d", d.Name, d.Grid.text(), d.Repeats)
+		}
 	}
 	line("classifier %s", c.Classifier.Key())
 	line("evaluate %s", c.Evaluate)

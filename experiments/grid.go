@@ -110,6 +110,42 @@ func (g Grid) Floats(name string) []float64 {
 	return out
 }
 
+// mergeGrids returns base with the values of the axes over names replaced
+// by over's, and over's other axes added at the end.
+func mergeGrids(base, over Grid) Grid {
+	var out Grid
+	for _, a := range base.Axes {
+		if v := over.Values(a.Name); v != nil {
+			a = GridAxis{Name: a.Name, Values: v}
+		}
+		out.Axes = append(out.Axes, a)
+	}
+	for _, a := range over.Axes {
+		if base.Values(a.Name) == nil {
+			out.Axes = append(out.Axes, a)
+		}
+	}
+	return out
+}
+
+// text is the grid as canonical text, "axis=v1,v2;..." in the grid's order.
+func (g Grid) text() string {
+	var b strings.Builder
+	for i, a := range g.Axes {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		b.WriteString(a.Name + "=")
+		for j, v := range a.Values {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(v.Text)
+		}
+	}
+	return b.String()
+}
+
 // AxisUse is an axis a protocol reads.
 type AxisUse struct {
 	Name string
@@ -123,6 +159,12 @@ type AxisUse struct {
 // is registered and read by the protocol or the runner (protocol "": no
 // protocol is known, so that check is left out).
 func decodeGrid(file string, node *yaml.Node, uses []AxisUse, protocol string) (Grid, Errors) {
+	return decodeGridNode(file, node, uses, protocol, true)
+}
+
+// decodeGridNode is decodeGrid; withDefaults adds the protocol's default
+// axes the node lacks (a data set's own grid leaves them to the config's).
+func decodeGridNode(file string, node *yaml.Node, uses []AxisUse, protocol string, withDefaults bool) (Grid, Errors) {
 	var g Grid
 	var errs Errors
 	add := func(line int, format string, args ...any) {
@@ -188,7 +230,7 @@ func decodeGrid(file string, node *yaml.Node, uses []AxisUse, protocol string) (
 		}
 	}
 	for _, u := range uses {
-		if u.Default == nil || g.Values(u.Name) != nil {
+		if !withDefaults || u.Default == nil || g.Values(u.Name) != nil {
 			continue
 		}
 		a, ok := LookupAxis(u.Name)

@@ -424,7 +424,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	}
 
 	// 1. The PU split.
-	split, err := r.protocol.Split(derive(c.Seed, "split"), SplitInput{Data: data, Options: c.Dataset.Options, Cell: &c, Grid: &r.Config.Grid})
+	split, err := r.protocol.Split(derive(c.Seed, "split"), SplitInput{Data: data, Options: c.Dataset.Options, Cell: &c, Grid: &c.Dataset.Grid})
 	if err != nil {
 		return fail(err)
 	}

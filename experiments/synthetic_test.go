@@ -278,3 +278,50 @@ metrics: [auc, acc]
 		}
 	}
 }
+
+// A data set may have its own grid (replacing the values of the axes it
+// names) and its own number of repeats.
+func TestDatasetGridAndRepeats(t *testing.T) {
+	src := `experiment: own-grids
+seed: 4
+repeats: 2
+protocol: {name: aaai2017, labeled: 60, max_unlabeled: 300}
+grid: {beta: [1, 0.9]}
+datasets:
+  - name: a
+    source: {name: synth-gaussian, n: 500, d: 2}
+  - name: b
+    source: {name: synth-gaussian, n: 500, d: 2}
+    grid: {beta: [0.8], labeled: [40, 80]}
+    repeats: 1
+classifier: {bags: 2}
+metrics: [auc]
+`
+	cfg, err := ParseConfig([]byte(src), "g.yaml", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, _ := cfg.Cells(Selection{})
+	var ids []string
+	for _, c := range cells {
+		ids = append(ids, c.ID)
+	}
+	want := "a/beta=1/repeat=0 a/beta=1/repeat=1 a/beta=0.9/repeat=0 a/beta=0.9/repeat=1 b/beta=0.8/labeled=40/repeat=0 b/beta=0.8/labeled=80/repeat=0"
+	if strings.Join(ids, " ") != want {
+		t.Fatalf("cells %s", strings.Join(ids, " "))
+	}
+	d, sum, _ := runYAML(t, src, 2, nil)
+	recs, _ := results.ReadRecords(d)
+	if sum.Failed != 0 || recs[5].Sizes.Labeled != 80 || recs[4].Sizes.Labeled != 40 {
+		t.Errorf("summary %+v, sizes %+v %+v", sum, recs[4].Sizes, recs[5].Sizes)
+	}
+	// The data set's grid is part of the config's key.
+	other, _ := ParseConfig([]byte(strings.Replace(src, "labeled: [40, 80]", "labeled: [40, 90]", 1)), "g.yaml", LoadOptions{})
+	if other.KeyHash() == cfg.KeyHash() {
+		t.Error("a data set's grid is not in the config key")
+	}
+	if _, err := ParseConfig([]byte(strings.Replace(src, "repeats: 1\n", "repeats: 0\n", 1)), "g.yaml", LoadOptions{}); err == nil ||
+		!strings.Contains(err.Error(), "g.yaml:12: datasets[1]: repeats: 0") {
+		t.Errorf("repeats 0 for a data set: %v", err)
+	}
+}
