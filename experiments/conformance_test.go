@@ -182,6 +182,8 @@ func change(v reflect.Value) {
 			v.Set(reflect.New(v.Type().Elem()))
 		}
 		change(v.Elem())
+	case reflect.Array:
+		change(v.Index(0))
 	case reflect.Slice:
 		if v.Len() == 0 {
 			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
@@ -265,7 +267,17 @@ func TestConformanceProtocols(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			grid, errs := decodeGrid("x.yaml", nil, pc.Axes(), name)
+			// The protocol's default axes, and the first example value of each
+			// axis it reads without a default.
+			var uses []AxisUse
+			for _, u := range pc.Axes() {
+				if u.Default == nil {
+					a, _ := LookupAxis(u.Name)
+					u.Default = []string{a.Examples[0]}
+				}
+				uses = append(uses, u)
+			}
+			grid, errs := decodeGrid("x.yaml", nil, uses, name)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

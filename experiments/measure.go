@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/experiments/results"
@@ -38,8 +39,9 @@ type RecoveryUser interface {
 
 // Values collects a cell's metric values.
 type Values struct {
-	c *CellRun
-	m map[string]map[string]float64
+	c      *CellRun
+	m      map[string]map[string]float64
+	curves map[string][][2]float64
 }
 
 // Set stores a value under metric and key. A value that is not finite
@@ -227,4 +229,40 @@ func setName(set string) string {
 // when it has them). A ranking source has no such scores.
 func (c *CellRun) SupervisedScores(ctx context.Context) ([]float64, error) {
 	return c.run.supervised(ctx, c.Data, c.Cell)
+}
+
+// SetCurve records a curve under name (Record.Curves), downsampled to at
+// most results.MaxCurvePoints points: evenly by index, the first and the
+// last kept. A curve with a point that is not finite is left out with a
+// warning.
+func (v *Values) SetCurve(name string, pts [][2]float64) {
+	for _, p := range pts {
+		if math.IsNaN(p[0]) || math.IsNaN(p[1]) || math.IsInf(p[0], 0) || math.IsInf(p[1], 0) {
+			v.c.Warn("curve %s has the point (%v, %v): left out", name, p[0], p[1])
+			return
+		}
+	}
+	if v.curves == nil {
+		v.curves = map[string][][2]float64{}
+	}
+	v.curves[name] = downsample(pts, results.MaxCurvePoints)
+}
+
+// downsample keeps at most max points of pts, evenly spaced by index, the
+// first and the last among them.
+func downsample(pts [][2]float64, max int) [][2]float64 {
+	if len(pts) <= max {
+		return append([][2]float64(nil), pts...)
+	}
+	out := make([][2]float64, max)
+	for i := range max {
+		out[i] = pts[i*(len(pts)-1)/(max-1)]
+	}
+	return out
+}
+
+// Rand returns a random stream for one purpose of the cell (a measure's
+// bootstrap, say), derived from the cell's seed: the same in every run.
+func (c *CellRun) Rand(purpose string) *rand.Rand {
+	return derive(c.seed, "measure/"+purpose)
 }

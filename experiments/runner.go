@@ -414,7 +414,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 			return rec, ctx.Err()
 		}
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
-		rec.Estimates, rec.Metrics = nil, nil
+		rec.Estimates, rec.Metrics, rec.Curves = nil, nil, nil
 		rec.Timings["total"] = time.Since(t0).Seconds()
 		return rec, nil
 	}
@@ -528,7 +528,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 			return fail(err)
 		}
 	}
-	rec.Metrics = out.m
+	rec.Metrics, rec.Curves = out.m, out.curves
 	rec.Warnings = append(rec.Warnings, cr.warnings...)
 	rec.Timings["metrics"] = time.Since(t4).Seconds()
 	rec.Timings["total"] = time.Since(t0).Seconds()

@@ -10,6 +10,10 @@ import (
 // upgrade schema-1 records (UpgradeRecord) and reject other versions.
 const SchemaVersion = 2
 
+// MaxCurvePoints bounds the points of a recorded curve: enough to draw it,
+// few enough that a record stays a few tens of KB.
+const MaxCurvePoints = 500
+
 // Status values of a record.
 const (
 	StatusOK     = "ok"
@@ -36,10 +40,14 @@ type Record struct {
 	// Metrics by metric name ("auc", "aucpr", "acc", ...), then by key
 	// ("pu", "truth:traditional", "indirect:real", "direct:alphamax-n", ...;
 	// see the key constants).
-	Metrics  map[string]map[string]float64 `json:"metrics,omitempty"`
-	Status   string                        `json:"status"`
-	Error    string                        `json:"error,omitempty"`
-	Warnings []string                      `json:"warnings,omitempty"`
+	Metrics map[string]map[string]float64 `json:"metrics,omitempty"`
+	// Curves holds curves a measure records for the report's figures (e.g.
+	// the lower and upper ROC curves of a bounds measure), by name, each a
+	// list of (x, y) points downsampled to at most MaxCurvePoints.
+	Curves   map[string][][2]float64 `json:"curves,omitempty"`
+	Status   string                  `json:"status"`
+	Error    string                  `json:"error,omitempty"`
+	Warnings []string                `json:"warnings,omitempty"`
 	// Seconds spent per stage; excluded from comparisons of results.
 	Timings map[string]float64 `json:"timings,omitempty"`
 	// Kernel names the classifier's compute kernel (e.g. scalar, avx512):
@@ -95,6 +103,16 @@ func (r *Record) Validate() error {
 	for name, e := range r.Estimates {
 		if bad(e.Alpha) || bad(e.Beta) {
 			return fmt.Errorf("cell %s: estimate %s (%v, %v) is not finite", r.Cell, name, e.Alpha, e.Beta)
+		}
+	}
+	for name, pts := range r.Curves {
+		if len(pts) > MaxCurvePoints {
+			return fmt.Errorf("cell %s: curve %s has %d points, more than %d", r.Cell, name, len(pts), MaxCurvePoints)
+		}
+		for _, p := range pts {
+			if bad(p[0]) || bad(p[1]) {
+				return fmt.Errorf("cell %s: curve %s has the point (%v, %v)", r.Cell, name, p[0], p[1])
+			}
 		}
 	}
 	for m, byEst := range r.Metrics {
