@@ -74,8 +74,12 @@ type DatasetSpec struct {
 	// the values of the axes it names and adds axes; repeats: replaces).
 	Grid    Grid
 	Repeats int
-	// OwnGrid and OwnRepeats say that the entry gave its own.
-	OwnGrid, OwnRepeats bool
+	// Metrics are the data set's measures: the config's, unless the entry
+	// gives its own list (metrics:), e.g. a costly measure option only where
+	// a figure needs it.
+	Metrics []MeasureSpec
+	// OwnGrid, OwnRepeats and OwnMetrics say that the entry gave its own.
+	OwnGrid, OwnRepeats, OwnMetrics bool
 }
 
 // EstimatorSpec is an estimator of the config under its ID (its name
@@ -325,12 +329,21 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 			}
 		}
 	}
-	if raw.Metrics.Kind == 0 || (raw.Metrics.Kind == yaml.SequenceNode && len(raw.Metrics.Content) == 0) {
+	allOwn := len(cfg.Datasets) > 0
+	for _, ds := range cfg.Datasets {
+		allOwn = allOwn && ds.OwnMetrics
+	}
+	if (raw.Metrics.Kind == 0 && !allOwn) || (raw.Metrics.Kind == yaml.SequenceNode && len(raw.Metrics.Content) == 0) {
 		d.add(line("metrics"), "metrics: list at least one measure (known: %s)", strings.Join(Measures.Names(), ", "))
 	}
 	for _, it := range d.list(&raw.Metrics, "metrics", false) {
 		if c := decodeListPlugin(d, it, "metrics", Measures); c != nil {
 			cfg.Metrics = append(cfg.Metrics, MeasureSpec{ID: it.id, Config: c})
+		}
+	}
+	for i := range cfg.Datasets {
+		if ds := &cfg.Datasets[i]; !ds.OwnMetrics {
+			ds.Metrics = cfg.Metrics
 		}
 	}
 	cfg.Report = raw.Report
@@ -568,6 +581,17 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 			d.errs = append(d.errs, gerrs...)
 			spec.Grid, spec.OwnGrid = g, true
 		}
+		if mn := takeKey(rest, "metrics"); mn != nil {
+			for _, it := range d.list(mn, where+".metrics", false) {
+				if c := decodeListPlugin(d, it, where+".metrics", Measures); c != nil {
+					spec.Metrics = append(spec.Metrics, MeasureSpec{ID: it.id, Config: c})
+				}
+			}
+			spec.OwnMetrics = true
+			if len(mn.Content) == 0 {
+				d.add(mn.Line, "%s.metrics: list at least one measure", where)
+			}
+		}
 		if rn := takeKey(rest, "repeats"); rn != nil {
 			var k int
 			if err := rn.Decode(&k); err != nil || k < 1 || k > maxRepeats {
@@ -581,7 +605,7 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 				spec.Options = opts
 			} else if rest != nil && len(rest.Content) > 0 {
 				k := rest.Content[0]
-				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source, grid, repeats)", where, k.Value, proto.Name())
+				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source, grid, repeats, metrics)", where, k.Value, proto.Name())
 			}
 		}
 		// Kept even when its options are bad (the errors are reported), so that
@@ -750,6 +774,13 @@ func (c *Config) Key() string {
 	}
 	for _, m := range c.Metrics {
 		line("measure %q %s", m.ID, m.Config.Key())
+	}
+	for _, d := range c.Datasets {
+		if d.OwnMetrics {
+			for _, m := range d.Metrics {
+				line("dataset %q measure %q %s", d.Name, m.ID, m.Config.Key())
+			}
+		}
 	}
 	return b.String()
 }

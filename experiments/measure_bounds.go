@@ -29,6 +29,10 @@ import (
 //	point:SOURCE            the point estimate: the ECDF as band, real-valued counts (auc-bounds only)
 //	affine:SOURCE           (AUC_PU - b/2)/(1 - b), the affine value the point estimate follows (auc-bounds only)
 //
+// and the metric "rank-cdf" with BAND-coverage: the fraction of the ranks
+// at which the rank CDF of the latent positives lies inside the band (the
+// paper's Fig. 5 claim).
+//
 // where SOURCE is "real" (the true beta), "real*F" (F times it, capped
 // below 1) or "real*LO..HI" (the interval [LO, HI] times it: the lower curve
 // at LO, the upper at HI). For the first `curves` repeats it also records
@@ -222,6 +226,7 @@ func (m *BoundsMeasure) Measure(_ context.Context, c *CellRun, out *Values) erro
 				}
 			}
 		}
+		out.Set("rank-cdf", bandName+"-coverage", latentCoverage(r, band, labels, truth))
 		if curves && bi == 0 {
 			out.SetCurve("cdf-"+bandName+"-lower", bandCurve(band, r.N(), false))
 			out.SetCurve("cdf-"+bandName+"-upper", bandCurve(band, r.N(), true))
@@ -271,6 +276,34 @@ func (m *BoundsMeasure) band(r *bounds.Ranking, name string, c *CellRun, stream 
 		return bounds.Band{}, fmt.Errorf("bounds: %s band: %w", name, err)
 	}
 	return b, nil
+}
+
+// latentCoverage is the fraction of the ranks r = 0..n-1 at which the rank
+// CDF of the latent positives (unlabeled, truly positive) lies inside the
+// band: the paper's Fig. 5 claim that the band, built from the known
+// positives, contains the latent positives' CDF.
+func latentCoverage(r *bounds.Ranking, band bounds.Band, labels []bounds.Label, truth []bool) float64 {
+	order := r.Order()
+	latent := 0
+	for i := range labels {
+		if labels[i] == bounds.Unlabeled && truth[i] {
+			latent++
+		}
+	}
+	if latent == 0 {
+		return math.NaN()
+	}
+	inside, seen := 0, 0
+	for rank, i := range order {
+		if labels[i] == bounds.Unlabeled && truth[i] {
+			seen++
+		}
+		lo, hi := band.At(rank)
+		if cdf := float64(seen) / float64(latent); cdf >= lo-1e-12 && cdf <= hi+1e-12 {
+			inside++
+		}
+	}
+	return float64(inside) / float64(len(order))
 }
 
 // curvePoints converts a curve's points, thinned to a figure's resolution.

@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -44,10 +45,9 @@ type Runner struct {
 	CodeVersion string
 
 	protocol   Protocol
-	recovers   bool // a measure recovers with the true alpha, beta: beta <= alpha fails a cell early
 	estimators []runEstimator
 	truths     []runTruth
-	measures   []Measure
+	measures   map[string]runMeasures // by data set
 	data       map[string]*Data
 
 	scorersMu sync.Mutex
@@ -65,6 +65,12 @@ type runEstimator struct {
 	est      classprior.Estimator
 	key      string
 	features bool // reads feature rows
+}
+
+// runMeasures are a data set's measures.
+type runMeasures struct {
+	list     []Measure
+	recovers bool // one recovers with the true alpha, beta: beta <= alpha fails a cell early
 }
 
 type runTruth struct {
@@ -130,8 +136,12 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	for _, t := range cfg.Truths {
 		man.Truths = append(man.Truths, t.ID)
 	}
-	for _, m := range cfg.Metrics {
-		man.Metrics = append(man.Metrics, m.ID)
+	for _, d := range cfg.Datasets {
+		for _, m := range d.Metrics {
+			if !slices.Contains(man.Metrics, m.ID) {
+				man.Metrics = append(man.Metrics, m.ID)
+			}
+		}
 	}
 	var todo []Cell
 	for _, c := range cells {
@@ -335,16 +345,20 @@ func (r *Runner) prepare() error {
 		}
 		r.truths = append(r.truths, runTruth{id: t.ID, truth: tr})
 	}
-	r.measures, r.recovers = nil, false
-	for _, m := range cfg.Metrics {
-		if ru, ok := m.Config.(RecoveryUser); ok && ru.UsesRecovery() {
-			r.recovers = true
+	r.measures = map[string]runMeasures{}
+	for _, d := range cfg.Datasets {
+		var rm runMeasures
+		for _, m := range d.Metrics {
+			if ru, ok := m.Config.(RecoveryUser); ok && ru.UsesRecovery() {
+				rm.recovers = true
+			}
+			ms, err := m.Config.New()
+			if err != nil {
+				return fmt.Errorf("measure %s: %w", m.ID, err)
+			}
+			rm.list = append(rm.list, ms)
 		}
-		ms, err := m.Config.New()
-		if err != nil {
-			return fmt.Errorf("measure %s: %w", m.ID, err)
-		}
-		r.measures = append(r.measures, ms)
+		r.measures[d.Name] = rm
 	}
 	if r.Log == nil {
 		r.Log = io.Discard
@@ -432,7 +446,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 		Unlabeled: len(split.Unlabeled), Negatives: len(split.Negatives)}
 	ps := pusplit.Split{Labeled: split.Labeled, Unlabeled: split.Unlabeled}
 	rec.Alpha, rec.Beta = ps.Alpha(data.Y), ps.Beta(data.Y)
-	if err := recovery.CheckPriors(rec.Alpha, rec.Beta); err != nil && r.recovers {
+	if err := recovery.CheckPriors(rec.Alpha, rec.Beta); err != nil && r.measures[c.Dataset.Name].recovers {
 		// Fail before training: the recoveries would refuse these values.
 		return fail(trueRecoveryError(rec.Alpha, rec.Beta, err))
 	}
@@ -523,7 +537,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	// 5. The measures.
 	t4 := time.Now()
 	out := &Values{c: cr, m: map[string]map[string]float64{}}
-	for _, m := range r.measures {
+	for _, m := range r.measures[c.Dataset.Name].list {
 		if err := m.Measure(ctx, cr, out); err != nil {
 			return fail(err)
 		}

@@ -2,10 +2,14 @@ package experiments
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -241,7 +245,11 @@ func (s *SynthScores) Load(ctx context.Context, env SourceEnv) (*Data, error) {
 
 // ScoresFile reads a ranking from a score file: CSV with a header naming a
 // score and a label column (label 1 = positive, 0 = negative), the format
-// `pueval metrics` reads. A relative path is relative to the config file.
+// `pueval metrics` reads. Environment variables in the path are expanded
+// (${PUEVAL_CLAESEN_DATA}/covtype_scores.csv); a relative path is relative to
+// the config file. A missing file, or a variable that is not set, makes the
+// data set unavailable: the run skips it and says why, as for a catalog
+// data set that is not in the mirror.
 //
 //	source: {name: scores-file, file: covtype_scores.csv}
 type ScoresFile struct {
@@ -264,9 +272,23 @@ func (s *ScoresFile) Key() string { return "scores-file file=" + s.File }
 func (s *ScoresFile) New() (Source, error) { return s, s.Validate() }
 
 func (s *ScoresFile) Load(ctx context.Context, env SourceEnv) (*Data, error) {
-	path := s.File
+	var unset []string
+	path := os.Expand(s.File, func(v string) string {
+		val, ok := os.LookupEnv(v)
+		if !ok || val == "" {
+			unset = append(unset, v)
+		}
+		return val
+	})
+	if len(unset) > 0 {
+		return nil, &datasets.UnavailableError{Dataset: env.Name,
+			Reason: fmt.Sprintf("%s names $%s, which is not set (set it to the folder that holds the file)", s.File, strings.Join(unset, ", $"))}
+	}
 	if !filepath.IsAbs(path) && env.Dir != "" {
 		path = filepath.Join(env.Dir, path)
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, &datasets.UnavailableError{Dataset: env.Name, Reason: fmt.Sprintf("%s does not exist", path)}
 	}
 	d, err := scorefile.ReadFileContext(ctx, path)
 	if err != nil {

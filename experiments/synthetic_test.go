@@ -280,7 +280,7 @@ metrics: [auc, acc]
 }
 
 // A data set may have its own grid (replacing the values of the axes it
-// names) and its own number of repeats.
+// names), its own number of repeats and its own measures.
 func TestDatasetGridAndRepeats(t *testing.T) {
 	src := `experiment: own-grids
 seed: 4
@@ -294,6 +294,7 @@ datasets:
     source: {name: synth-gaussian, n: 500, d: 2}
     grid: {beta: [0.8], labeled: [40, 80]}
     repeats: 1
+    metrics: [mcc]
 classifier: {bags: 2}
 metrics: [auc]
 `
@@ -314,6 +315,10 @@ metrics: [auc]
 	recs, _ := results.ReadRecords(d)
 	if sum.Failed != 0 || recs[5].Sizes.Labeled != 80 || recs[4].Sizes.Labeled != 40 {
 		t.Errorf("summary %+v, sizes %+v %+v", sum, recs[4].Sizes, recs[5].Sizes)
+	}
+	// b has its own measures, a the config's.
+	if _, ok := recs[5].Metrics["mcc"]; !ok || len(recs[5].Metrics) != 1 || len(recs[0].Metrics) != 1 || recs[0].Metrics["auc"] == nil {
+		t.Errorf("metrics of a: %v; of b: %v", recs[0].Metrics, recs[5].Metrics)
 	}
 	// The data set's grid is part of the config's key.
 	other, _ := ParseConfig([]byte(strings.Replace(src, "labeled: [40, 80]", "labeled: [40, 90]", 1)), "g.yaml", LoadOptions{})
