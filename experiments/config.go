@@ -472,6 +472,7 @@ type listItem struct {
 // options}. IDs (the name, unless as: gives another) must be unique and
 // usable in record keys.
 func (d *decoder) list(n *yaml.Node, where string, withAs bool) []listItem {
+	n = resolveAlias(n)
 	if n.Kind == 0 {
 		return nil
 	}
@@ -588,7 +589,7 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 				}
 			}
 			spec.OwnMetrics = true
-			if len(mn.Content) == 0 {
+			if len(resolveAlias(mn).Content) == 0 {
 				d.add(mn.Line, "%s.metrics: list at least one measure", where)
 			}
 		}
@@ -668,6 +669,7 @@ func validID(s string) bool {
 // (or reads a bare scalar as the name) and returns it (def when absent), the
 // node of the remaining keys and the line of the name.
 func splitName(n *yaml.Node, def string) (name string, rest *yaml.Node, line int, err error) {
+	n = resolveAlias(n)
 	switch n.Kind {
 	case 0:
 		return def, nil, 0, nil
@@ -687,6 +689,15 @@ func splitName(n *yaml.Node, def string) (name string, rest *yaml.Node, line int
 		rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
 	}
 	return name, rest, line, nil
+}
+
+// resolveAlias follows a YAML alias (*name) to the node its anchor marks,
+// so that a config can reuse a list or mapping (metrics: *appendix).
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
 }
 
 // takeKey removes key from a mapping node and returns its value (nil when absent).
