@@ -40,6 +40,7 @@ var allowedImports = map[string][]string{
 	"metrics":               {},
 	"report":                {"experiments/results", "metrics", "estimators/recovery"},
 	"report/aaai2017":       {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"report/claesen2015":    {"report", "experiments/results", "metrics", "estimators/recovery"},
 	"report/psb2019":        {"report", "experiments/results", "metrics", "estimators/recovery"},
 }
 
@@ -97,15 +98,15 @@ func TestNoMathRandV1(t *testing.T) {
 // paperPlugins are the files and directories where a paper's name may
 // appear in experiments/ and report/: its own plug-ins.
 var paperPlugins = []string{
-	"experiments/protocol_aaai2017.go", "experiments/protocol_psb2019.go",
-	"report/aaai2017/", "report/psb2019/",
+	"experiments/protocol_aaai2017.go", "experiments/protocol_psb2019.go", "experiments/protocol_claesen2015.go",
+	"report/aaai2017/", "report/psb2019/", "report/claesen2015/",
 }
 
 // TestNoPaperNamesInCore: outside the papers' own plug-in files (and tests),
 // experiments/ and report/ name no paper: the core has no switch a new paper
 // would have to edit (issue 13).
 func TestNoPaperNamesInCore(t *testing.T) {
-	paper := regexp.MustCompile(`(?i)aaai2017|psb2019`)
+	paper := regexp.MustCompile(`(?i)aaai2017|psb2019|claesen2015`)
 	for _, root := range []string{"experiments", "report"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {

@@ -48,7 +48,7 @@ func TestFigureUnknownCreatesNothing(t *testing.T) {
 			args[i] = strings.Replace(args[i], "DIR", dir, 1)
 		}
 		_, _, err := runCLI(t, append([]string{"figure"}, args...)...)
-		if want := `pueval: figure: unknown figure "nosuch" (known: aaai2017-fig3, aaai2017-fig4, psb2019-fig1)`; err == nil || err.Error() != want {
+		if want := `pueval: figure: unknown figure "nosuch" (known: aaai2017-fig3, aaai2017-fig4, claesen2015-fig1, psb2019-fig1)`; err == nil || err.Error() != want {
 			t.Errorf("%v: error %v, want %q", args, err, want)
 		}
 		if _, err := os.Stat(dir); !os.IsNotExist(err) {

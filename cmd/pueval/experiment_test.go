@@ -197,3 +197,47 @@ func resultsOnly(t *testing.T, dir string) []byte {
 	}
 	return buf.Bytes()
 }
+
+// `pueval reproduce claesen2015-smoke` end to end: every item of the report
+// is drawn or says why not, and claims.md has a line per claim. Without
+// PUEVAL_CLAESEN_DATA the covtype data set is skipped and the report names
+// the reason; with it, Figure 5's panels are drawn.
+func TestReproduceClaesenSmoke(t *testing.T) {
+	data := os.Getenv("PUEVAL_CLAESEN_DATA")
+	for _, withData := range []bool{false, true} {
+		if withData && data == "" {
+			t.Log("PUEVAL_CLAESEN_DATA is unset: only the run without covtype")
+			continue
+		}
+		if !withData {
+			t.Setenv("PUEVAL_CLAESEN_DATA", "")
+		} else {
+			t.Setenv("PUEVAL_CLAESEN_DATA", data)
+		}
+		out := filepath.Join(t.TempDir(), "claesen")
+		if _, stderr, err := runCLI(t, "reproduce", "claesen2015-smoke", "-o", out, "-j", "2"); err != nil {
+			t.Fatalf("with data %v: %v\n%s", withData, err, stderr)
+		}
+		claims, err := os.ReadFile(filepath.Join(out, "report", "claims.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range []string{"- Fig. 2:", "- Fig. 3 (Lemma 4):", "- Fig. 4:", "- Fig. 5:", "- App. (a):", "- App. (b):", "- App. (c):"} {
+			if !strings.Contains(string(claims), item) {
+				t.Errorf("with data %v: claims.md lacks %q", withData, item)
+			}
+		}
+		for _, f := range []string{"claesen2015-fig1.png", "fig2.png", "fig3.png", "fig4.png", "fig4-inset.md", "app-table1.csv", "app-table2.tex"} {
+			if _, err := os.Stat(filepath.Join(out, "report", f)); err != nil {
+				t.Errorf("with data %v: %v", withData, err)
+			}
+		}
+		_, err = os.Stat(filepath.Join(out, "report", "fig5-kp0.05.png"))
+		if withData && err != nil {
+			t.Error(err)
+		}
+		if !withData && (err == nil || !strings.Contains(string(claims), "covtype: ")) {
+			t.Errorf("without data: Figure 5 drawn (%v) or claims.md does not say why covtype is missing:\n%s", err, claims)
+		}
+	}
+}

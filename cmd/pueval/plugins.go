@@ -6,5 +6,6 @@ package main
 // paper's report package is added here.
 import (
 	_ "github.com/pueval/pueval/report/aaai2017"
+	_ "github.com/pueval/pueval/report/claesen2015"
 	_ "github.com/pueval/pueval/report/psb2019"
 )

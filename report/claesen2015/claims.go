@@ -1,0 +1,165 @@
+package claesen2015
+
+import (
+	"fmt"
+	"html"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/report"
+)
+
+// Verdict is the outcome of checking a claim on the records.
+type Verdict int
+
+const (
+	NotChecked Verdict = iota // the records lack what the check needs
+	Holds
+	Fails
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Holds:
+		return "holds"
+	case Fails:
+		return "does NOT hold"
+	}
+	return "not checked"
+}
+
+// verdict is Holds when ok, else Fails.
+func verdict(ok bool) Verdict {
+	if ok {
+		return Holds
+	}
+	return Fails
+}
+
+// Claim is one of the paper's claims checked on the records.
+type Claim struct {
+	Item    string // where the paper makes it: "Fig. 2", "App. (a)", ...
+	Text    string // what the paper says
+	Verdict Verdict
+	Detail  string // the numbers behind the verdict, or why it was not checked
+}
+
+// String is the claim's line: "Item: Text: verdict (Detail)".
+func (c Claim) String() string {
+	s := fmt.Sprintf("%s: %s: %s", c.Item, c.Text, c.Verdict)
+	if c.Detail != "" {
+		s += " (" + c.Detail + ")"
+	}
+	return s
+}
+
+// unchecked is a claim the records cannot check, with the reason.
+func unchecked(item, text, why string) Claim {
+	return Claim{Item: item, Text: text, Verdict: NotChecked, Detail: why}
+}
+
+// absence says why a data set has no records: the manifest's reason when the
+// run could not use it, else that no ok record holds it.
+func absence(in report.Input, ds string) string {
+	if why, ok := in.Manifest.Unavailable[ds]; ok {
+		return fmt.Sprintf("data set %s is not in this run: %s", ds, why)
+	}
+	return fmt.Sprintf("no ok records of data set %s in this run", ds)
+}
+
+// claimsMarkdown is claims.md: one line per claim.
+func claimsMarkdown(claims []Claim, missing map[string]string) string {
+	var b strings.Builder
+	b.WriteString("# Claims of Claesen et al. 2015, checked on these records\n\n")
+	for _, c := range claims {
+		b.WriteString("- " + c.String() + "\n")
+	}
+	if len(missing) > 0 {
+		b.WriteString("\nData sets of the config not in this run:\n\n")
+		for _, k := range slices.Sorted(maps.Keys(missing)) {
+			fmt.Fprintf(&b, "- %s: %s\n", k, missing[k])
+		}
+	}
+	return b.String()
+}
+
+// claimsHTML is the claims as an HTML list.
+func claimsHTML(claims []Claim) string {
+	var b strings.Builder
+	b.WriteString("<ul>\n")
+	for _, c := range claims {
+		cls := ""
+		if c.Verdict == Fails {
+			cls = ` class="note"`
+		}
+		fmt.Fprintf(&b, "<li%s>%s</li>\n", cls, html.EscapeString(c.String()))
+	}
+	b.WriteString("</ul>\n")
+	return b.String()
+}
+
+// section collects one item's HTML, files and claims.
+type section struct {
+	dir    string
+	h      strings.Builder
+	claims []Claim
+}
+
+// heading starts the item.
+func (s *section) heading(title string) { fmt.Fprintf(&s.h, "<h3>%s</h3>\n", html.EscapeString(title)) }
+
+// para adds a paragraph of text (escaped); note marks it as a note.
+func (s *section) para(text string, note bool) {
+	cls := ""
+	if note {
+		cls = ` class="note"`
+	}
+	fmt.Fprintf(&s.h, "<p%s>%s</p>\n", cls, html.EscapeString(text))
+}
+
+// table writes t as dir/base.{md,tex,csv} and adds its HTML with the caption
+// as heading and links to the files.
+func (s *section) table(t report.Table, base string) error {
+	if err := t.WriteFiles(s.dir, base); err != nil {
+		return err
+	}
+	fmt.Fprintf(&s.h, "<h4>%s</h4>\n%s<p>Files: <a href=\"%s.md\">Markdown</a>, <a href=\"%s.tex\">LaTeX</a>, <a href=\"%s.csv\">CSV</a>.</p>\n",
+		html.EscapeString(t.Caption), t.HTML(), base, base, base)
+	return nil
+}
+
+// figure saves f as PNG, PDF and SVG and adds it with its caption.
+func (s *section) figure(f report.Figure, caption string) error {
+	if _, err := f.Save(s.dir); err != nil {
+		return err
+	}
+	fmt.Fprintf(&s.h, "<figure><img src=\"%s.png\" width=\"1100\"><figcaption>%s <a href=\"%s.pdf\">PDF</a> <a href=\"%s.svg\">SVG</a></figcaption></figure>\n",
+		f.Name, html.EscapeString(caption), f.Name, f.Name)
+	return nil
+}
+
+// claimList adds the item's claims, as a list, to its HTML and to the report's.
+func (s *section) claimList(cs ...Claim) {
+	s.claims = append(s.claims, cs...)
+	s.h.WriteString("<p>Claims checked:</p>\n" + claimsHTML(cs))
+}
+
+// noRecords is a record-less item: a note and its claims unchecked.
+func (s *section) noRecords(why string, cs ...Claim) {
+	s.para(why+": this item is not drawn.", true)
+	for i := range cs {
+		cs[i].Verdict, cs[i].Detail = NotChecked, why
+	}
+	s.claimList(cs...)
+}
+
+// recordsOf groups the ok records of the data sets.
+func recordsOf(recs []results.Record, ds ...string) map[string][]results.Record {
+	out := map[string][]results.Record{}
+	for _, d := range ds {
+		out[d] = okRecords(recs, d)
+	}
+	return out
+}
