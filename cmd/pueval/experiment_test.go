@@ -222,7 +222,7 @@ func TestReproduceClaesenSmoke(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, item := range []string{"- Fig. 2:", "- Fig. 3 (Lemma 4):", "- Fig. 4:", "- Fig. 5:", "- App. (a):", "- App. (b):", "- App. (c):"} {
+		for _, item := range []string{"- Fig. 2:", "- Fig. 3 (Lemma 4):", "- Fig. 4:", "- Fig. 5:", "- App. (a):", "- App. (b):", "- App. (c):", "- App. (d):"} {
 			if !strings.Contains(string(claims), item) {
 				t.Errorf("with data %v: claims.md lacks %q", withData, item)
 			}

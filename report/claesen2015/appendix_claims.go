@@ -64,7 +64,42 @@ func appDatasets(rows []AppRow) []string {
 // Lemma 4 assumes the clamp does not bind, and with few known positives and
 // a large beta (known negatives leave mostly positives in U) it does.
 func AppendixClaims(rows []AppRow) []Claim {
-	return []Claim{appClaimA(rows), appClaimB(rows), appClaimC(rows)}
+	return []Claim{appClaimA(rows), appClaimB(rows), appClaimC(rows), appClaimD(rows)}
+}
+
+// appClaimD: known negatives do not guarantee tighter bounds (App. Table 2):
+// at beta-hat = beta the positive-based DKW bounds are the tighter in some
+// cell with known negatives, the negative-based in another.
+func appClaimD(rows []AppRow) Claim {
+	c := Claim{Item: "App. (d)", Text: "known negatives do not guarantee tighter bounds: at beta-hat = beta the positive-based DKW bounds are the tighter in some cells with known negatives, the negative-based in others"}
+	n, pos, neg := 0, 0, 0
+	var posCells []string
+	for _, r := range rows {
+		if r.KN <= 0 {
+			continue
+		}
+		switch Tighter(get(r.DKW, 1), get(r.DKWNeg, 1)) {
+		case "positives":
+			n++
+			pos++
+			if len(posCells) < 6 {
+				posCells = append(posCells, fmt.Sprintf("%s kp %s kn %s", r.Dataset, g(r.KP), g(r.KN)))
+			}
+		case "negatives":
+			n++
+			neg++
+		}
+	}
+	if n == 0 {
+		c.Detail = "the records lack DKW bounds with known negatives at beta-hat = beta"
+		return c
+	}
+	c.Verdict = verdict(pos > 0 && neg > 0)
+	c.Detail = fmt.Sprintf("of %d cells with known negatives the positive-based are the tighter in %d, the negative-based in %d", n, pos, neg)
+	if len(posCells) > 0 {
+		c.Detail += " (positive-based tighter e.g. in " + strings.Join(posCells, ", ") + ")"
+	}
+	return c
 }
 
 func appClaimA(rows []AppRow) Claim {

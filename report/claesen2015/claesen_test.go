@@ -225,8 +225,11 @@ func TestAppendixClaims(t *testing.T) {
 		iv(m, "bootstrap", 1, 0.71, 0.81) // width 0.1 whatever kn
 		for _, f := range AppMultiples {
 			iv(m, "dkw", f, 0.66+0.04*f, 0.86+0.04*f) // rises with beta-hat
-			if kn > 0 {
-				iv(m, "dkw-neg", f, 0.76-0.04*f, 0.78-0.02*f) // falls; contains 0.76 at f = 1
+			switch kn {
+			case 0.8:
+				iv(m, "dkw-neg", f, 0.76-0.04*f, 0.78-0.02*f) // falls; contains 0.76 at f = 1; narrow
+			case 0.4:
+				iv(m, "dkw-neg", f, 0.56-0.04*f, 0.98-0.02*f) // falls; wider than the positive-based
 			}
 		}
 		recs = append(recs, rec("app-d3", 0, grid(0.1, kn), 0.4, m))
@@ -251,6 +254,10 @@ func TestAppendixClaims(t *testing.T) {
 	rows[2].Boot[1] = Interval{0.74, 0.79}
 	if appClaimA(rows).Verdict != Fails {
 		t.Error("claim (a) passes with a halved width")
+	}
+	rows[1].DKWNeg[1] = Interval{0.75, 0.77}
+	if d := appClaimD(rows); d.Verdict != Fails || !strings.Contains(d.Detail, "positive-based are the tighter in 0, the negative-based in 2") {
+		t.Errorf("claim (d) with the negative-based always tighter: %v", d)
 	}
 	// Negative-based bounds that rise with beta-hat fail claim (c).
 	rows[1].DKWNeg[1.5] = Interval{0.8, 0.9}

@@ -59,7 +59,9 @@
 //     opposite to the positive-based (negative-based fall from 0.5 to 1.5 x
 //     beta in every cell, positive-based rise in >= 90 %: Lemma 4 needs the
 //     clamp not to bind, and with few known positives and a large beta it
-//     binds).
+//     binds); (d) known negatives do not guarantee tighter bounds (at
+//     beta-hat = beta the positive-based are the tighter in some cells with
+//     known negatives).
 //
 // Every table is written as Markdown, LaTeX and CSV (report.Table), every
 // figure as PNG, PDF and SVG, the claims as claims.md; the HTML sections
