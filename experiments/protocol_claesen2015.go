@@ -163,7 +163,7 @@ var (
 )
 
 func init() {
-	RegisterAxis(Axis{Name: axisKnownPositives, Doc: "the fraction of the positives whose label is known, in (0, 1) (claesen2015)",
+	RegisterAxis(Axis{Name: axisKnownPositives, Doc: "the fraction of the positives whose label is known, in (0, 1) (claesen2015; scar-fraction: the AUL paper's beta)",
 		Parse: parseFractionAxis(axisKnownPositives, false), Examples: [2]string{"0.05", "0.1"}})
 	RegisterAxis(Axis{Name: axisKnownNegatives, Doc: "the fraction of the negatives whose label is known, in [0, 1) (claesen2015)",
 		Parse: parseFractionAxis(axisKnownNegatives, true), Examples: [2]string{"0", "0.4"}})

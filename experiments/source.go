@@ -2,6 +2,8 @@ package experiments
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/datasets/pusplit"
 	"github.com/pueval/pueval/datasets/synth"
 	"github.com/pueval/pueval/internal/scorefile"
 )
@@ -108,9 +111,18 @@ type CatalogUser interface {
 // the default source of a data set.
 //
 //	source: {name: uci, dataset: pima}   # dataset: the catalog name (default: the data set's name)
+//	source: {name: uci, dataset: anuran, max_rows: 4000, subsample_seed: 1}
+//
+// max_rows > 0 keeps a stratified subsample of that many rows when the data
+// set has more (pusplit.StratifiedSubsample: the positive share is kept to
+// within 1/(2 max_rows)), drawn once from subsample_seed alone, so every cell
+// and every run sees the same rows; the rows keep their file order. The
+// AUL paper caps its data sets at 4,000 rows this way.
 type UCI struct {
-	Dataset string `yaml:"dataset"`
-	name    string // the data set's name in the config, for the default
+	Dataset       string `yaml:"dataset"`
+	MaxRows       int    `yaml:"max_rows"`
+	SubsampleSeed uint64 `yaml:"subsample_seed"`
+	name          string // the data set's name in the config, for the default
 }
 
 // UCISourceName is the registry name of the catalog source.
@@ -119,11 +131,27 @@ const UCISourceName = "uci"
 func (s *UCI) Name() string { return UCISourceName }
 func (s *UCI) Kind() string { return KindFeatures }
 
-// Validate accepts any name; the config loader checks it against the catalog.
-func (s *UCI) Validate() error { return nil }
+// Validate checks max_rows; the config loader checks the name against the
+// catalog.
+func (s *UCI) Validate() error {
+	if s.MaxRows < 0 {
+		return fmt.Errorf("uci: max_rows = %d: want 0 (every row) or a number of rows", s.MaxRows)
+	}
+	return nil
+}
 
-// Key names the catalog entry.
-func (s *UCI) Key() string { return "uci dataset=" + s.CatalogName() }
+// Key names the catalog entry and the subsample (absent without one, so
+// the keys of configs that never subsample are unchanged).
+func (s *UCI) Key() string {
+	k := "uci dataset=" + s.CatalogName()
+	if s.MaxRows > 0 {
+		k += fmt.Sprintf(" max_rows=%d", s.MaxRows)
+	}
+	if s.SubsampleSeed != 0 {
+		k += fmt.Sprintf(" subsample_seed=%d", s.SubsampleSeed)
+	}
+	return k
+}
 
 // CatalogName is the catalog entry this source loads.
 func (s *UCI) CatalogName() string {
@@ -143,7 +171,30 @@ func (s *UCI) Load(ctx context.Context, env SourceEnv) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Data{Name: env.Name, X: ds.X, Y: ds.Y, Fingerprint: ds.Fingerprint, Warnings: ds.Warnings}, nil
+	d := &Data{Name: env.Name, X: ds.X, Y: ds.Y, Fingerprint: ds.Fingerprint, Warnings: ds.Warnings}
+	if s.MaxRows > 0 && d.N() > s.MaxRows {
+		return subsampleRows(d, s.MaxRows, s.SubsampleSeed)
+	}
+	return d, nil
+}
+
+// subsampleRows keeps a stratified subsample of n rows of d drawn from
+// seed, in file order. The fingerprint names the subsample, so caches
+// keyed by it never mix the full data with a subsample.
+func subsampleRows(d *Data, n int, seed uint64) (*Data, error) {
+	rows, err := pusplit.StratifiedSubsample(rand.New(rand.NewPCG(seed, hashSeed(seed, "stratified-subsample"))), d.Y, n)
+	if err != nil {
+		return nil, fmt.Errorf("data set %s: %w", d.Name, err)
+	}
+	_, c := d.X.Dims()
+	x := mat.NewDense(len(rows), c, nil)
+	y := make([]bool, len(rows))
+	for i, r := range rows {
+		x.SetRow(i, d.X.RawRowView(r))
+		y[i] = d.Y[r]
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s|stratified-subsample n=%d seed=%d", d.Fingerprint, n, seed))
+	return &Data{Name: d.Name, X: x, Y: y, Fingerprint: hex.EncodeToString(sum[:]), Warnings: d.Warnings}, nil
 }
 
 // SynthGaussian generates a data set of features: negatives from N(0, I),

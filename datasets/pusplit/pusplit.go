@@ -157,3 +157,58 @@ func PSBSizes(n, n1 int, betas []float64) (nL, nU int, err error) {
 	}
 	return 0, 0, fmt.Errorf("pusplit: psb2019: a data set of %d examples (%d positive) is too small for n_u = 1000, n_l = 100", n, n1)
 }
+
+// SCARFraction draws a split by the single-training-set SCAR protocol with a
+// labeled fraction of the positives (the AUL paper's: Huang et al., "AUL is
+// a better optimization metric in PU learning"): L = round(fraction n_P)
+// positives drawn without replacement, U = every other row, so the true
+// class prior of U is (n_P - n_L)/(n - n_L). Both sets are in row order.
+// The fraction is the AUL paper's beta (a share of the positives), not the
+// AAAI-2017 beta (a share of L). It is an error when L would be empty or
+// hold every positive.
+func SCARFraction(rng *rand.Rand, y []bool, fraction float64) (Split, error) {
+	if !(fraction > 0 && fraction < 1) {
+		return Split{}, fmt.Errorf("pusplit: labeled fraction %v of the positives must lie in (0, 1)", fraction)
+	}
+	pos, neg := classes(y)
+	nL := int(math.Round(fraction * float64(len(pos))))
+	if nL < 1 || nL >= len(pos) {
+		return Split{}, fmt.Errorf("pusplit: a labeled fraction %v of %d positives gives %d labeled: want at least 1 and fewer than the positives", fraction, len(pos), nL)
+	}
+	labeled, rest := take(rng, pos, nL)
+	unlabeled := append(rest, neg...)
+	slices.Sort(labeled)
+	slices.Sort(unlabeled)
+	return Split{Labeled: labeled, Unlabeled: unlabeled}, nil
+}
+
+// StratifiedSubsample returns the rows of a stratified subsample of n rows,
+// ascending: round(n n_P/N) positives and the rest negatives, each drawn
+// uniformly without replacement, so the positive share stays that of the
+// data to within 1/(2n). With n >= N it returns every row. The AUL paper
+// caps its data sets at 4,000 rows this way (its Table 1's alphas equal
+// the full data's to 3 decimals; a plain random subsample would move them
+// by 0.003-0.006).
+func StratifiedSubsample(rng *rand.Rand, y []bool, n int) ([]int, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("pusplit: a subsample of %d rows", n)
+	}
+	if n >= len(y) {
+		rows := make([]int, len(y))
+		for i := range rows {
+			rows[i] = i
+		}
+		return rows, nil
+	}
+	pos, neg := classes(y)
+	nPos := int(math.Round(float64(n) * float64(len(pos)) / float64(len(y))))
+	nNeg := n - nPos
+	if nPos > len(pos) || nNeg > len(neg) {
+		return nil, fmt.Errorf("pusplit: a stratified subsample of %d rows needs %d positives and %d negatives; the data have %d and %d", n, nPos, nNeg, len(pos), len(neg))
+	}
+	p, _ := take(rng, pos, nPos)
+	q, _ := take(rng, neg, nNeg)
+	rows := append(append([]int(nil), p...), q...)
+	slices.Sort(rows)
+	return rows, nil
+}

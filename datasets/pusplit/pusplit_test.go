@@ -118,3 +118,69 @@ func TestErrors(t *testing.T) {
 		t.Error("PSBSizes accepted n = 900")
 	}
 }
+
+// TestSCARFractionCounts: the AUL paper's Table 1 split sizes for Abalone
+// (n = 4,177, n_P = 2,080): n_L = round(beta n_P) and alpha_U = (n_P -
+// n_L)/(n - n_L) = .472, .442, .373 for beta = .1, .2, .4 (the spec's
+// alpha_U per row, from the paper's n and alpha).
+func TestSCARFractionCounts(t *testing.T) {
+	y := labels(4177, 2080)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		beta  float64
+		nL    int
+		alpha float64
+	}{{0.1, 208, 0.472}, {0.2, 416, 0.442}, {0.4, 832, 0.373}} {
+		s, err := SCARFraction(rng, y, c.beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		disjointSorted(t, s, len(y))
+		if len(s.Labeled) != c.nL || len(s.Labeled)+len(s.Unlabeled) != len(y) || s.Beta(y) != 1 {
+			t.Errorf("beta %v: |L| %d |U| %d beta_L %v", c.beta, len(s.Labeled), len(s.Unlabeled), s.Beta(y))
+		}
+		if a := s.Alpha(y); math.Abs(a-c.alpha) > 5e-4 || a != float64(2080-c.nL)/float64(4177-c.nL) {
+			t.Errorf("beta %v: alpha_U %v, want %v", c.beta, a, c.alpha)
+		}
+	}
+	for _, bad := range []float64{0, 1, -0.1, math.NaN(), 0.0001} {
+		if _, err := SCARFraction(rng, y, bad); err == nil {
+			t.Errorf("fraction %v: no error", bad)
+		}
+	}
+}
+
+// TestStratifiedSubsample: the AUL paper's cap of Pageblock (5,473 rows,
+// 4,913 positives) to 4,000 keeps round(4000 x 4913/5473) = 3,591
+// positives (alpha .898 as in its Table 1); rows ascending and distinct;
+// n >= N keeps every row; a seed gives the same rows.
+func TestStratifiedSubsample(t *testing.T) {
+	y := labels(5473, 4913)
+	rows, err := StratifiedSubsample(rand.New(rand.NewPCG(3, 4)), y, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := 0
+	for i, r := range rows {
+		if i > 0 && r <= rows[i-1] {
+			t.Fatal("rows not ascending and distinct")
+		}
+		if y[r] {
+			pos++
+		}
+	}
+	if len(rows) != 4000 || pos != 3591 || math.Abs(float64(pos)/4000-0.898) > 5e-4 {
+		t.Errorf("%d rows, %d positives", len(rows), pos)
+	}
+	again, _ := StratifiedSubsample(rand.New(rand.NewPCG(3, 4)), y, 4000)
+	if !slices.Equal(rows, again) {
+		t.Error("same seed, other rows")
+	}
+	all, err := StratifiedSubsample(rand.New(rand.NewPCG(3, 4)), y, 6000)
+	if err != nil || len(all) != len(y) || all[0] != 0 || all[len(all)-1] != len(y)-1 {
+		t.Errorf("n >= N: %d rows, %v", len(all), err)
+	}
+	if _, err := StratifiedSubsample(rand.New(rand.NewPCG(3, 4)), y, 0); err == nil {
+		t.Error("n = 0: no error")
+	}
+}
