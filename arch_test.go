@@ -45,6 +45,7 @@ var allowedImports = map[string][]string{
 	"metrics":                    {},
 	"report":                     {"experiments/results", "metrics", "estimators/recovery"},
 	"report/aaai2017":            {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"report/aul":                 {"report", "experiments/results", "metrics", "estimators/recovery"},
 	"report/claesen2015":         {"report", "experiments/results", "metrics", "estimators/recovery"},
 	"report/psb2019":             {"report", "experiments/results", "metrics", "estimators/recovery"},
 }
@@ -104,7 +105,7 @@ func TestNoMathRandV1(t *testing.T) {
 // appear in experiments/ and report/: its own plug-ins.
 var paperPlugins = []string{
 	"experiments/protocol_aaai2017.go", "experiments/protocol_psb2019.go", "experiments/protocol_claesen2015.go",
-	"report/aaai2017/", "report/psb2019/", "report/claesen2015/",
+	"report/aaai2017/", "report/psb2019/", "report/claesen2015/", "report/aul/",
 }
 
 // TestNoPaperNamesInCore: outside the papers' own plug-in files (and tests),

@@ -505,7 +505,9 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	// 3. The class prior and noise estimates.
 	t2 := time.Now()
 	for _, e := range r.estimators {
+		te := time.Now()
 		est, err := r.estimate(ctx, e, cr, puScores)
+		rec.Timings["estimator:"+e.id] = time.Since(te).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
 				return fail(err)

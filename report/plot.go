@@ -150,6 +150,7 @@ type boxes struct {
 	stats  [][]BoxStats // [series][group]
 	colors []color.Color
 	width  float64 // width of one box in x units
+	mean   bool    // mark the mean
 }
 
 func (b *boxes) offset(s int) float64 {
@@ -178,6 +179,9 @@ func (b *boxes) Plot(c draw.Canvas, plt *plot.Plot) {
 			for _, w := range [][2]float64{{st.Q1, st.WhiskerLo}, {st.Q3, st.WhiskerHi}} {
 				c.StrokeLines(line, c.ClipLinesXY([]vg.Point{{X: xm, Y: trY(w[0])}, {X: xm, Y: trY(w[1])}})...)
 				c.StrokeLines(line, c.ClipLinesXY([]vg.Point{{X: xm - capW, Y: trY(w[1])}, {X: xm + capW, Y: trY(w[1])}})...)
+			}
+			if pt := (vg.Point{X: xm, Y: trY(st.Mean)}); b.mean && c.Contains(pt) {
+				c.DrawGlyph(draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.2), Shape: diamondGlyph{}}, pt)
 			}
 			gs := draw.GlyphStyle{Color: color.Gray{Y: 90}, Radius: vg.Points(1.3), Shape: draw.CircleGlyph{}}
 			for _, o := range st.Outliers {
@@ -224,13 +228,15 @@ type BoxChart struct {
 	// YMin, YMax fix the y range when YMax > YMin (points outside are clipped).
 	YMin, YMax float64
 	ZeroLine   bool // draw a dashed line at y = 0
+	// Mean marks each box's mean with a black diamond.
+	Mean bool
 }
 
 // Figure returns the chart as a figure of the given size.
 func (bc BoxChart) Figure(name string, w, h vg.Length) Figure {
 	p := newPlot(bc.Title, bc.XLabel, bc.YLabel)
 	width := 0.8 / float64(len(bc.Series)) / 1.15
-	b := &boxes{stats: bc.Stats, colors: bc.Colors, width: width}
+	b := &boxes{stats: bc.Stats, colors: bc.Colors, width: width, mean: bc.Mean}
 	if bc.ZeroLine {
 		zero := plotter.NewFunction(func(float64) float64 { return 0 })
 		zero.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
@@ -274,4 +280,19 @@ func ColorsOf(names []string, byName map[string]color.Color) []color.Color {
 		out[i] = c
 	}
 	return out
+}
+
+// diamondGlyph draws a filled diamond (gonum/plot has none): the mean marker
+// of box plots.
+type diamondGlyph struct{}
+
+func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	p := make(vg.Path, 0, 5)
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.Fill(p)
 }

@@ -36,6 +36,14 @@ type BoxStats struct {
 	Outliers             []float64
 }
 
+// MinMax returns b with its whiskers at the minimum and the maximum and no
+// outliers: the style of figures that draw every point within the whiskers
+// (the AUL paper's Figure 2).
+func (b BoxStats) MinMax() BoxStats {
+	b.WhiskerLo, b.WhiskerHi, b.Outliers = b.Min, b.Max, nil
+	return b
+}
+
 // Box computes BoxStats of x (not modified). An empty sample gives N = 0 and NaNs.
 func Box(x []float64) BoxStats {
 	if len(x) == 0 {

@@ -6,6 +6,7 @@ package main
 // paper's report package is added here.
 import (
 	_ "github.com/pueval/pueval/report/aaai2017"
+	_ "github.com/pueval/pueval/report/aul"
 	_ "github.com/pueval/pueval/report/claesen2015"
 	_ "github.com/pueval/pueval/report/psb2019"
 )

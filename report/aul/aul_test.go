@@ -1,0 +1,137 @@
+package aul
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/report"
+)
+
+// TestPublished: the transcription against what the spec computed from the
+// paper's Table 1 (§2.2): 27 rows; column means KM1 0.0676, KM2 0.0753,
+// Distance 0.0616, AUL 0.0096; AUL = alpha/2 + (1 - alpha) AUC in every row
+// to the 3-decimal rounding (largest deviation 0.0008 in the spec; 0.000846
+// computed from the printed values).
+func TestPublished(t *testing.T) {
+	rows, err := Published()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 27 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	sum := map[string]float64{}
+	worst := 0.0
+	for _, r := range rows {
+		for k, v := range r.MAE {
+			sum[k] += v
+		}
+		worst = math.Max(worst, math.Abs(r.AUL-(r.Alpha/2+(1-r.Alpha)*r.AUC)))
+	}
+	for k, want := range map[string]float64{"km1": 0.0676, "km2": 0.0753, "distcurve": 0.0616, "aulpu": 0.0096} {
+		if got := sum[k] / 27; math.Abs(got-want) > 5e-5 {
+			t.Errorf("mean %s = %.5f, the spec computes %.4f", k, got, want)
+		}
+	}
+	if worst > 0.00085 {
+		t.Errorf("AUL identity off by %v in some row", worst)
+	}
+}
+
+// rec is an ok record of a split with the auc and aul measures.
+func rec(ds, beta string, n, nPos int, aucTruth, aulTruth, aulPU float64, direct map[string]float64) results.Record {
+	auc := map[string]float64{truthKey: aucTruth, "pu": 0.5}
+	for src, v := range direct {
+		auc[results.RecoveryKey(results.Direct, src)] = v
+	}
+	return results.Record{Dataset: ds, Grid: map[string]string{betaAxis: beta}, Status: results.StatusOK,
+		Sizes:   results.Sizes{N: n, NPos: nPos},
+		Metrics: map[string]map[string]float64{aucMetric: auc, aulMetric: {truthKey: aulTruth, "pu": aulPU}},
+		Timings: map[string]float64{"estimator:km1": 2, "total": 9}}
+}
+
+// TestRowsAndTable: MAEs, the identity count and the paper's columns worked
+// by hand on two splits.
+func TestRowsAndTable(t *testing.T) {
+	// n 100, n_P 40: alpha 0.4. AUC 0.8, AUL 0.4/2 + 0.6 x 0.8 = 0.68.
+	// Split 1: true-prior AUC^est 0.81 -> identity: (0.01)(0.6) = 0.006 = AUL^PU - AUL.
+	// Split 2: true-prior AUC^est 0.78 but AUL^PU - AUL = +0.004: the identity fails.
+	recs := []results.Record{
+		rec("concrete-aul", "0.1", 100, 40, 0.8, 0.68, 0.686, map[string]float64{"real": 0.81, "km1": 0.85, "km2": 0.70}),
+		rec("concrete-aul", "0.1", 100, 40, 0.8, 0.68, 0.684, map[string]float64{"real": 0.78, "km1": 0.75, "km2": 0.90}),
+		{Dataset: "concrete-aul", Status: results.StatusFailed},
+	}
+	rows := Rows(recs)
+	if len(rows) != 1 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	r := rows[0]
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	if r.Dataset != "concrete" || r.Runs != 2 || r.Alpha != 0.4 || !near(r.MAE("km1"), 0.05) || !near(r.MAE("km2"), 0.1) ||
+		!near(r.MAE(TruePrior), 0.015) || !near(r.AULMAE(), 0.005) || r.Identity != 1 || r.IdentityChecked != 2 || r.Seconds["km1"] != 2 {
+		t.Errorf("row %+v", r)
+	}
+	if s := Sources(rows); strings.Join(s, ",") != "km1,km2" {
+		t.Errorf("sources %v", s)
+	}
+	paper, _ := Published()
+	tab := Table1(rows, paper)
+	if len(tab.Rows) != 1 || tab.Rows[0].Paper == nil || tab.Rows[0].Paper[4] != 0.091 || tab.Rows[0].Paper[len(tab.Rows[0].Paper)-1] != 0.022 {
+		t.Errorf("table row %+v", tab.Rows[0])
+	}
+}
+
+// TestClaims: AUL^PU wins every row and has the smallest spread → the Table
+// 1 and Figure 2 claims hold; an estimator beating it fails them.
+func TestClaims(t *testing.T) {
+	var recs []results.Record
+	for _, beta := range []string{"0.1", "0.2", "0.4"} {
+		spread := map[string]float64{"0.1": 0.004, "0.2": 0.002, "0.4": 0.001}[beta]
+		for i := range 4 {
+			s := float64(i%2*2-1) * spread // ±spread
+			recs = append(recs, rec("abalone", beta, 100, 40, 0.8, 0.68, 0.68+s, map[string]float64{"km1": 0.8 + 0.05 + 3*s, "real": 0.8 + s/0.6}))
+		}
+	}
+	claims := Claims(Rows(recs))
+	for _, c := range claims {
+		if strings.Contains(c, "does NOT hold") {
+			t.Errorf("%s", c)
+		}
+	}
+	if len(claims) != 6 || !strings.Contains(claims[5], "in 12 of 12 splits") {
+		t.Errorf("claims %q", claims)
+	}
+	for i := range recs {
+		recs[i].Metrics[aucMetric]["direct:km1"] = 0.8
+	}
+	for _, c := range Claims(Rows(recs))[:2] {
+		if !strings.Contains(c, "does NOT hold") {
+			t.Errorf("an exact estimator, yet %s", c)
+		}
+	}
+}
+
+// TestWrite: the files and the claims of a report.
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	recs := []results.Record{rec("airfoil", "0.1", 100, 40, 0.8, 0.68, 0.686, map[string]float64{"real": 0.81, "km1": 0.85})}
+	h, err := Write(dir, report.Input{Records: recs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"table1.md", "table1.csv", "fig2.png", "timing.md", "claims.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if !strings.Contains(h, "Table 1") || !strings.Contains(h, "Claims") {
+		t.Errorf("HTML lacks its sections")
+	}
+	if _, err := Write(t.TempDir(), report.Input{}); err != nil {
+		t.Errorf("no records: %v", err)
+	}
+}

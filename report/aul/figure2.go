@@ -1,0 +1,57 @@
+package aul
+
+import (
+	"image/color"
+	"slices"
+
+	"github.com/pueval/pueval/report"
+)
+
+// AULSeries is the name of AUL^PU's series in Figure 2.
+const AULSeries = "AUL^PU"
+
+// Errors pools the rows' errors by data set (every beta): per data set the
+// errors of each source and of AUL^PU (under AULSeries), and the data sets
+// in order.
+func Errors(rows []Row) (datasets []string, by map[string]map[string][]float64) {
+	by = map[string]map[string][]float64{}
+	for _, r := range rows {
+		m := by[r.Dataset]
+		if m == nil {
+			m = map[string][]float64{}
+			by[r.Dataset] = m
+			datasets = append(datasets, r.Dataset)
+		}
+		for s, e := range r.Errors {
+			m[s] = append(m[s], e...)
+		}
+		m[AULSeries] = append(m[AULSeries], r.AULErrors...)
+	}
+	slices.Sort(datasets)
+	return datasets, by
+}
+
+// Figure2 is the paper's Figure 2: per data set the errors of AUC^est for
+// each estimator and of AUL^PU over every split, whiskers at the minimum
+// and maximum, means marked.
+func Figure2(rows []Row) report.BoxChart {
+	datasets, by := Errors(rows)
+	series := append(Sources(rows), AULSeries)
+	bc := report.BoxChart{Title: "Figure 2: errors over every split (3 betas x repeats); whiskers at min and max, diamond: mean",
+		XLabel: "data set", YLabel: "AUC^est - AUC, AUL^PU - AUL", Groups: datasets, Series: series, ZeroLine: true, Mean: true}
+	palette := []color.Color{color.RGBA{0x1f, 0x77, 0xb4, 0xff}, color.RGBA{0xff, 0x7f, 0x0e, 0xff}, color.RGBA{0x2c, 0xa0, 0x2c, 0xff},
+		color.RGBA{0x94, 0x67, 0xbd, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff}, color.RGBA{0x7f, 0x7f, 0x7f, 0xff}}
+	for i, s := range series {
+		c := palette[i%len(palette)]
+		if s == AULSeries {
+			c = color.RGBA{0xd6, 0x27, 0x28, 0xff}
+		}
+		bc.Colors = append(bc.Colors, c)
+		var st []report.BoxStats
+		for _, ds := range datasets {
+			st = append(st, report.Box(by[ds][s]).MinMax())
+		}
+		bc.Stats = append(bc.Stats, st)
+	}
+	return bc
+}

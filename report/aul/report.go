@@ -1,0 +1,79 @@
+package aul
+
+import (
+	"fmt"
+	"html"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/pueval/pueval/report"
+)
+
+// Name is the report's name, the value of a config's report: field.
+const Name = "aul"
+
+// Title is the heading of the report.
+const Title = "AUL is a better optimization metric in PU learning"
+
+func init() {
+	report.Register(report.Paper{Name: Name, Title: Title, Write: Write})
+}
+
+// Write writes Table 1 (table1.md, .tex, .csv), Figure 2 (fig2.png, .pdf,
+// .svg), the estimator timing table (when the records hold timings) and the
+// claims (claims.md) into dir and returns the HTML of its sections.
+func Write(dir string, in report.Input) (string, error) {
+	var h strings.Builder
+	fmt.Fprintf(&h, "<h2>%s</h2>\n", html.EscapeString(Title))
+	h.WriteString("<p>beta is the paper's: the labeled fraction of the positives (grid axis known-positives). AUC^est = (AUC^PU - a/2)/(1 - a), clipped to [0, 1], with each estimator's class prior a of U; AUL^PU needs no prior. The evaluated classifier and the estimators' inputs are pueval's, not the paper's (unpublished), so the per-row estimator errors are not expected to match the published ones.</p>\n")
+	paper, err := Published()
+	if err != nil {
+		return "", err
+	}
+	rows := Rows(in.Records)
+	if len(rows) == 0 {
+		h.WriteString("<p class=\"note\">No records hold the auc and aul measures with the true AUC and AUL (truth same-model): nothing to tabulate.</p>\n")
+	} else {
+		t := Table1(rows, paper)
+		if err := t.WriteFiles(dir, "table1"); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&h, "<h3>Table 1</h3>\n%s<p>Files: <a href=\"table1.md\">Markdown</a>, <a href=\"table1.tex\">LaTeX</a>, <a href=\"table1.csv\">CSV</a>.</p>\n", t.HTML())
+		f := Figure2(rows).Figure("fig2", 30*vg.Centimeter, 11*vg.Centimeter)
+		if _, err := f.Save(dir); err != nil {
+			return "", err
+		}
+		h.WriteString("<figure><img src=\"fig2.png\" width=\"1100\"><figcaption>Figure 2: errors of AUC^est per estimator and of AUL^PU, per data set over every split; whiskers at the minimum and maximum (as the paper), diamond: the mean. <a href=\"fig2.pdf\">PDF</a> <a href=\"fig2.svg\">SVG</a></figcaption></figure>\n")
+		if tt, ok := TimingTable(rows); ok {
+			if err := tt.WriteFiles(dir, "timing"); err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&h, "<h3>Estimator time</h3>\n%s<p>Files: <a href=\"timing.md\">Markdown</a>, <a href=\"timing.csv\">CSV</a>.</p>\n", tt.HTML())
+		}
+	}
+	claims := Claims(rows)
+	var md strings.Builder
+	md.WriteString("# Claims of the AUL paper, checked on these records\n\n")
+	for _, c := range claims {
+		md.WriteString("- " + c + "\n")
+	}
+	if missing := in.Manifest.Unavailable; len(missing) > 0 {
+		md.WriteString("\nData sets of the config not in this run:\n\n")
+		for _, k := range slices.Sorted(maps.Keys(missing)) {
+			fmt.Fprintf(&md, "- %s: %s\n", k, missing[k])
+		}
+	}
+	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(md.String())); err != nil {
+		return "", err
+	}
+	h.WriteString("<h3>Claims</h3>\n<ul>\n")
+	for _, c := range claims {
+		fmt.Fprintf(&h, "<li>%s</li>\n", html.EscapeString(c))
+	}
+	h.WriteString("</ul>\n<p><a href=\"claims.md\">claims.md</a></p>\n")
+	return h.String(), nil
+}
