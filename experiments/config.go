@@ -80,6 +80,10 @@ type DatasetSpec struct {
 	Metrics []MeasureSpec
 	// OwnGrid, OwnRepeats and OwnMetrics say that the entry gave its own.
 	OwnGrid, OwnRepeats, OwnMetrics bool
+	// DegradeToAUC > 0 degrades the evaluated scores of evaluate: supervised
+	// to this AUC (degrade_to_auc:; see DegradeScores): a weaker classifier
+	// like a paper's, for a side-by-side table.
+	DegradeToAUC float64
 }
 
 // EstimatorSpec is an estimator of the config under its ID (its name
@@ -297,6 +301,11 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	if cfg.Evaluate != EvaluatePU && cfg.Evaluate != EvaluateSupervised {
 		d.add(line("evaluate"), "evaluate: %q: want %s (the classifier trained labeled vs unlabeled) or %s (trained with the true labels)",
 			cfg.Evaluate, EvaluatePU, EvaluateSupervised)
+	}
+	for _, ds := range cfg.Datasets {
+		if ds.DegradeToAUC > 0 && cfg.Evaluate != EvaluateSupervised {
+			d.add(line("evaluate"), "data set %s: degrade_to_auc degrades the scores of evaluate: %s; this config evaluates %s", ds.Name, EvaluateSupervised, cfg.Evaluate)
+		}
 	}
 
 	// Estimators, truths, measures: lists of plug-ins.
@@ -593,6 +602,13 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 				d.add(mn.Line, "%s.metrics: list at least one measure", where)
 			}
 		}
+		if dn := takeKey(rest, "degrade_to_auc"); dn != nil {
+			var a float64
+			if err := dn.Decode(&a); err != nil || !(a > 0.5 && a < 1) {
+				d.add(dn.Line, "%s: degrade_to_auc: %s: want the AUC the evaluated scores are degraded to, in (0.5, 1)", where, dn.Value)
+			}
+			spec.DegradeToAUC = a
+		}
 		if rn := takeKey(rest, "repeats"); rn != nil {
 			var k int
 			if err := rn.Decode(&k); err != nil || k < 1 || k > maxRepeats {
@@ -606,7 +622,7 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 				spec.Options = opts
 			} else if rest != nil && len(rest.Content) > 0 {
 				k := rest.Content[0]
-				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source, grid, repeats, metrics)", where, k.Value, proto.Name())
+				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source, grid, repeats, metrics, degrade_to_auc)", where, k.Value, proto.Name())
 			}
 		}
 		// Kept even when its options are bad (the errors are reported), so that
@@ -773,6 +789,9 @@ func (c *Config) Key() string {
 		line("dataset %q source %s options %q", d.Name, d.Source.Key(), opts)
 		if d.OwnGrid || d.OwnRepeats {
 			line("dataset %q grid %q repeats %d", d.Name, d.Grid.text(), d.Repeats)
+		}
+		if d.DegradeToAUC > 0 {
+			line("dataset %q degrade_to_auc %v", d.Name, d.DegradeToAUC)
 		}
 	}
 	line("classifier %s", c.Classifier.Key())

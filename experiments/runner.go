@@ -494,6 +494,16 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 		if err != nil {
 			return fail(fmt.Errorf("supervised classifier: %w", err))
 		}
+		if target := c.Dataset.DegradeToAUC; target > 0 {
+			d, err := DegradeScores(all, data.Y, target, hashSeed(r.Config.Seed, "degrade", data.Name))
+			if err != nil {
+				return fail(fmt.Errorf("degrade_to_auc: %w", err))
+			}
+			if d.Warning != "" {
+				cr.Warn("%s", d.Warning)
+			}
+			all = d.Scores
+		}
 		cr.Scores = make([]float64, len(rows))
 		for i, row := range rows {
 			cr.Scores[i] = all[row]
