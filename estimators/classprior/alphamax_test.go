@@ -46,7 +46,7 @@ func sample(t testing.TB, seed uint64, pos, neg synth.Sampler, alpha, beta float
 }
 
 func TestRegistry(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "alphamax,alphamax-n" {
+	if got := strings.Join(Names(), ","); got != "alphamax,alphamax-n,distcurve" {
 		t.Errorf("Names() = %s", got)
 	}
 	for _, m := range Names() {
