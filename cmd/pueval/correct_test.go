@@ -116,7 +116,7 @@ func TestCorrectErrors(t *testing.T) {
 		{[]string{"--input", in, "--alpha", "0.2"}, "give --alpha and --beta (use --beta 1 for clean labels)"},
 		{[]string{"--input", in, "--alpha", "0.2", "--beta", "1", "--estimate", "alphamax-n"}, "not both"},
 		{[]string{"--input", in, "--estimate", "alphamax-n"}, "--estimate alphamax-n on " + in + ": only 3 labeled scores: need at least 10"},
-		{[]string{"--input", in, "--estimate", "em"}, `--estimate "em": unknown method (want alphamax, alphamax-n, stub)`},
+		{[]string{"--input", in, "--estimate", "em"}, `--estimate "em": unknown method (want alphamax, alphamax-n, distcurve, stub)`},
 		{[]string{"--input", in, "--alpha", "0.2", "--beta", "1", "--outside", "trim"}, `--outside "trim": want drop or clip`},
 		{[]string{"--input", in, "--alpha", "0.2", "--beta", "1", "--format", "xml"}, "--format"},
 		{[]string{"--input", in, "--alpha", "0.6", "--beta", "0.6"}, "--alpha 0.6 --beta 0.6: recovery: beta - alpha = 0.6 - 0.6 = 0 <= 0"},
