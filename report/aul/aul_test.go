@@ -80,7 +80,7 @@ func TestRowsAndTable(t *testing.T) {
 	}
 	paper, _ := Published()
 	tab := Table1(rows, paper)
-	if len(tab.Rows) != 1 || tab.Rows[0].Paper == nil || tab.Rows[0].Paper[4] != 0.091 || tab.Rows[0].Paper[len(tab.Rows[0].Paper)-1] != 0.022 {
+	if len(tab.Rows) != 1 || tab.Rows[0].Paper == nil || tab.Rows[0].Paper[3] != 0.091 || tab.Rows[0].Paper[len(tab.Rows[0].Paper)-1] != 0.022 {
 		t.Errorf("table row %+v", tab.Rows[0])
 	}
 }

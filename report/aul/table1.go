@@ -2,6 +2,7 @@ package aul
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -153,22 +154,26 @@ func Sources(rows []Row) []string {
 func Table1(rows []Row, paper []PaperRow) report.Table {
 	srcs := Sources(rows)
 	t := report.Table{Caption: "Table 1: mean absolute error over the splits of the AUC corrected with each estimator's class prior (AUC^est) and of AUL^PU; the published values in brackets. 'true prior': AUC^est with the split's true alpha_U.",
-		Labels:   []report.Column{{Name: "data"}, {Name: "beta", LaTeX: `$\beta$`}, {Name: "runs", NoLaTeX: true}},
-		Values:   []report.Column{{Name: "n"}, {Name: "alpha", LaTeX: `$\alpha$`}, {Name: "AUC", CSV: "auc"}, {Name: "AUL", CSV: "aul"}},
+		Labels:   []report.Column{{Name: "data"}, {Name: "n"}, {Name: "beta", LaTeX: `$\beta$`}, {Name: "runs", NoLaTeX: true}},
+		Values:   []report.Column{{Name: "alpha", LaTeX: `$\alpha$`}, {Name: "AUC", CSV: "auc"}, {Name: "AUL", CSV: "aul"}},
 		Compared: true}
 	for _, s := range srcs {
 		t.Values = append(t.Values, report.Column{Name: "MAE " + s, CSV: "mae_" + s})
 	}
 	t.Values = append(t.Values, report.Column{Name: "MAE true prior", CSV: "mae_true_prior"}, report.Column{Name: "MAE AUL^PU", CSV: "mae_aulpu", LaTeX: `MAE AUL$^{PU}$`})
 	for _, r := range rows {
-		v := []float64{float64(r.N), r.Alpha, r.AUC, r.AUL}
+		v := []float64{r.Alpha, r.AUC, r.AUL}
 		for _, s := range srcs {
 			v = append(v, r.MAE(s))
 		}
 		v = append(v, r.MAE(TruePrior), r.AULMAE())
-		row := report.Row{Labels: []report.Label{{Text: r.Dataset}, {Text: g(r.Beta)}, {Text: strconv.Itoa(r.Runs)}}, Values: v}
+		n := strconv.Itoa(r.N)
+		row := report.Row{Labels: []report.Label{{Text: r.Dataset}, {Text: n}, {Text: g(r.Beta)}, {Text: strconv.Itoa(r.Runs)}}, Values: v}
 		if p, ok := findPaper(paper, r.Dataset, r.Beta); ok {
-			pv := []float64{float64(p.N), p.Alpha, p.AUC, p.AUL}
+			if p.N != r.N {
+				row.Labels[1].Text = fmt.Sprintf("%d (paper %d)", r.N, p.N)
+			}
+			pv := []float64{p.Alpha, p.AUC, p.AUL}
 			for _, s := range srcs {
 				if m, ok := p.MAE[s]; ok {
 					pv = append(pv, m)
