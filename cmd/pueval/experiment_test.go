@@ -241,3 +241,32 @@ func TestReproduceClaesenSmoke(t *testing.T) {
 		}
 	}
 }
+
+// `pueval reproduce aul-smoke` end to end (needs the UCI mirror): Table 1,
+// Figure 2, the timing table and the claims, with the exact per-split
+// identity holding in every split.
+func TestReproduceAULSmoke(t *testing.T) {
+	if os.Getenv("PUEVAL_UCI_MIRROR") == "" {
+		t.Skip("PUEVAL_UCI_MIRROR is unset")
+	}
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	out := filepath.Join(t.TempDir(), "aul")
+	if _, stderr, err := runCLI(t, "reproduce", "aul-smoke", "-o", out, "-j", "2", "--no-score-cache"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, f := range []string{"table1.md", "table1.csv", "fig2.png", "timing.md", "claims.md"} {
+		if _, err := os.Stat(filepath.Join(out, "report", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	claims, _ := os.ReadFile(filepath.Join(out, "report", "claims.md"))
+	if !strings.Contains(string(claims), "to 1e-9 in 4 of 4 splits") {
+		t.Errorf("claims.md:\n%s", claims)
+	}
+	table, _ := os.ReadFile(filepath.Join(out, "report", "table1.md"))
+	for _, col := range []string{"MAE km1", "MAE km2", "MAE distcurve", "MAE alphamax-n", "MAE AUL^PU"} {
+		if !strings.Contains(string(table), col) {
+			t.Errorf("table1.md lacks %q", col)
+		}
+	}
+}

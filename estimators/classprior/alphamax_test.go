@@ -46,7 +46,7 @@ func sample(t testing.TB, seed uint64, pos, neg synth.Sampler, alpha, beta float
 }
 
 func TestRegistry(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "alphamax,alphamax-n,distcurve" {
+	if got := strings.Join(Names(), ","); got != "alphamax,alphamax-n,distcurve,km1,km2" {
 		t.Errorf("Names() = %s", got)
 	}
 	for _, m := range Names() {
@@ -156,7 +156,7 @@ func TestDegenerateInput(t *testing.T) {
 	withInf := slices.Clone(ok)
 	withInf[0] = math.Inf(1)
 	constant := []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}
-	for _, m := range Names() {
+	for _, m := range slices.DeleteFunc(Names(), func(m string) bool { c, _ := Defaults(m); fr, ok := c.(FeatureReader); return ok && fr.ReadsFeatures() }) {
 		e := mustNew(t, m, Options{})
 		for _, c := range []struct {
 			name       string

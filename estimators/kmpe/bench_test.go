@@ -1,0 +1,104 @@
+package kmpe
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+)
+
+// mushroomLike returns n one-hot rows of 22 categorical features with 117
+// columns in all (the AUL paper's Mushroom encoding), two classes with
+// different category frequencies; the first nMix rows hold 50% of class 1,
+// the rest are class 1.
+func mushroomLike(seed uint64, n, nMix int) (mix, comp [][]float64) {
+	r := rand.New(rand.NewPCG(seed, 117))
+	card := []int{6, 4, 10, 2, 9, 2, 2, 2, 12, 2, 5, 4, 4, 9, 9, 1, 4, 3, 5, 9, 6, 7} // sums to 117
+	row := func(pos bool) []float64 {
+		x := make([]float64, 117)
+		off := 0
+		for _, c := range card {
+			k := r.IntN(c)
+			if pos && c > 1 && r.Float64() < 0.5 {
+				k = 0 // class 1 favours the first category
+			}
+			x[off+k] = 1
+			off += c
+		}
+		return x
+	}
+	for i := range n {
+		if i < nMix {
+			mix = append(mix, row(i%2 == 0))
+		} else {
+			comp = append(comp, row(true))
+		}
+	}
+	return mix, comp
+}
+
+func benchKM(b *testing.B, mix, comp [][]float64) {
+	ctx := context.Background()
+	var r *Result
+	for b.Loop() {
+		var err error
+		if r, err = Estimate(ctx, mix, comp, Options{Scaling: Raw}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var it, steps, sup int
+	for _, s := range r.Solves {
+		it += s.Iterations
+		steps += s.Steps
+		sup = max(sup, s.Support)
+	}
+	b.ReportMetric(float64(len(r.Solves)), "qps")
+	b.ReportMetric(float64(steps), "active-steps")
+	b.ReportMetric(float64(it), "smo-iters")
+	b.ReportMetric(float64(sup), "max-support")
+	b.Logf("KM1 %.4f KM2 %.4f sigma index %d", r.KM1, r.KM2, r.SigmaIndex)
+}
+
+// The AUL paper's timing case: 8,000 x 117 (published KM: 2,000 s).
+func BenchmarkKM8000x117(b *testing.B) {
+	mix, comp := mushroomLike(1, 8000, 7200)
+	benchKM(b, mix, comp)
+}
+
+// About the AUL protocol's capped size: 4,000 x 10 Gaussian rows.
+func BenchmarkKM4000x10(b *testing.B) {
+	r := rand.New(rand.NewPCG(2, 10))
+	rows := func(n int, mean float64) [][]float64 {
+		out := make([][]float64, n)
+		for i := range out {
+			out[i] = make([]float64, 10)
+			for j := range out[i] {
+				out[i][j] = r.NormFloat64()
+				if j < 3 {
+					out[i][j] += mean
+				}
+			}
+		}
+		return out
+	}
+	mix := append(rows(2160, 0), rows(1440, 1)...)
+	benchKM(b, mix, rows(400, 1))
+}
+
+func BenchmarkKM2000x10(b *testing.B) {
+	r := rand.New(rand.NewPCG(2, 10))
+	rows := func(n int, mean float64) [][]float64 {
+		out := make([][]float64, n)
+		for i := range out {
+			out[i] = make([]float64, 10)
+			for j := range out[i] {
+				out[i][j] = r.NormFloat64()
+				if j < 3 {
+					out[i][j] += mean
+				}
+			}
+		}
+		return out
+	}
+	mix := append(rows(1080, 0), rows(720, 1)...)
+	benchKM(b, mix, rows(200, 1))
+}

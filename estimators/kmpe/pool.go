@@ -1,0 +1,265 @@
+package kmpe
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// Pool holds the squared distances of a data set's rows (scaled once over
+// all of them) and their numpy median, for estimates on many splits of the
+// same rows: the AUL protocol draws its splits from one data set, and a
+// split's pooled rows (mixture and component) are the data set's rows in
+// another order, so the distances and, for a split that uses every row
+// once, their median are the pool's. A Pool is immutable and safe for
+// concurrent use.
+type Pool struct {
+	n        int
+	d2       []float64 // n x n
+	median   float64
+	scaling  Scaling // "" for a pool built from distances
+	constant []int
+}
+
+// NewPool scales the rows (s, over all rows; empty = zscore) and computes
+// their squared distances and median with workers goroutines (0 =
+// GOMAXPROCS).
+func NewPool(rows [][]float64, s Scaling, workers int) (*Pool, error) {
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("kmpe: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("kmpe: pool: no rows")
+	}
+	if len(rows[0]) == 0 {
+		return nil, errors.New("kmpe: pool: rows have no features")
+	}
+	if err := checkRows("pool", rows, len(rows[0])); err != nil {
+		return nil, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	s = s.orDefault()
+	scaled, constant, err := scaleRows(rows, s)
+	if err != nil {
+		return nil, err
+	}
+	n := len(scaled)
+	d2 := squaredDistances(scaled, workers)
+	return &Pool{n: n, d2: d2, median: medianAll(d2, n, workers), scaling: s, constant: constant}, nil
+}
+
+// NewPoolD2 wraps a full n x n row-major matrix of squared distances
+// (symmetric, zero diagonal, finite, non-negative; checked). The pool
+// keeps d2: the caller must not change it afterwards.
+func NewPoolD2(d2 []float64, n, workers int) (*Pool, error) {
+	if n < 2 || len(d2) != n*n {
+		return nil, fmt.Errorf("kmpe: pool: %d distances for n = %d rows: want n*n with n >= 2", len(d2), n)
+	}
+	for i := range n {
+		if d2[i*n+i] != 0 {
+			return nil, fmt.Errorf("kmpe: pool: D2[%d][%d] = %v: want a zero diagonal", i, i, d2[i*n+i])
+		}
+		for j := i + 1; j < n; j++ {
+			x := d2[i*n+j]
+			if !(x >= 0) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("kmpe: pool: D2[%d][%d] = %v: want finite non-negative distances", i, j, x)
+			}
+			if x != d2[j*n+i] {
+				return nil, fmt.Errorf("kmpe: pool: D2[%d][%d] = %v != D2[%d][%d] = %v: want a symmetric matrix", i, j, x, j, i, d2[j*n+i])
+			}
+		}
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return &Pool{n: n, d2: d2, median: medianAll(d2, n, workers)}, nil
+}
+
+// Len is the number of rows in the pool.
+func (p *Pool) Len() int { return p.n }
+
+// Estimate runs KM1/KM2 with the pool's rows mixture (as the mixture) and
+// component (as the component), in that order. Rows may repeat; when the
+// two lists together use every pool row exactly once, the pool's median is
+// reused, otherwise the median of the selected rows' distances is
+// computed. opt.Scaling is ignored: the pool's scaling is recorded.
+func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Options) (*Result, error) {
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	if len(mixture) == 0 {
+		return nil, errors.New("kmpe: no mixture rows")
+	}
+	if len(component) == 0 {
+		return nil, errors.New("kmpe: no component rows")
+	}
+	idx := make([]int, 0, len(mixture)+len(component))
+	idx = append(idx, mixture...)
+	idx = append(idx, component...)
+	seen := make([]bool, p.n)
+	partition := len(idx) == p.n
+	for k, r := range idx {
+		if r < 0 || r >= p.n {
+			return nil, fmt.Errorf("kmpe: row index %d (position %d) outside the pool's %d rows", r, k, p.n)
+		}
+		if seen[r] {
+			partition = false
+		}
+		seen[r] = true
+	}
+	n := len(idx)
+	opt = opt.withDefaults(n)
+	d2 := make([]float64, n*n)
+	parallelRows(n, opt.Workers, func(_, lo, hi int) {
+		for a := lo; a < hi; a++ {
+			src := p.d2[idx[a]*p.n : (idx[a]+1)*p.n]
+			dst := d2[a*n : (a+1)*n]
+			for b, r := range idx {
+				dst[b] = src[r]
+			}
+		}
+	})
+	med := p.median
+	if !partition {
+		med = medianAll(d2, n, opt.Workers)
+	}
+	opt.Scaling = p.scaling
+	res, err := run(ctx, d2, n, len(mixture), med, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.ConstantFeatures = slices.Clone(p.constant)
+	return res, nil
+}
+
+// Cache keeps the pools of the last few pooled row sets seen, so that
+// estimates on splits of the same data set share the distances. A pooled
+// row set is recognised as a multiset: the pool is built from the rows in
+// a canonical order (sorted by their bits), so an estimate does not depend
+// on whether the pool was cached or on the order of the splits. A Cache is
+// safe for concurrent use.
+type Cache struct {
+	mu       sync.Mutex
+	capacity int
+	entries  []*cacheEntry // most recently used last
+}
+
+type cacheEntry struct {
+	key  string
+	rows [][]float64 // canonical order
+	pool *Pool
+	once sync.Once
+	err  error
+}
+
+// NewCache returns a cache of at most capacity pools (at least 1); a pool
+// of n rows holds 8 n^2 bytes.
+func NewCache(capacity int) *Cache { return &Cache{capacity: max(1, capacity)} }
+
+// Estimate is [Estimate] with the distances taken from (or added to) the
+// cache. Its result equals Estimate's up to the rounding of the scaling
+// statistics (summed in the canonical row order here); for raw features
+// they are identical.
+func (c *Cache) Estimate(ctx context.Context, mixture, component [][]float64, opt Options) (*Result, error) {
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	pooled, err := poolRows(mixture, component)
+	if err != nil {
+		return nil, err
+	}
+	s := opt.Scaling.orDefault()
+	order := make([]int, len(pooled))
+	for i := range order {
+		order[i] = i
+	}
+	keys := make([][]byte, len(pooled))
+	for i, r := range pooled {
+		b := make([]byte, 8*len(r))
+		for j, x := range r {
+			if x == 0 {
+				x = 0 // -0 and +0 are the same feature value
+			}
+			binary.BigEndian.PutUint64(b[8*j:], math.Float64bits(x)^signFlip(x))
+		}
+		keys[i] = b
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	h := fnv.New128a()
+	fmt.Fprintf(h, "%s %d %d|", s, len(pooled), len(pooled[0]))
+	canon := make([][]float64, len(pooled))
+	for k, i := range order {
+		h.Write(keys[i])
+		canon[k] = pooled[i]
+	}
+	key := string(h.Sum(nil))
+	e := c.entry(key)
+	e.once.Do(func() {
+		rows := make([][]float64, len(canon))
+		for k, r := range canon {
+			rows[k] = slices.Clone(r)
+		}
+		e.rows = rows
+		e.pool, e.err = NewPool(rows, s, opt.Workers)
+	})
+	if e.err != nil {
+		return nil, e.err
+	}
+	if !sameRows(e.rows, canon) {
+		// A hash collision: compute without the cache.
+		return Estimate(ctx, mixture, component, opt)
+	}
+	pos := make([]int, len(pooled)) // pooled row -> pool row
+	for k, i := range order {
+		pos[i] = k
+	}
+	return e.pool.Estimate(ctx, pos[:len(mixture)], pos[len(mixture):], opt)
+}
+
+// signFlip makes the bits of a float64 sort as the numbers do.
+func signFlip(x float64) uint64 {
+	if math.Signbit(x) {
+		return ^uint64(0)
+	}
+	return 1 << 63
+}
+
+func sameRows(a, b [][]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// entry returns the entry for key, adding an empty one (evicting the least
+// recently used beyond capacity) when absent.
+func (c *Cache) entry(key string) *cacheEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.entries {
+		if e.key == key {
+			c.entries = append(append(c.entries[:k], c.entries[k+1:]...), e)
+			return e
+		}
+	}
+	e := &cacheEntry{key: key}
+	c.entries = append(c.entries, e)
+	if len(c.entries) > c.capacity {
+		c.entries = c.entries[1:]
+	}
+	return e
+}

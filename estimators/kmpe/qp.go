@@ -1,0 +1,240 @@
+package kmpe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// tau replaces a non-positive curvature K_ii + K_jj - 2 K_ij (two equal
+// rows) in the working-set selection and the step, as LIBSVM does.
+const tau = 1e-12
+
+// qp solves the simplex QP of d(lambda),
+//
+//	min over v in the simplex of (u - v)' K (u - v),
+//	u = lambda/N on the mixture rows (the first N), (1 - lambda)/M on the
+//	component rows,
+//
+// by SMO on phi(v) = v'Kv/2 - v'Ku (the one-class SVM dual form: one
+// equality constraint 1'v = 1, lower bounds v >= 0, no effective upper
+// bound), with the second-order working-set selection of Fan, Chen and Lin
+// (2005) and an incrementally updated gradient g = Kv - Ku, recomputed
+// exactly before each convergence check; and, first, by the exact
+// active-set method of active.go. The previous lambda's v is the next
+// start (any feasible v is a valid start; the solution does not depend on
+// it beyond the tolerance).
+type qp struct {
+	k      []float64 // n x n kernel, row-major, symmetric
+	diag   []float64 // K_tt
+	n      int
+	nMix   int
+	ka, kb []float64 // K 1_m / N and K 1_c / M
+	dab    []float64 // ka - kb
+
+	v, g    []float64
+	lambda  float64
+	started bool
+
+	tol     float64
+	maxIter int
+	workers int
+	smoOnly bool // skip the active-set method (tests)
+}
+
+func newQP(k []float64, n, nMix int, ka, kb []float64, tol float64, maxIter, workers int) *qp {
+	q := &qp{k: k, n: n, nMix: nMix, ka: ka, kb: kb, tol: tol, maxIter: maxIter, workers: workers,
+		diag: make([]float64, n), dab: make([]float64, n), v: make([]float64, n), g: make([]float64, n)}
+	for t := range n {
+		q.diag[t] = k[t*n+t]
+		q.dab[t] = ka[t] - kb[t]
+	}
+	return q
+}
+
+// u returns the target's weight on row t at the current lambda.
+func (q *qp) u(t int) float64 {
+	if t < q.nMix {
+		return q.lambda / float64(q.nMix)
+	}
+	return (1 - q.lambda) / float64(q.n-q.nMix)
+}
+
+// solution is one solved QP.
+type solution struct {
+	squared    float64 // (u - v)'K(u - v) at the solution (may be a rounding error below 0)
+	iterations int     // SMO iterations
+	steps      int     // active-set support changes
+	fallback   bool    // the active-set method broke down and SMO finished
+	gap        float64 // KKT gap max_{v_t > 0} g_t - min_t g_t on the exact gradient
+	support    int     // rows with v_t > 0
+}
+
+// solve moves the QP to lambda and optimises it until the KKT gap on a
+// freshly computed gradient is at most tol: the active-set method first
+// (exact; it stops far below tol unless rounding stops it), SMO to finish
+// if it broke down.
+func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
+	if !q.started {
+		// v = 1_m/N, which is u at lambda = 1 (optimal there, d = 0).
+		for t := range q.n {
+			q.v[t] = 0
+			if t < q.nMix {
+				q.v[t] = 1 / float64(q.nMix)
+			}
+		}
+		q.started = true
+	}
+	q.lambda = lambda
+	var sol solution
+	q.exactGradient()
+	sol.gap = q.gap()
+	if !q.smoOnly && sol.gap > q.tol*activeTolFactor {
+		steps, err := q.activeSet(ctx, q.maxIter)
+		sol.steps = steps
+		if err != nil && !errors.Is(err, errBreakdown) {
+			return sol, err
+		}
+		sol.fallback = err != nil
+		q.exactGradient()
+		sol.gap = q.gap()
+	}
+	for sol.gap > q.tol {
+		it, err := q.smo(ctx, q.maxIter-sol.iterations)
+		sol.iterations += it
+		if err != nil {
+			return sol, err
+		}
+		q.exactGradient()
+		sol.gap = q.gap()
+		if sol.gap <= q.tol {
+			break
+		}
+		if sol.iterations >= q.maxIter {
+			return sol, fmt.Errorf("kmpe: the QP at lambda %v did not reach KKT gap %g in %d SMO iterations (gap %g)", lambda, q.tol, q.maxIter, sol.gap)
+		}
+	}
+	for t, vt := range q.v {
+		sol.squared += (vt - q.u(t)) * q.g[t]
+		if vt > 0 {
+			sol.support++
+		}
+	}
+	return sol, nil
+}
+
+// gap is the KKT violation max_{v_t > 0} g_t - min_t g_t (0 at the optimum).
+func (q *qp) gap() float64 {
+	gmin, gmax := math.Inf(1), math.Inf(-1)
+	for t, gt := range q.g {
+		gmin = min(gmin, gt)
+		if q.v[t] > 0 {
+			gmax = max(gmax, gt)
+		}
+	}
+	return max(0, gmax-gmin)
+}
+
+// exactGradient recomputes g = Kv - Ku from v, removing the rounding drift
+// of the incremental updates: g = sum over the support of v_s K[s][:]
+// (rows of the symmetric K, streamed in blocks of columns), each entry
+// summed over the support in index order whatever the worker count.
+func (q *qp) exactGradient() {
+	var sup []int
+	for t, vt := range q.v {
+		if vt > 0 {
+			sup = append(sup, t)
+		}
+	}
+	n, lambda := q.n, q.lambda
+	const width = 512
+	blocks := (n + width - 1) / width
+	parallelChunks(blocks, 1, q.workers, func(_, lo, hi int) {
+		for blk := lo; blk < hi; blk++ {
+			c0, c1 := blk*width, min((blk+1)*width, n)
+			acc := q.g[c0:c1]
+			clear(acc)
+			for _, r := range sup {
+				a := q.v[r]
+				row := q.k[r*n+c0 : r*n+c1]
+				for j, x := range row {
+					acc[j] += a * x
+				}
+			}
+			for j := range acc {
+				t := c0 + j
+				acc[j] -= lambda*q.ka[t] + (1-lambda)*q.kb[t]
+			}
+		}
+	})
+}
+
+// smo runs at most budget SMO iterations and returns how many it ran.
+// Working set: i = argmin_t g_t (v_i may grow), j = the row with v_j > 0
+// and g_j > g_i maximising b^2/a, b = g_j - g_i, a = K_ii + K_jj - 2 K_ij
+// (second-order selection); mass min(b/a, v_j) moves from j to i. It stops
+// when max_{v_t > 0} g_t - min_t g_t <= tol.
+func (q *qp) smo(ctx context.Context, budget int) (int, error) {
+	n, k, v, g, diag := q.n, q.k, q.v[:q.n], q.g[:q.n], q.diag[:q.n]
+	i, gmin, gmax := -1, math.Inf(1), math.Inf(-1)
+	for t, gt := range g {
+		if gt < gmin {
+			gmin, i = gt, t
+		}
+		if v[t] > 0 && gt > gmax {
+			gmax = gt
+		}
+	}
+	for it := 0; it < budget; it++ {
+		if it&4095 == 4095 {
+			if err := context.Cause(ctx); err != nil {
+				return it, fmt.Errorf("kmpe: %w", err)
+			}
+		}
+		if gmax-gmin <= q.tol {
+			return it, nil
+		}
+		ki := k[i*n : (i+1)*n : (i+1)*n]
+		kii := diag[i]
+		j, best, bj, aj := -1, 0.0, 0.0, 0.0
+		for t, vt := range v {
+			if vt > 0 {
+				b := g[t] - gmin
+				if b > 0 {
+					a := kii + diag[t] - 2*ki[t]
+					if a <= 0 {
+						a = tau
+					}
+					if r := b * b / a; r > best {
+						j, best, bj, aj = t, r, b, a
+					}
+				}
+			}
+		}
+		if j < 0 {
+			return it, nil
+		}
+		s := bj / aj
+		if s >= v[j] {
+			s = v[j]
+			v[j] = 0
+		} else {
+			v[j] -= s
+		}
+		v[i] += s
+		kj := k[j*n : (j+1)*n : (j+1)*n]
+		i, gmin, gmax = -1, math.Inf(1), math.Inf(-1)
+		for t := range g {
+			gt := g[t] + s*(ki[t]-kj[t])
+			g[t] = gt
+			if gt < gmin {
+				gmin, i = gt, t
+			}
+			if v[t] > 0 && gt > gmax {
+				gmax = gt
+			}
+		}
+	}
+	return budget, nil
+}
