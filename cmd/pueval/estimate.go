@@ -38,8 +38,11 @@ type estimateRun struct {
 
 func runEstimate(ctx context.Context, e *env, args []string) error {
 	fs := flagSet("estimate")
-	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
-	method := fs.String("method", "alphamax-n", "estimator: alphamax (clean labels, beta = 1) or alphamax-n (noisy labels)")
+	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled); for km1 and km2 a CSV of features with a header and a label column (--label)")
+	method := fs.String("method", "alphamax-n", "estimator: alphamax (clean labels, beta = 1), alphamax-n (noisy labels), distcurve (scores), km1 or km2 (features)")
+	label := fs.String("label", "label", "km1, km2: the `column` that is 1 for the labeled (component) rows and 0 for the unlabeled (mixture) rows; every other column is a feature")
+	features := fs.String("features", "zscore", "km1, km2: feature `scaling` over all rows: zscore, minmax or raw (the published code's)")
+	seed := fs.Uint64("seed", 1, "distcurve: `seed` of the curve's random draws")
 	knee := fs.String("knee", classprior.DefaultKnee, "rule that picks alpha on the likelihood curve: "+strings.Join(classprior.Knees(), ", "))
 	curve := fs.String("curve", "", "write the log-likelihood curve(s) to this CSV `file` (alpha,loglik,run)")
 	format := fs.String("format", "json", "output `format`: json or table")
@@ -55,6 +58,12 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
+	switch *method {
+	case classprior.KM1Name, classprior.KM2Name:
+		return estimateKM(ctx, e, *method, *input, *label, *features, *format)
+	case classprior.DistCurveName:
+		return estimateDistCurve(ctx, e, *input, *seed, *format)
+	}
 	// The AlphaMax family: the flags are its options.
 	var cfg classprior.Config
 	switch o := (classprior.Options{Knee: *knee}); *method {
@@ -63,7 +72,8 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	case classprior.AlphaMaxNName:
 		cfg = &classprior.AlphaMaxN{Options: o}
 	default:
-		return fmt.Errorf("--method %q: want %s or %s", *method, classprior.AlphaMaxName, classprior.AlphaMaxNName)
+		return fmt.Errorf("--method %q: want %s, %s, %s, %s or %s", *method, classprior.AlphaMaxName, classprior.AlphaMaxNName,
+			classprior.DistCurveName, classprior.KM1Name, classprior.KM2Name)
 	}
 	if !slices.Contains(classprior.Knees(), *knee) {
 		return fmt.Errorf("--knee %q: want one of %s", *knee, strings.Join(classprior.Knees(), ", "))
