@@ -4,7 +4,7 @@
 // F1, MCC and related measures of a practitioner's classifier from PU data.
 //
 // The root package holds no code; it documents the architecture and its test
-// (arch_test.go) enforces it. Data flows one way (DESIGN.md section 2):
+// (arch_test.go) enforces it. Data flows one way:
 //
 //	config -> datasets -> PU split -> classifier scores -> class-prior estimates
 //	       -> metrics -> recovered metrics -> results -> report

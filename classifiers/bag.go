@@ -60,8 +60,7 @@ type NNetBag struct {
 	duplicateRows bool
 }
 
-// DefaultNNetBag returns the published AAAI-2017 settings (DESIGN.md section
-// 6): 100 nets, h = 5, 500 epochs, 25 failures, 25 % validation split by
+// DefaultNNetBag returns the published AAAI-2017 settings: 100 nets, h = 5, 500 epochs, 25 failures, 25 % validation split by
 // position, trainrp's RPROP constants.
 func DefaultNNetBag() NNetBag {
 	return NNetBag{Bags: 100, Params: nnet.DefaultParams(), ValFraction: 0.25, Split: SplitPosition}

@@ -1,5 +1,5 @@
 // Package classifiers turns a feature matrix and binary targets into one
-// out-of-bag score per row (DESIGN.md section 6): the univariate scores that
+// out-of-bag score per row: the univariate scores that
 // the class-prior estimators and the metric recovery work on.
 //
 // # Contract

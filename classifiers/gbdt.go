@@ -43,8 +43,8 @@ type GBDT struct {
 }
 
 // DefaultGBDT returns LightGBM's binary defaults (gbdt.DefaultParams) with
-// 5-fold out-of-fold scores: the AUL paper's evaluated classifier as
-// specified in papers-next.md section 2.3.
+// 5-fold out-of-fold scores: the AUL paper's evaluated classifier (the paper
+// names LightGBM; its settings are LightGBM's defaults).
 func DefaultGBDT() GBDT {
 	return GBDT{Params: gbdt.DefaultParams(), Folds: gbdt.DefaultFolds}
 }

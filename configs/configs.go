@@ -3,8 +3,7 @@
 // data-set catalog, read by package datasets) and the papers' experiment
 // configs. A path given on the command line uses the file on disk instead.
 //
-// It holds data only and imports nothing from the module (DESIGN.md
-// section 2).
+// It holds data only and imports nothing from the module.
 package configs
 
 import "embed"

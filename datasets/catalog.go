@@ -53,7 +53,7 @@ type Spec struct {
 	Fingerprint string    `yaml:"fingerprint" json:"fingerprint"`
 	Partial     []Partial `yaml:"partial" json:"partial,omitempty"`
 	// Unavailable, when set, says why the data set is not in the project's
-	// mirror (../shared/uci) and where a user would get it. Loading still
+	// mirror and where a user would get it. Loading still
 	// tries every source; when the files are missing the error is an
 	// *UnavailableError carrying this reason.
 	Unavailable string `yaml:"unavailable" json:"unavailable,omitempty"`
@@ -173,7 +173,7 @@ type Partial struct {
 	Fingerprint string   `yaml:"fingerprint" json:"fingerprint"`
 }
 
-// Papers known to the catalog (DESIGN.md section 1).
+// Papers known to the catalog.
 var knownPapers = []string{"aaai2017", "psb2019", "claesen2015", "aul", "pulp"}
 
 var (

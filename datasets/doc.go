@@ -1,7 +1,7 @@
 // Package datasets turns the UCI data sets of the reproduced papers into
 // encoded binary-classification data: a float64 feature matrix and a
 // positive/negative label per row, verified against fingerprints frozen in
-// the catalog (DESIGN.md section 3).
+// the catalog.
 //
 // # Catalog
 //
@@ -140,7 +140,8 @@
 //
 // References: UCI Machine Learning Repository (Dua and Graff,
 // https://archive.ics.uci.edu/ml/); the rules and counts of each data set
-// are from ../shared/uci/SOURCES.md and SOURCES-more.md and the papers;
+// are from the papers and the provenance notes of the project's verified
+// copy of the archive;
 // [MS-CFB] and [MS-XLS], Microsoft Open Specifications; ncompress 4.2.4
 // (https://github.com/vapier/ncompress), compress.c; scikit-learn 1.x
 // TfidfVectorizer documentation.

@@ -3,7 +3,7 @@
 // precision, AUL, confusion-matrix metrics at a threshold and their maxima over
 // thresholds, and the positive-unlabeled (PU) measures of the PULP paper.
 //
-// Conventions (DESIGN.md section 4). Higher scores are more positive. A
+// Conventions. Higher scores are more positive. A
 // threshold t predicts positive for score >= t. The thresholds are the
 // distinct scores plus +Inf (which predicts nothing positive). Tied scores are
 // never broken arbitrarily: they move together, so every curve goes straight

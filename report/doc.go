@@ -1,5 +1,5 @@
 // Package report turns the records of an experiment into tables and
-// figures (DESIGN.md section 9): the shared rendering, and a registry of
+// figures: the shared rendering, and a registry of
 // reports that paper packages fill from their init functions.
 //
 // Reports. A config's report: field names a registered Paper; Write renders

@@ -1,7 +1,7 @@
 // Package gbdt is a histogram gradient-boosted decision tree classifier for
 // binary targets (Friedman 2001; the histogram and leaf-wise design of
 // LightGBM, Ke et al. 2017), with stratified k-fold out-of-fold scores. It
-// is the AUL paper's evaluated classifier (papers-next.md section 2.3) and
+// is the AUL paper's evaluated classifier and
 // the univariate transform of DistCurve; package classifiers registers it
 // as "gbdt".
 //

@@ -2,9 +2,8 @@
 // is a better optimization metric in PU learning" (ICLR 2021 submission,
 // OpenReview 2NU7a9AHo-6): PU_AUC, the squared-loss PU AUC optimisation of
 // Sakai, Niu and Sugiyama (2018), and PU_AUL, the AUL paper's analogue that
-// needs no class prior. The normative description is
-// ../shared/notes/papers-next.md section 2.4; this package implements it
-// from the papers and that description.
+// needs no class prior. This package implements them from the papers and
+// the published code's behaviour as summarised below.
 //
 // # Model
 //
@@ -85,7 +84,7 @@
 // orders, each self pair 1/2), so the PU_AUC criterion is exactly (lpu -
 // theta/2)/(1 - theta), a decreasing affine map of the held-out AUC^PU
 // (L vs U) whatever theta; and AUL^PU = c/2 + (1 - c) AUC^PU with c =
-// n_L/n (papers-next.md section 2.1). Both learners therefore select by the
+// n_L/n. Both learners therefore select by the
 // held-out L-vs-U AUC (weighted across folds slightly differently); they
 // differ in their training objectives only. The first best pair wins in
 // MATLAB's column-major order of the (sigma, lambda) table (lambda outer,
@@ -136,9 +135,9 @@
 //   - T. Sakai, G. Niu, M. Sugiyama. Semi-supervised AUC optimization based
 //     on positive-unlabeled learning. Machine Learning 107(4):767-794, 2018.
 //   - "AUL is a better optimization metric in PU learning", ICLR 2021
-//     submission (../shared/papers/002_06aafb93b2e92476.txt), Section 4.3
+//     submission (OpenReview 2NU7a9AHo-6), Section 4.3
 //     and Figure 3.
 //   - pywsl (t-sakai-kure/pywsl), MATLAB PNU-AUC/PNU_AUC_SL.m and
 //     pywsl/ssl/pnu_auc.py: behaviour (grids, fold labels, CV criterion)
-//     as summarised in papers-next.md section 2.4; no code is taken from it.
+//     as summarised above; no code is taken from it.
 package kernelauc

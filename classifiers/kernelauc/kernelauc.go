@@ -20,7 +20,7 @@ const (
 	MethodPUAUL = "pu-aul"
 )
 
-// Defaults of Options (papers-next.md section 2.4; pywsl's defaults).
+// Defaults of Options (pywsl's defaults).
 const (
 	DefaultCentres = 200
 	DefaultFolds   = 5
@@ -46,7 +46,7 @@ func logspace(lo, hi float64, num int) []float64 {
 }
 
 // Options configures FitPUAUC and FitPUAUL. The zero value gives the
-// defaults of papers-next.md section 2.4.
+// defaults above.
 type Options struct {
 	// Centres is the maximum number of Gaussian centres b; b = min(Centres,
 	// n) rows are drawn without replacement from the n = n_L + n_U training
@@ -557,7 +557,7 @@ func (e *engine) moments(Kt []float64, m int) (S, v []float64) {
 
 // system assembles the b x b matrix and right-hand side of the method's
 // normal equations from the labeled and unlabeled sums S = K'K, v = K'1
-// over nL and nU rows (papers-next.md section 2.4):
+// over nL and nU rows:
 //
 //	PU_AUC: H = (Kpu - theta Kpp)/(1 - theta), h = (m_P - m_U)/(1 - theta),
 //	        Kpu = H_P - m_P m_U' - m_U m_P' + H_U, Kpp = 2 H_P - 2 m_P m_P';

@@ -36,7 +36,7 @@ func pairLoss(a, b []float64) float64 {
 
 // puAUCRisk is the unbiased PU estimate of the zero-one AUC risk used as the
 // PU_AUC cross-validation criterion (pywsl MATLAB PNU_AUC_SL.m calc_loss with
-// eta = 1, papers-next.md section 2.4):
+// eta = 1):
 //
 //	lpu  = (1/(n_p n_u)) sum_{i,j} l01(gp_i - gu_j)
 //	lpp  = (1/(n_p (n_p - 1))) sum_{i,j} l01(gp_i - gp_j)    (all n_p^2 pairs, self pairs l01(0) = 1/2)

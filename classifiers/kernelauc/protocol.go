@@ -59,8 +59,8 @@ type Fig3Result struct {
 	TimePrior            time.Duration
 }
 
-// Figure3 runs the protocol of the AUL paper's Figure 3 on one PN data set
-// (papers-next.md sections 2.2-2.4): X (n x d raw features) with true
+// Figure3 runs the protocol of the AUL paper's Figure 3 on one PN data set:
+// X (n x d raw features) with true
 // labels y. The rows are split into Folds stratified folds; on each, the
 // training rows become a SCAR PU set (n_L = round(Beta n_P) training
 // positives drawn without replacement are labeled, every other training

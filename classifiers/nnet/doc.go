@@ -2,8 +2,7 @@
 // hidden layer of h tanh units and a tanh output, fitted by full-batch RPROP
 // to the mean squared error, with early stopping on a validation set. It
 // reproduces what MATLAB's feedforwardnet(h, 'trainrp') does in the published
-// AAAI-2017 code (../shared/notes/reference-implementations.md section 1.2;
-// DESIGN.md section 6), from the papers and MATLAB's documented defaults.
+// AAAI-2017 code, from the papers and MATLAB's documented defaults.
 //
 // # Model
 //

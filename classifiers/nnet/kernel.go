@@ -9,8 +9,7 @@ import (
 // The AVX-512 kernel's assembly and its Go declarations are generated.
 //go:generate go run gen_avx512.go
 
-// The epoch kernel is the hot loop of every reproduction (DESIGN.md section
-// 10): one forward pass over every row of a net's bootstrap, the training
+// The epoch kernel is the hot loop of every reproduction: one forward pass over every row of a net's bootstrap, the training
 // and validation losses, and the back-propagated gradient over the rows with
 // a training weight; the same kernel predicts the out-of-bag rows. Kernels:
 //

@@ -44,7 +44,7 @@ type RPROP struct {
 
 // DefaultParams returns the published settings: h = 5, 500 epochs, 25
 // validation failures, trainrp's delta0 0.07, increase 1.2, decrease 0.5,
-// delta_max 50, min_grad 1e-5 (../shared/notes/reference-implementations.md 1.2).
+// delta_max 50, min_grad 1e-5 (MATLAB's trainrp defaults).
 func DefaultParams() Params {
 	return Params{
 		Hidden:    5,

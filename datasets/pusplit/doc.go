@@ -1,5 +1,5 @@
 // Package pusplit draws positive-unlabeled (PU) splits of a fully labeled data
-// set, following the sampling protocols of the papers (DESIGN.md section 5).
+// set, following the sampling protocols of the papers.
 // A split is a pair of index sets into the data set: the labeled set L (all
 // labeled positive, of which a fraction beta truly is) and the unlabeled set
 // U (of which a fraction alpha truly is positive). All sampling is without

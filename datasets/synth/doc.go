@@ -2,7 +2,7 @@
 // prior and label noise, for tests, the estimator studies and the analytic
 // figures.
 //
-// A PU sample (DESIGN.md sections 5 and 7) has a labeled set of nL examples
+// A PU sample has a labeled set of nL examples
 // of which round(beta*nL) are positive, and an unlabeled set of nU examples of
 // which round(alpha*nU) are positive; positives are drawn from the positive
 // component f1, negatives from f0. Fixing the counts (rather than drawing them

@@ -6,8 +6,8 @@
 //     binary classifiers using only positive and unlabeled data", arXiv
 //     1504.06837v2 (2015),
 //
-// as the normative specification of the project (papers-next.md §1.1) pins
-// it down, which is how the published code (semisup-metrics) behaves.
+// as the project's reading of the published code (semisup-metrics) pins
+// it down.
 //
 // # Setting
 //

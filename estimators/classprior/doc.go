@@ -3,9 +3,9 @@
 // White, Trosset, Radivojac, "Nonparametric semi-supervised learning of class
 // proportions", arXiv:1601.01944, 2016) and AlphaMax-N (Jain, White,
 // Radivojac, "Estimating the class prior and posterior from noisy positives
-// and unlabeled data", NIPS 2016), as the published MATLAB code computes them
-// (../shared/notes/reference-implementations.md sections 1.3-1.6), with the
-// per-alpha optimisation solved exactly and a better knee rule by default.
+// and unlabeled data", NIPS 2016), as the published MATLAB code computes
+// them, with the per-alpha optimisation solved exactly and a better knee rule
+// by default.
 //
 // # What is estimated
 //
@@ -110,7 +110,7 @@
 //     in [0.10, 0.89], so with clean labels kappa lands on 0.10 or on a late
 //     bend: use it to compare with published numbers only.
 //   - "fixed": the same with each j's own left window, as evidently intended.
-//   - "concave-start" (the rule DESIGN.md section 7 proposes): "fixed" on a
+//   - "concave-start" (the rule pueval's design proposed): "fixed" on a
 //     grid with 7 log-spaced points from 0.001 to 0.0072 added (the geometric
 //     progression continues into 0.01), returning the lowest grid value when
 //     the curve is concave from its start, defined here as: the average slope

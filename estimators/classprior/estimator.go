@@ -95,7 +95,7 @@ const (
 	KneeFixed = "fixed"
 	// KneeConcaveStart is the fixed rule on a grid with log-spaced points
 	// below 0.01, returning the lowest grid value when the curve is concave
-	// from its start (the rule DESIGN.md section 7 proposes).
+	// from its start (the rule pueval's design proposed).
 	KneeConcaveStart = "concave-start"
 	// KneeBlend, the default, averages the concave-start knee with the
 	// largest alpha whose log-likelihood lies within DropTau*(1/n + 1/n1) of

@@ -1,7 +1,7 @@
 package classprior
 
 // earlyAlpha ends the "early" part of the curve that the concave-start test
-// compares with the rest (DESIGN.md section 7: the published grid's knee can
+// compares with the rest (the published grid's knee can
 // only land at 0.10 or later, the region that test protects).
 const earlyAlpha = 0.1
 

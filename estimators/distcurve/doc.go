@@ -2,8 +2,8 @@
 // Nonparametric Estimation of Class Proportions in the Positive-Unlabeled
 // Classification Setting", AAAI 2020): the class prior of an unlabeled
 // sample is read off a "distance curve" by a regression network trained on
-// simulated curves. Behaviour follows ../shared/notes/papers-next.md section
-// 2.4 and reference-implementations.md section 2; no published code or
+// simulated curves. Behaviour follows the published code
+// (ClassPriorEstimation) as described here; no published code or
 // weights are used (the MATLAB network.mat has no licence and is not used).
 //
 // # Inputs

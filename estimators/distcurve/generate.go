@@ -13,7 +13,7 @@ import (
 )
 
 // Recipe is the training-data recipe of the published generateTrainSamples.py
-// (Zeiberg, Jain, Radivojac 2020; ../shared/notes/papers-next.md section 2.4):
+// (Zeiberg, Jain, Radivojac 2020):
 // Beta parameter sets are drawn as
 //
 //	a0 ~ U(2, 100), b0 = a0 U(1, 10), a1 = a0 (1 + Beta(.5, .5)), b1 = b0 (1 + Beta(.5, .5)),

@@ -2,8 +2,7 @@
 // KM2 of Ramaswamy, Scott and Tewari, "Mixture Proportion Estimation via
 // Kernel Embedding of Distributions" (ICML 2016), as the Scott lab's
 // published code (Kernel_MPE_grad_threshold.py) behaves, written from the
-// paper and the description in notes papers-next.md section 2.4 (no code
-// copied).
+// paper and a description of that code's behaviour (no code copied).
 //
 // Given mixture rows X_m (N of them, the distribution F = kappa H + (1 -
 // kappa) G) and component rows X_c (M, from H), it estimates kappa. In PU
@@ -90,9 +89,9 @@
 //     bisection step with the solver tolerance; ours follows the
 //     description exactly, so it can be compared with the published path
 //     where that solver is exact (the held-back outputs).
-//   - Features z-scored by default (the published code uses raw features;
-//     see papers-next.md 2.3 for the evidence). A constant feature is
-//     mapped to 0 by zscore and minmax and reported; all rows equal, a zero
+//   - Features z-scored by default (the published code uses raw features,
+//     which on airfoil give estimates far above the truth). A constant
+//     feature is mapped to 0 by zscore and minmax and reported; all rows equal, a zero
 //     median distance or coinciding embeddings (delta = 0) are errors.
 //   - Distances are summed directly over the features (exact zero diagonal
 //     and symmetry); kernel rows and gradients are computed by row blocks

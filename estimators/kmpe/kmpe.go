@@ -17,7 +17,7 @@ const (
 	DefaultMaxIterPerRow = 2000
 )
 
-// The published code's constants (papers-next.md section 2.4).
+// The published code's constants.
 const (
 	lambdaLo   = 1.0  // bisection interval [lambdaLo, lambdaHi]
 	lambdaHi   = 8.0  //

@@ -1,4 +1,4 @@
-// Package results stores what an experiment produces (DESIGN.md section 9):
+// Package results stores what an experiment produces:
 //
 //   - records.jsonl: one JSON object per finished cell ([Record]), written
 //     with a single append and an fsync each, so a killed run loses at most

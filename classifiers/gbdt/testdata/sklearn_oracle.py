@@ -8,7 +8,7 @@ Input: a folder of CSV files written by TestGBDTOracle in package classifiers
 "target,fold,feature_1,...,feature_d".
 
     # 1. export the nine AUL data sets with their folds (seed 1, k = 5)
-    PUEVAL_UCI_MIRROR=/work/shared/uci PUEVAL_GBDT_EXPORT=/tmp/gbdt-oracle \
+    PUEVAL_UCI_MIRROR=/path/to/mirror PUEVAL_GBDT_EXPORT=/tmp/gbdt-oracle \
         go test -count=1 -run TestGBDTOracle ./classifiers/
     # 2. out-of-fold AUCs -> the golden file the Go test compares with
     /usr/bin/python3 classifiers/gbdt/testdata/sklearn_oracle.py /tmp/gbdt-oracle \

@@ -3,7 +3,7 @@
 
 Run with the system Python (numpy): /usr/bin/python3 gen_golden.py > golden.json
 
-Written from papers-next.md section 2.4 (Sakai, Niu, Sugiyama 2018 PU-AUC with
+Written from package kernelauc's description (Sakai, Niu, Sugiyama 2018 PU-AUC with
 the squared loss; the AUL paper's PU_AUL), not from any published code:
 
   closed      for fixed data, centres, sigma, lambda, prior: the weights

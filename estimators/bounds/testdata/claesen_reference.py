@@ -5,7 +5,7 @@ Claesen, Davis, De Smet, De Moor, "Assessing binary classifiers using only posit
 and unlabeled data", arXiv 1504.06837v2.
 
 This is NOT the published code (semisup-metrics): it was written from the paper and
-from the normative specification, /work/shared/notes/papers-next.md section 1.1
+from the published code's behaviour as package bounds documents it
 (ranks, ECDF step function, DKW band, stored bootstrap band rounded to float32,
 surrogate tables with floor/ceil and the clamp, sorted-point trapezoid areas,
 known-negative flip), in vectorised numpy so that it shares no code structure with
@@ -18,7 +18,7 @@ the Go package it checks (estimators/bounds). It freezes its outputs into
 
 Usage (Debian: apt-get install python3-numpy python3-scipy):
 
-  python3 claesen_reference.py /work/shared/claesen2015 .
+  python3 claesen_reference.py /path/to/claesen2015 .
 
 Ties are broken by input order (a stable sort), one table per position: the
 published code's convention (the Go package's InputOrder mode).

@@ -3,7 +3,7 @@
 
 Run with Debian's python3 (numpy, scipy): /usr/bin/python3 testdata/knee_oracle.py
 It re-implements inflectionScript as described in
-../shared/notes/reference-implementations.md section 1.5 (knn-median
+the published code's behaviour as package classprior documents it (knn-median
 smoothing with k = 5, min-max normalisation, min_slope, npts = 10 windows,
 line fits by least squares subject to lying below every point and to
 slope >= min_slope, solved here by scipy SLSQP rather than exactly, the stale

@@ -2,8 +2,8 @@
 """Independent oracle for the AlphaMax per-alpha likelihood (classprior tests).
 
 Run with Debian's python3 (numpy, scipy): /usr/bin/python3 testdata/oracle.py
-It re-implements, from ../shared/notes/reference-implementations.md section
-1.3-1.4 and not from the Go code, the published histogram model (MATLAB
+It re-implements, from the published code's behaviour as package classprior
+documents it and not from the Go code, the published histogram model (MATLAB
 automatic bin width, closed-interval uniform bins over both samples, EM
 weights) and maximises the published per-alpha objective with a general
 solver (scipy SLSQP on the point-level objective, which does not assume

@@ -2,7 +2,7 @@
 """Independent numpy/scipy oracle for estimators/kmpe (run with /usr/bin/python3:
 numpy 1.24, scipy 1.10). Writes the golden files of testdata/ that the Go tests
 read (CI has no Python). Written from the method's description in
-../shared/notes/papers-next.md section 2.4, not from any published code.
+package kmpe's description of the published code's behaviour, not from its code.
 
   qp_golden.json      small simplex QPs min_v (u-v)'K(u-v), v in the simplex,
                       solved by an exact primal active-set method (numpy
@@ -11,9 +11,9 @@ read (CI has no Python). Written from the method's description in
   shared_golden.json  width choice, delta, nu1, nu2, bisection paths, KM1, KM2
                       on the shared AUL inputs (gauss raw/zscore, airfoil
                       raw/zscore), with numpy.median and the same QP oracle.
-                      Needs PUEVAL_AUL_DATA (the ../shared/aul folder).
+                      Needs PUEVAL_AUL_DATA (the folder of the AUL paper's fixed KM inputs).
 
-Usage: PUEVAL_AUL_DATA=/work/shared/aul /usr/bin/python3 oracle.py
+Usage: PUEVAL_AUL_DATA=/path/to/aul /usr/bin/python3 oracle.py
 """
 import json, os, sys
 import numpy as np
@@ -174,7 +174,7 @@ if __name__ == '__main__':
     root = os.environ.get('PUEVAL_AUL_DATA')
     if root:
         with open(os.path.join(HERE, 'shared_golden.json'), 'w') as f:
-            json.dump({'source': 'testdata/oracle.py on the ../shared/aul inputs (numpy median, exact active-set QP)',
+            json.dump({'source': 'testdata/oracle.py on the AUL paper's fixed KM inputs (numpy median, exact active-set QP)',
                        'cases': shared_cases(root)}, f, indent=1)
     else:
         print('PUEVAL_AUL_DATA not set: shared_golden.json not written', file=sys.stderr)
