@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/metrics"
 )
 
@@ -65,5 +66,34 @@ func TestDegradeConfig(t *testing.T) {
 	cfg, err := ParseConfig([]byte(strings.Replace(base, "%s", "0.8", 1)+"evaluate: supervised\n"), "d.yaml", LoadOptions{})
 	if err != nil || cfg.Datasets[0].DegradeToAUC != 0.8 || !strings.Contains(cfg.Key(), "degrade_to_auc 0.8") {
 		t.Errorf("a valid degrade_to_auc: %v", err)
+	}
+}
+
+// degrade_to_auc through the runner: every cell of the data set evaluates
+// the same degraded scores, whose AUC on every row is the target (within
+// DegradeTolerance).
+func TestDegradeInRunner(t *testing.T) {
+	src := `experiment: degrade
+seed: 4
+repeats: 3
+protocol: {name: scar-fraction}
+grid: {known-positives: [0.2]}
+datasets:
+  - {name: g, source: {name: synth-gaussian, n: 600, d: 3, positive_fraction: 0.4, separation: 3}, degrade_to_auc: 0.75}
+classifier: {name: gbdt, rounds: 10}
+evaluate: supervised
+estimators: []
+truths: [{name: same-model, on: all}]
+metrics: [auc]
+`
+	d, sum, _ := runYAML(t, src, 2, nil)
+	if sum.Failed != 0 || sum.Ran != 3 {
+		t.Fatalf("summary %+v", sum)
+	}
+	recs, _ := results.ReadRecords(d)
+	for _, r := range recs {
+		if got := r.Metrics["auc"]["truth:same-model"]; math.Abs(got-0.75) > DegradeTolerance || got != recs[0].Metrics["auc"]["truth:same-model"] {
+			t.Errorf("%s: evaluated AUC %v, want 0.75 in every cell", r.Cell, got)
+		}
 	}
 }

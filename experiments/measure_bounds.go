@@ -203,19 +203,13 @@ func (m *BoundsMeasure) Measure(_ context.Context, c *CellRun, out *Values) erro
 			if err != nil {
 				return fmt.Errorf("bounds at beta %v: %w", s.interval, err)
 			}
-			out.Set(auc, results.RecoveryKey(bandName+"-lower", s.source), b.AUC.Low)
-			out.Set(auc, results.RecoveryKey(bandName+"-upper", s.source), b.AUC.High)
-			out.Set(aupr, results.RecoveryKey(bandName+"-lower", s.source), b.AUPR.Low)
-			out.Set(aupr, results.RecoveryKey(bandName+"-upper", s.source), b.AUPR.High)
+			setBounds(out, bandName, s.source, b)
 			if negBand != nil {
 				nb, err := r.NegativeBounds(*negBand, s.interval)
 				if err != nil {
 					return fmt.Errorf("negative-based bounds at beta %v: %w", s.interval, err)
 				}
-				out.Set(auc, results.RecoveryKey(bandName+"-neg-lower", s.source), nb.AUC.Low)
-				out.Set(auc, results.RecoveryKey(bandName+"-neg-upper", s.source), nb.AUC.High)
-				out.Set(aupr, results.RecoveryKey(bandName+"-neg-lower", s.source), nb.AUPR.Low)
-				out.Set(aupr, results.RecoveryKey(bandName+"-neg-upper", s.source), nb.AUPR.High)
+				setBounds(out, bandName+"-neg", s.source, nb)
 			}
 			if curves && bi == 0 {
 				out.SetCurve(results.RecoveryKey(bandName+"-lower-roc", s.source), curvePoints(b.Lower.ROC()))
@@ -261,6 +255,18 @@ func (m *BoundsMeasure) Measure(_ context.Context, c *CellRun, out *Values) erro
 		out.SetCurve("truth-pr", pr)
 	}
 	return nil
+}
+
+// setBounds records the AUC and AUPR intervals of b under PREFIX-lower:SOURCE
+// and PREFIX-upper:SOURCE.
+func setBounds(out *Values, prefix, source string, b bounds.Bounds) {
+	for _, m := range []struct {
+		metric string
+		iv     bounds.Interval
+	}{{"auc-bounds", b.AUC}, {"aupr-bounds", b.AUPR}} {
+		out.Set(m.metric, results.RecoveryKey(prefix+"-lower", source), m.iv.Low)
+		out.Set(m.metric, results.RecoveryKey(prefix+"-upper", source), m.iv.High)
+	}
 }
 
 // band builds the named band of the known positives of r.

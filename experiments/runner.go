@@ -84,6 +84,10 @@ type supEntry struct {
 	scores []float64
 	work   *results.Work // nil: from the score cache
 	err    error
+	// The scores degraded to a data set's degrade_to_auc, computed once.
+	degOnce  sync.Once
+	degraded Degraded
+	degErr   error
 }
 
 // Summary is what a run did.
@@ -495,7 +499,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 			return fail(fmt.Errorf("supervised classifier: %w", err))
 		}
 		if target := c.Dataset.DegradeToAUC; target > 0 {
-			d, err := DegradeScores(all, data.Y, target, hashSeed(r.Config.Seed, "degrade", data.Name))
+			d, err := r.degradedSupervised(ctx, data, &c, target)
 			if err != nil {
 				return fail(fmt.Errorf("degrade_to_auc: %w", err))
 			}
@@ -709,17 +713,7 @@ func (r *Runner) supervised(ctx context.Context, data *Data, cell *Cell) ([]floa
 		return nil, fmt.Errorf("data set %s is a ranking: it has no features to train a supervised classifier on", data.Name)
 	}
 	clf := r.Config.classifierOf(cell)
-	name := data.Name
-	if v, ok := cell.Values[classifierAxis]; ok {
-		name += "/" + classifierAxis + "=" + v.Text
-	}
-	r.supMu.Lock()
-	e := r.sup[name]
-	if e == nil {
-		e = &supEntry{name: name}
-		r.sup[name] = e
-	}
-	r.supMu.Unlock()
+	e := r.supEntryFor(data, cell)
 	e.once.Do(func() {
 		seed := hashSeed(r.Config.Seed, "traditional", data.Name)
 		key, err := results.Key("traditional-scores-v1", data.Fingerprint, clf.Key(), seed)
@@ -732,6 +726,38 @@ func (r *Runner) supervised(ctx context.Context, data *Data, cell *Cell) ([]floa
 		})
 	})
 	return e.scores, e.err
+}
+
+// supEntryFor returns the supervised scores' entry of a data set and the
+// cell's classifier axis value, created on first use.
+func (r *Runner) supEntryFor(data *Data, cell *Cell) *supEntry {
+	name := data.Name
+	if v, ok := cell.Values[classifierAxis]; ok {
+		name += "/" + classifierAxis + "=" + v.Text
+	}
+	r.supMu.Lock()
+	defer r.supMu.Unlock()
+	e := r.sup[name]
+	if e == nil {
+		e = &supEntry{name: name}
+		r.sup[name] = e
+	}
+	return e
+}
+
+// degradedSupervised returns the supervised scores degraded to target
+// (DegradeScores), computed once per data set and classifier: every cell of
+// the data set evaluates the same scores.
+func (r *Runner) degradedSupervised(ctx context.Context, data *Data, cell *Cell, target float64) (Degraded, error) {
+	all, err := r.supervised(ctx, data, cell)
+	if err != nil {
+		return Degraded{}, err
+	}
+	e := r.supEntryFor(data, cell)
+	e.degOnce.Do(func() {
+		e.degraded, e.degErr = DegradeScores(all, data.Y, target, hashSeed(r.Config.Seed, "degrade", data.Name))
+	})
+	return e.degraded, e.degErr
 }
 
 func gatherRows(x *mat.Dense, rows []int) *mat.Dense {

@@ -186,11 +186,9 @@ func subsampleRows(d *Data, n int, seed uint64) (*Data, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data set %s: %w", d.Name, err)
 	}
-	_, c := d.X.Dims()
-	x := mat.NewDense(len(rows), c, nil)
+	x := gatherRows(d.X, rows)
 	y := make([]bool, len(rows))
 	for i, r := range rows {
-		x.SetRow(i, d.X.RawRowView(r))
 		y[i] = d.Y[r]
 	}
 	sum := sha256.Sum256(fmt.Appendf(nil, "%s|stratified-subsample n=%d seed=%d", d.Fingerprint, n, seed))

@@ -268,6 +268,19 @@ var (
 	ColorPurple color.Color = color.RGBA{R: 0x9b, G: 0x6b, B: 0xc2, A: 0xff}
 )
 
+// Qualitative is a palette of ten distinct colours for the lines or boxes of
+// one chart (matplotlib's "tab10", in its order: blue, orange, green, red,
+// purple, brown, pink, grey, olive, cyan).
+var Qualitative = []color.Color{
+	color.RGBA{0x1f, 0x77, 0xb4, 0xff}, color.RGBA{0xff, 0x7f, 0x0e, 0xff}, color.RGBA{0x2c, 0xa0, 0x2c, 0xff},
+	color.RGBA{0xd6, 0x27, 0x28, 0xff}, color.RGBA{0x94, 0x67, 0xbd, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff},
+	color.RGBA{0xe3, 0x77, 0xc2, 0xff}, color.RGBA{0x7f, 0x7f, 0x7f, 0xff}, color.RGBA{0xbc, 0xbd, 0x22, 0xff},
+	color.RGBA{0x17, 0xbe, 0xcf, 0xff},
+}
+
+// QualitativeColor is Qualitative's i-th colour, cycling.
+func QualitativeColor(i int) color.Color { return Qualitative[i%len(Qualitative)] }
+
 // ColorsOf returns the colour of each name in byName, shades of grey for
 // names it lacks, for BoxChart.Colors.
 func ColorsOf(names []string, byName map[string]color.Color) []color.Color {

@@ -86,14 +86,7 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var labeled, unlabeled []float64
-	for i, s := range d.Scores {
-		if d.Labels[i] {
-			labeled = append(labeled, s)
-		} else {
-			unlabeled = append(unlabeled, s)
-		}
-	}
+	labeled, unlabeled := split(d)
 	// No subsampling caps are set, so no random source is needed.
 	r, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, nil)
 	if err != nil {

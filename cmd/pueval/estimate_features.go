@@ -152,14 +152,7 @@ func estimateDistCurve(ctx context.Context, e *env, input string, seed uint64, f
 	if err != nil {
 		return err
 	}
-	var labeled, unlabeled []float64
-	for i, s := range d.Scores {
-		if d.Labels[i] {
-			labeled = append(labeled, s)
-		} else {
-			unlabeled = append(unlabeled, s)
-		}
-	}
+	labeled, unlabeled := split(d)
 	r, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, rand.New(rand.NewPCG(seed, 0)))
 	if err != nil {
 		return fmt.Errorf("%s: %w", input, err)

@@ -1,7 +1,6 @@
 package aul
 
 import (
-	"image/color"
 	"slices"
 
 	"github.com/pueval/pueval/report"
@@ -39,12 +38,12 @@ func Figure2(rows []Row) report.BoxChart {
 	series := append(Sources(rows), AULSeries)
 	bc := report.BoxChart{Title: "Figure 2: errors over every split (3 betas x repeats); whiskers at min and max, diamond: mean",
 		XLabel: "data set", YLabel: "AUC^est - AUC, AUL^PU - AUL", Groups: datasets, Series: series, ZeroLine: true, Mean: true}
-	palette := []color.Color{color.RGBA{0x1f, 0x77, 0xb4, 0xff}, color.RGBA{0xff, 0x7f, 0x0e, 0xff}, color.RGBA{0x2c, 0xa0, 0x2c, 0xff},
-		color.RGBA{0x94, 0x67, 0xbd, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff}, color.RGBA{0x7f, 0x7f, 0x7f, 0xff}}
+	// The qualitative palette without its red (AUL^PU's) and pink.
+	estimatorColors := []int{0, 1, 2, 4, 5, 7}
 	for i, s := range series {
-		c := palette[i%len(palette)]
+		c := report.Qualitative[estimatorColors[i%len(estimatorColors)]]
 		if s == AULSeries {
-			c = color.RGBA{0xd6, 0x27, 0x28, 0xff}
+			c = report.Qualitative[3]
 		}
 		bc.Colors = append(bc.Colors, c)
 		var st []report.BoxStats

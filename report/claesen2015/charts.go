@@ -13,15 +13,10 @@ import (
 var (
 	colorTruth = color.Black
 	colorGrey  = color.Gray{Y: 130}
-	palette    = []color.Color{
-		color.RGBA{0x1f, 0x77, 0xb4, 0xff}, color.RGBA{0xff, 0x7f, 0x0e, 0xff}, color.RGBA{0x2c, 0xa0, 0x2c, 0xff},
-		color.RGBA{0xd6, 0x27, 0x28, 0xff}, color.RGBA{0x94, 0x67, 0xbd, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff},
-		color.RGBA{0xe3, 0x77, 0xc2, 0xff}, color.RGBA{0x7f, 0x7f, 0x7f, 0xff},
-	}
 )
 
-// paletteColor is the i-th colour of the palette, cycling.
-func paletteColor(i int) color.Color { return palette[i%len(palette)] }
+// paletteColor is the i-th colour of the core's qualitative palette.
+func paletteColor(i int) color.Color { return report.QualitativeColor(i) }
 
 // series builds a chart series from x and y, dropping the points where
 // either is NaN or infinite (gonum's line plotter rejects them); ok is false
