@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // errBreakdown reports that the active-set method met a numerically
@@ -14,9 +18,9 @@ import (
 // span to rounding); the caller then continues with SMO.
 var errBreakdown = errors.New("kmpe: active set: singular support")
 
-// maxWarmSupport is the largest previous support the active-set method
-// starts from; above it (the all-mixture start of lambda = 1), it starts
-// from the best single vertex.
+// maxWarmSupport is the largest support of a solution that serves as the
+// warm start of any lambda; a larger one (near lambda = 1) serves only
+// lambdas within warmNear of it (qp.warmStart).
 const maxWarmSupport = 1000
 
 // chol is the Cholesky factor L (K_SS = L L') of the kernel on the support
@@ -32,12 +36,8 @@ func (c *chol) add(col []float64, ktt float64) error {
 	l := make([]float64, m+1)
 	var ss float64
 	for i := range m {
-		s := col[i]
 		ri := c.rows[i]
-		for k := range i {
-			s -= ri[k] * l[k]
-		}
-		l[i] = s / ri[i]
+		l[i] = (col[i] - dot(ri[:i], l)) / ri[i]
 		ss += l[i] * l[i]
 	}
 	p := ktt - ss
@@ -50,26 +50,58 @@ func (c *chol) add(col []float64, ktt float64) error {
 }
 
 // remove deletes support position p: drop row p, then Givens rotations on
-// column pairs (j, j+1), j >= p, restore the lower-triangular form.
+// column pairs (j, j+1), j >= p, restore the lower-triangular form. The
+// rotations are applied row by row (row i takes rotations p..i-1 in order,
+// then defines rotation i), so each row is walked once, contiguously.
 func (c *chol) remove(p int) {
 	c.rows = append(c.rows[:p], c.rows[p+1:]...)
 	m := len(c.rows)
-	for j := p; j < m; j++ {
-		a, b := c.rows[j][j], c.rows[j][j+1]
-		r := math.Hypot(a, b)
-		cs, sn := a/r, b/r
-		for i := j; i < m; i++ {
-			ri := c.rows[i]
-			x, y := ri[j], ri[j+1]
-			ri[j], ri[j+1] = cs*x+sn*y, -sn*x+cs*y
+	if p >= m {
+		return
+	}
+	cs, sn := make([]float64, m), make([]float64, m)
+	for i := p; i < m; i++ {
+		ri := c.rows[i]
+		x := ri[p]
+		for j := p; j < i; j++ {
+			y := ri[j+1]
+			ri[j], x = cs[j]*x+sn[j]*y, -sn[j]*x+cs[j]*y
 		}
-		c.rows[j] = c.rows[j][:j+1]
+		// Rotation i zeroes the entry at i+1 of row i.
+		a, b := x, ri[i+1]
+		r := math.Hypot(a, b)
+		cs[i], sn[i] = a/r, b/r
+		ri[i] = r
+		c.rows[i] = ri[:i+1]
 	}
 }
 
-// build factors K_SS from scratch.
+// build factors K_SS from scratch: row by row for a small support, by
+// LAPACK's blocked Cholesky (gonum) for a large one, with the same
+// pivot test as add.
 func (c *chol) build(q *qp, sup []int) error {
 	c.rows = c.rows[:0]
+	m := len(sup)
+	if m >= blockedBuild {
+		a := make([]float64, m*m)
+		for i, s := range sup {
+			row := q.k[s*q.n : (s+1)*q.n]
+			ai := a[i*m : i*m+i+1]
+			for j, t := range sup[:i+1] {
+				ai[j] = row[t]
+			}
+		}
+		if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: m, Stride: m, Data: a}); !ok {
+			return errBreakdown
+		}
+		for i, t := range sup {
+			if l := a[i*m+i]; !(l*l > 1e-13*q.diag[t]) {
+				return errBreakdown
+			}
+			c.rows = append(c.rows, slices.Clone(a[i*m:i*m+i+1]))
+		}
+		return nil
+	}
 	col := make([]float64, 0, len(sup))
 	for k, t := range sup {
 		col = col[:0]
@@ -83,6 +115,28 @@ func (c *chol) build(q *qp, sup []int) error {
 	return nil
 }
 
+// blockedBuild is the support size from which build uses the blocked
+// factorisation.
+const blockedBuild = 64
+
+// unitSolve returns K_SS^{-1} e_p: forward substitution from p (the
+// entries before p are 0), then back substitution.
+func (c *chol) unitSolve(p int) []float64 {
+	m := len(c.rows)
+	x := make([]float64, m)
+	x[p] = 1 / c.rows[p][p]
+	for i := p + 1; i < m; i++ {
+		ri := c.rows[i]
+		x[i] = -dot(ri[p:i], x[p:]) / ri[i]
+	}
+	for i := m - 1; i >= 0; i-- {
+		ri := c.rows[i]
+		x[i] /= ri[i]
+		axpy(-x[i], ri[:i], x)
+	}
+	return x
+}
+
 // solve2 returns K_SS^{-1} a and K_SS^{-1} b (forward substitution by
 // rows of L, back substitution with L' by rows of L too: both contiguous).
 func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
@@ -90,22 +144,15 @@ func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
 	x, y := slices.Clone(a), slices.Clone(b)
 	for i := range m {
 		ri := c.rows[i]
-		sx, sy := x[i], y[i]
-		for k, l := range ri[:i] {
-			sx -= l * x[k]
-			sy -= l * y[k]
-		}
-		x[i], y[i] = sx/ri[i], sy/ri[i]
+		sx, sy := dot2(ri[:i], x, y)
+		x[i], y[i] = (x[i]-sx)/ri[i], (y[i]-sy)/ri[i]
 	}
 	for i := m - 1; i >= 0; i-- {
 		ri := c.rows[i]
 		x[i] /= ri[i]
 		y[i] /= ri[i]
-		xi, yi := x[i], y[i]
-		for k, l := range ri[:i] {
-			x[k] -= l * xi
-			y[k] -= l * yi
-		}
+		axpy(-x[i], ri[:i], x)
+		axpy(-y[i], ri[:i], y)
 	}
 	return x, y
 }
@@ -116,9 +163,11 @@ func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
 // Ku_S = rho 1, 1'z = 1; if z > 0 it is the new v, otherwise v moves
 // towards z until a weight reaches 0 and that row leaves S; when S is
 // optimal for its face, the row of smallest gradient outside S enters S
-// if its gradient is below the support's by more than tol. Each change
-// updates the Cholesky factor of K_SS in O(|S|^2) and the gradient in
-// O(n |S|). It returns the number of support changes, or errBreakdown.
+// if its gradient is below the support's by more than tol (up to
+// enterBatch rows at once). Each change updates the Cholesky factor of
+// K_SS in O(|S|^2); the gradient, O(n |S|), is computed only at points
+// optimal on their face. It returns the number of support changes, or
+// errBreakdown.
 func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 	n := q.n
 	var sup []int
@@ -127,17 +176,20 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			sup = append(sup, t)
 		}
 	}
+	if len(sup) > maxWarmSupport {
+		// A large warm start loses rows one by one, each costing O(|S| (|S|
+		// - p)) for support position p: order the rows so that those
+		// likeliest to leave come last. As lambda grows the target moves
+		// away from the component's embedding, so the rows most like the
+		// component (largest (K1_c/M - K1_m/N)_t) tend to leave first.
+		slices.SortStableFunc(sup, func(s, t int) int {
+			return cmp.Compare(q.kb[s]-q.ka[s], q.kb[t]-q.ka[t])
+		})
+	}
 	var c chol
-	if len(sup) <= maxWarmSupport && c.build(q, sup) == nil {
-		// warm start from the previous support
-	} else {
+	if len(sup) == 0 || c.build(q, sup) != nil {
 		// Start from the vertex e_t of least objective K_tt - 2 (Ku)_t.
-		best, bt := math.Inf(1), 0
-		for t := range n {
-			if f := q.diag[t] - 2*(q.lambda*q.ka[t]+(1-q.lambda)*q.kb[t]); f < best {
-				best, bt = f, t
-			}
-		}
+		bt := q.bestVertex(q.lambda)
 		clear(q.v)
 		q.v[bt] = 1
 		sup = []int{bt}
@@ -146,8 +198,13 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		}
 	}
 	col := make([]float64, 0, 64)
-	batch := enterBatch
 	fresh := map[int]bool{}
+	prevF := math.Inf(1) // objective at the previous optimal-on-its-face point
+	// a = K_SS^{-1} Ku_S and b = K_SS^{-1} 1 on the current support: solved
+	// afresh after rows enter, updated in O(|S|^2) when a row leaves
+	// (updates counts those since the last fresh solve).
+	var a, b []float64
+	stale, updates := true, 0
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
 			if err := context.Cause(ctx); err != nil {
@@ -156,25 +213,22 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		}
 		// The equality-constrained minimiser on S.
 		m := len(sup)
-		kuS, ones := make([]float64, m), make([]float64, m)
-		for k, t := range sup {
-			kuS[k] = q.lambda*q.ka[t] + (1-q.lambda)*q.kb[t]
-			ones[k] = 1
-		}
-		a, b := c.solve2(kuS, ones)
-		var sa, sb float64
-		for k := range m {
-			sa += a[k]
-			sb += b[k]
-		}
-		rho := (1 - sa) / sb
-		z := make([]float64, m)
-		feasible := true
-		for k := range m {
-			z[k] = a[k] + rho*b[k]
-			if !(z[k] > 0) {
-				feasible = false
+		if stale || updates >= refreshEvery {
+			kuS, ones := make([]float64, m), make([]float64, m)
+			for k, t := range sup {
+				kuS[k] = q.lambda*q.ka[t] + (1-q.lambda)*q.kb[t]
+				ones[k] = 1
 			}
+			a, b = c.solve2(kuS, ones)
+			stale, updates = false, 0
+		}
+		z, feasible := simplexMinimiser(a, b)
+
+		if feasible && updates > 0 {
+			// Confirm on a fresh solve before the support is accepted.
+			stale = true
+			step--
+			continue
 		}
 		if !feasible {
 			// Move towards z until the first weight reaches 0.
@@ -186,11 +240,8 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 					}
 				}
 			}
-			if alpha == 0 && fresh[sup[drop]] {
-				if batch == 1 {
-					return step, errBreakdown // the row just added leaves at once: rounding
-				}
-				batch = 1 // a batch may not be a descent set: one row at a time from now on
+			if alpha == 0 && len(fresh) == 1 && fresh[sup[drop]] {
+				return step, errBreakdown // the one row just added leaves at once: rounding
 			}
 			for k, t := range sup {
 				q.v[t] += alpha * (z[k] - q.v[t])
@@ -201,6 +252,10 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 				if t := sup[k]; k == drop || z[k] <= 0 && !(q.v[t] > 0) {
 					q.v[t] = 0
 					sup = append(sup[:k], sup[k+1:]...)
+					if len(sup) > 0 {
+						a, b = dropPosition(&c, a, b, k)
+						updates++
+					}
 					c.remove(k)
 				}
 			}
@@ -217,6 +272,18 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		for _, t := range sup {
 			gmax = max(gmax, q.g[t])
 		}
+		// A batch that brought no decrease (its rows left again) is
+		// followed by the single most violating row, which in exact
+		// arithmetic always decreases the objective: no cycling.
+		var f float64
+		for t, gt := range q.g {
+			f += (q.v[t] - q.u(t)) * gt
+		}
+		batch := enterBatch
+		if !(f < prevF) {
+			batch = 1
+		}
+		prevF = f
 		in := make(map[int]bool, len(sup))
 		for _, t := range sup {
 			in[t] = true
@@ -255,9 +322,48 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		if added == 0 {
 			return step, errBreakdown
 		}
+		stale = true
 	}
 	return maxSteps, nil
 }
+
+// simplexMinimiser returns z = a + rho b with rho = (1 - 1'a)/1'b (so that
+// 1'z = 1) and whether every z_k is positive.
+func simplexMinimiser(a, b []float64) ([]float64, bool) {
+	var sa, sb float64
+	for k := range a {
+		sa += a[k]
+		sb += b[k]
+	}
+	rho := (1 - sa) / sb
+	z := make([]float64, len(a))
+	feasible := true
+	for k := range a {
+		z[k] = a[k] + rho*b[k]
+		if !(z[k] > 0) {
+			feasible = false
+		}
+	}
+	return z, feasible
+}
+
+// dropPosition returns a and b for the support without position p, from
+// the factor c of the support with it: with e = K_SS^{-1} e_p, x - (x_p /
+// e_p) e solves the system with row and column p removed (its entry p is
+// 0), for x = a and x = b. O(|S|^2), against O(|S|^2) x 4 for a fresh
+// solve after the factor's update.
+func dropPosition(c *chol, a, b []float64, p int) ([]float64, []float64) {
+	e := c.unitSolve(p)
+	fa, fb := a[p]/e[p], b[p]/e[p]
+	for k, ek := range e {
+		a[k] -= fa * ek
+		b[k] -= fb * ek
+	}
+	return slices.Delete(a, p, p+1), slices.Delete(b, p, p+1)
+}
+
+// refreshEvery is the most drop updates of a and b before a fresh solve.
+const refreshEvery = 32
 
 // activeTolFactor scales Options.Tol for the active-set method's own
 // stopping rule: being exact, it usually gets far below the tolerance,
@@ -268,4 +374,4 @@ const activeTolFactor = 1e-3
 // enterBatch is the most rows that enter the support at once (the most
 // violating first): fewer gradient computations, at the price of some
 // rows leaving again.
-const enterBatch = 1
+const enterBatch = 8

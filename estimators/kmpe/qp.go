@@ -22,9 +22,9 @@ const tau = 1e-12
 // bound), with the second-order working-set selection of Fan, Chen and Lin
 // (2005) and an incrementally updated gradient g = Kv - Ku, recomputed
 // exactly before each convergence check; and, first, by the exact
-// active-set method of active.go. The previous lambda's v is the next
-// start (any feasible v is a valid start; the solution does not depend on
-// it beyond the tolerance).
+// active-set method of active.go. The start is a near lambda's solution
+// (warmStart; any feasible v is a valid start, and the solution does not
+// depend on it beyond the tolerance).
 type qp struct {
 	k      []float64 // n x n kernel, row-major, symmetric
 	diag   []float64 // K_tt
@@ -36,6 +36,7 @@ type qp struct {
 	v, g    []float64
 	lambda  float64
 	started bool
+	solved  []solvedV // every solution so far, for warm starts
 
 	tol     float64
 	maxIter int
@@ -86,6 +87,7 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 		}
 		q.started = true
 	}
+	q.warmStart(lambda)
 	q.lambda = lambda
 	var sol solution
 	q.exactGradient()
@@ -115,13 +117,72 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 			return sol, fmt.Errorf("kmpe: the QP at lambda %v did not reach KKT gap %g in %d SMO iterations (gap %g)", lambda, q.tol, q.maxIter, sol.gap)
 		}
 	}
+	rec := solvedV{lambda: lambda}
 	for t, vt := range q.v {
 		sol.squared += (vt - q.u(t)) * q.g[t]
 		if vt > 0 {
 			sol.support++
+			rec.rows = append(rec.rows, t)
+			rec.weights = append(rec.weights, vt)
 		}
 	}
+	q.solved = append(q.solved, rec)
 	return sol, nil
+}
+
+// solvedV is a solution v (its support rows and weights) at lambda.
+type solvedV struct {
+	lambda  float64
+	rows    []int
+	weights []float64
+}
+
+// warmStart sets v to the solution at the nearest lambda solved so far
+// (the first on ties) among those with a support of at most maxWarmSupport
+// rows or a lambda within warmNear of this one: the solution path is
+// piecewise linear in lambda, so a near solution has nearly the right
+// support, and starting from a large support costs a factorisation of
+// it, worth it only when few rows must then leave. Without a candidate the
+// start is the vertex of least objective.
+func (q *qp) warmStart(lambda float64) {
+	if len(q.solved) == 0 {
+		return // the first solve starts from v = 1_m/N
+	}
+	best := -1
+	for i, s := range q.solved {
+		dist := math.Abs(s.lambda - lambda)
+		if len(s.rows) > maxWarmSupport && dist > warmNear {
+			continue
+		}
+		if best < 0 || dist < math.Abs(q.solved[best].lambda-lambda) {
+			best = i
+		}
+	}
+	clear(q.v)
+	if best < 0 {
+		q.v[q.bestVertex(lambda)] = 1
+		return
+	}
+	s := q.solved[best]
+	for k, t := range s.rows {
+		q.v[t] = s.weights[k]
+	}
+}
+
+// warmNear is how close (in lambda) a solution with a large support must
+// be to serve as a warm start.
+const warmNear = 0.1
+
+// bestVertex returns the row t whose vertex e_t has the least objective at
+// lambda, K_tt - 2 (Ku)_t (the first on ties).
+func (q *qp) bestVertex(lambda float64) int {
+	best, bt := math.Inf(1), 0
+	for t := range q.n {
+		if f := q.diag[t] - 2*(lambda*q.ka[t]+(1-lambda)*q.kb[t]); f < best {
+			best, bt = f, t
+		}
+	}
+	return bt
 }
 
 // gap is the KKT violation max_{v_t > 0} g_t - min_t g_t (0 at the optimum).
@@ -156,11 +217,7 @@ func (q *qp) exactGradient() {
 			acc := q.g[c0:c1]
 			clear(acc)
 			for _, r := range sup {
-				a := q.v[r]
-				row := q.k[r*n+c0 : r*n+c1]
-				for j, x := range row {
-					acc[j] += a * x
-				}
+				axpy(q.v[r], q.k[r*n+c0:r*n+c1], acc)
 			}
 			for j := range acc {
 				t := c0 + j

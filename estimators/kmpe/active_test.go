@@ -1,0 +1,122 @@
+package kmpe
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// The blocked factorisation (LAPACK's, for supports of blockedBuild rows
+// or more) against the row-by-row one of add, on a support in scrambled
+// order: the same factor to 1e-12 (both are the unique Cholesky factor).
+func TestBlockedBuild(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	rows := gaussRowsD(r, 150, 6, 0)
+	n := len(rows)
+	k := squaredDistances(rows, 1)
+	for i := range k {
+		k[i] = math.Exp(-k[i] / 12)
+	}
+	q := &qp{k: k, n: n, diag: make([]float64, n)}
+	for i := range n {
+		q.diag[i] = k[i*n+i]
+	}
+	sup := r.Perm(n)[:blockedBuild+37]
+	var blocked, ref chol
+	if err := blocked.build(q, sup); err != nil {
+		t.Fatal(err)
+	}
+	col := []float64{}
+	for i, row := range sup {
+		col = col[:0]
+		for _, s := range sup[:i] {
+			col = append(col, k[s*n+row])
+		}
+		if err := ref.add(col, q.diag[row]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range ref.rows {
+		for j := range ref.rows[i] {
+			if d := math.Abs(blocked.rows[i][j] - ref.rows[i][j]); d > 1e-12 {
+				t.Fatalf("L[%d][%d]: blocked %v, row by row %v", i, j, blocked.rows[i][j], ref.rows[i][j])
+			}
+		}
+	}
+	// unitSolve is column p of K_SS^{-1}: K_SS x = e_p.
+	for _, p := range []int{0, 40, len(sup) - 1} {
+		x := blocked.unitSolve(p)
+		for i, s := range sup {
+			var sum float64
+			for j, c := range sup {
+				sum += k[s*n+c] * x[j]
+			}
+			want := 0.0
+			if i == p {
+				want = 1
+			}
+			if math.Abs(sum-want) > 1e-8 {
+				t.Fatalf("unitSolve(%d): (K x)[%d] = %v, want %v", p, i, sum, want)
+			}
+		}
+	}
+}
+
+// A case large enough for every path of the active-set method: a warm
+// start of more than maxWarmSupport rows (the ordered top-down start at
+// lambda = 1.05), blocked factorisations (run in parallel by gonum for
+// large blocks), rows leaving through dropPosition, batches entering.
+// Every QP ends with a KKT gap <= Tol on a fresh gradient (the optimality
+// certificate), and the result is the same bit for bit for any worker
+// count and GOMAXPROCS.
+func TestLargeSupportPaths(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a few seconds")
+	}
+	r := rand.New(rand.NewPCG(14, 15))
+	mix := append(gaussRowsD(r, 700, 8, 0), gaussRowsD(r, 450, 8, 0.8)...)
+	comp := gaussRowsD(r, 150, 8, 0.8)
+	var results []*Result
+	for _, procs := range []int{1, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		res, err := Estimate(context.Background(), mix, comp, Options{Workers: procs})
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	res := results[0]
+	big, drops := false, false
+	for i, s := range res.Solves {
+		if s.Gap > DefaultTol || s.Fallback {
+			t.Errorf("lambda %v: gap %g fallback %v", s.Lambda, s.Gap, s.Fallback)
+		}
+		if i > 0 && res.Solves[i-1].Support > maxWarmSupport && s.Lambda-res.Solves[i-1].Lambda <= warmNear {
+			big = true
+			drops = drops || s.Support < res.Solves[i-1].Support
+		}
+	}
+	if !big || !drops {
+		t.Errorf("the large warm start was not exercised (solves %+v)", res.Solves[:2])
+	}
+	if !reflect.DeepEqual(results[0], results[1]) {
+		t.Errorf("GOMAXPROCS/workers 1 and 2 differ: KM1 %v/%v KM2 %v/%v", results[0].KM1, results[1].KM1, results[0].KM2, results[1].KM2)
+	}
+	t.Logf("KM1 %.4f KM2 %.4f, %d QPs, d(1.05) support %d", res.KM1, res.KM2, len(res.Solves), res.Solves[1].Support)
+}
+
+// gaussRowsD returns n rows of d independent N(mean, 1) features.
+func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
+	out := make([][]float64, n)
+	for i := range out {
+		out[i] = make([]float64, d)
+		for j := range out[i] {
+			out[i][j] = r.NormFloat64() + mean
+		}
+	}
+	return out
+}
