@@ -176,7 +176,13 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			sup = append(sup, t)
 		}
 	}
-	if len(sup) > maxWarmSupport {
+	var c chol
+	reused := q.kept.valid && len(q.kept.sup) == len(sup)
+	q.kept.valid = false // until this solve succeeds
+	if reused {
+		// The start is the last solution: its factor is at hand.
+		sup, c = q.kept.sup, q.kept.c
+	} else if len(sup) > maxWarmSupport {
 		// A large warm start loses rows one by one, each costing O(|S| (|S|
 		// - p)) for support position p: order the rows so that those
 		// likeliest to leave come last. As lambda grows the target moves
@@ -186,8 +192,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			return cmp.Compare(q.kb[s]-q.ka[s], q.kb[t]-q.ka[t])
 		})
 	}
-	var c chol
-	if len(sup) == 0 || c.build(q, sup) != nil {
+	if !reused && (len(sup) == 0 || c.build(q, sup) != nil) {
 		// Start from the vertex e_t of least objective K_tt - 2 (Ku)_t.
 		bt := q.bestVertex(q.lambda)
 		clear(q.v)
@@ -297,6 +302,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			}
 		}
 		if len(cand) == 0 {
+			q.kept.sup, q.kept.c, q.kept.valid = sup, c, true
 			return step, nil
 		}
 		slices.SortFunc(cand, func(a, b int) int {

@@ -78,7 +78,9 @@
 // 1,000 rows in its support serves only within 0.1 of it (starting from a
 // large support costs its factorisation, LAPACK's blocked Cholesky through
 // gonum, worth it only when few rows must then leave); without a candidate
-// the start is the best single vertex. d(1.05) starts from the solution at
+// the start is the best single vertex. When the start is the last
+// solution (the second lambda of each bisection pair), its support order
+// and Cholesky factor are reused as they are. d(1.05) starts from the solution at
 // lambda = 1, v = 1_m/N with the whole mixture as support (top-down: rows
 // leave), instead of growing a support of nearly N rows one row at a time;
 // those rows are ordered by (K1_c/M - K1_m/N)_t, so that the rows most

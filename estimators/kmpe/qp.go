@@ -37,6 +37,14 @@ type qp struct {
 	lambda  float64
 	started bool
 	solved  []solvedV // every solution so far, for warm starts
+	// kept is the active-set method's support (in its order) and Cholesky
+	// factor at the last solution, reused when the next solve starts from
+	// that solution (valid only while v is that solution).
+	kept struct {
+		sup   []int
+		c     chol
+		valid bool
+	}
 
 	tol     float64
 	maxIter int
@@ -103,6 +111,7 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 		sol.gap = q.gap()
 	}
 	for sol.gap > q.tol {
+		q.kept.valid = false
 		it, err := q.smo(ctx, q.maxIter-sol.iterations)
 		sol.iterations += it
 		if err != nil {
@@ -148,16 +157,20 @@ func (q *qp) warmStart(lambda float64) {
 	if len(q.solved) == 0 {
 		return // the first solve starts from v = 1_m/N
 	}
-	best := -1
+	best, bestDist := -1, 0.0
 	for i, s := range q.solved {
 		dist := math.Abs(s.lambda - lambda)
 		if len(s.rows) > maxWarmSupport && dist > warmNear {
 			continue
 		}
-		if best < 0 || dist < math.Abs(q.solved[best].lambda-lambda) {
-			best = i
+		if best < 0 || dist < bestDist {
+			best, bestDist = i, dist
 		}
 	}
+	if best == len(q.solved)-1 {
+		return // v is still that solution, and q.kept its factor
+	}
+	q.kept.valid = false
 	clear(q.v)
 	if best < 0 {
 		q.v[q.bestVertex(lambda)] = 1
@@ -172,6 +185,8 @@ func (q *qp) warmStart(lambda float64) {
 // warmNear is how close (in lambda) a solution with a large support must
 // be to serve as a warm start.
 const warmNear = 0.1
+
+var belowPenalty = 3.0
 
 // bestVertex returns the row t whose vertex e_t has the least objective at
 // lambda, K_tt - 2 (Ku)_t (the first on ties).
