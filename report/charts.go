@@ -289,3 +289,81 @@ func (m *paletteMap) SetMin(v float64)            { m.min = v }
 func (m *paletteMap) Alpha() float64              { return 1 }
 func (m *paletteMap) SetAlpha(float64)            {}
 func (m *paletteMap) Palette(int) palette.Palette { return nil }
+
+// BarChart is a grouped bar chart: one bar per series in each group
+// (Values[series][group]; NaN leaves the bar out), the series side by side
+// in the order given, a legend on the right.
+type BarChart struct {
+	Title, XLabel, YLabel string
+	Groups                []string
+	Series                []string
+	Values                [][]float64
+	Colors                []color.Color // one per series; nil: Qualitative
+	YMin, YMax            float64       // fixed y range when YMax > YMin
+}
+
+// Figure draws the chart.
+func (bc BarChart) Figure(name string, w, h vg.Length) (Figure, error) {
+	p := newPlot(bc.Title, bc.XLabel, bc.YLabel)
+	n := len(bc.Series)
+	if n == 0 || len(bc.Values) != n {
+		return Figure{}, fmt.Errorf("report: bar chart %s: %d series and %d value rows", name, n, len(bc.Values))
+	}
+	// Bars in data units: the groups are 1 apart, the bars fill 80 % of it.
+	width := 0.8 / float64(n)
+	thumbs := make([]plot.Thumbnailer, n)
+	for s := range n {
+		if len(bc.Values[s]) != len(bc.Groups) {
+			return Figure{}, fmt.Errorf("report: bar chart %s: series %s has %d values for %d groups", name, bc.Series[s], len(bc.Values[s]), len(bc.Groups))
+		}
+		c := QualitativeColor(s)
+		if s < len(bc.Colors) && bc.Colors[s] != nil {
+			c = bc.Colors[s]
+		}
+		var xys plotter.XYs
+		for g, v := range bc.Values[s] {
+			if !math.IsNaN(v) {
+				xys = append(xys, plotter.XY{X: float64(g) + (float64(s)-float64(n-1)/2)*width, Y: v})
+			}
+		}
+		if len(xys) > 0 {
+			bars := &bars{xys: xys, width: width, fill: c, base: bc.YMin}
+			p.Add(bars)
+		}
+		thumbs[s] = swatch{c}
+	}
+	p.NominalX(bc.Groups...)
+	p.X.Min, p.X.Max = -0.6, float64(len(bc.Groups))-0.4
+	if bc.YMax > bc.YMin {
+		p.Y.Min, p.Y.Max = bc.YMin, bc.YMax
+	}
+	return Figure{Name: name, W: w, H: h, Draw: withLegendRight(p, bc.Series, thumbs)}, nil
+}
+
+// bars draws filled rectangles of a width in data units centred at each X,
+// from base up to Y.
+type bars struct {
+	xys   plotter.XYs
+	width float64
+	fill  color.Color
+	base  float64
+}
+
+func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, xy := range b.xys {
+		x0, x1 := trX(xy.X-b.width/2), trX(xy.X+b.width/2)
+		y0, y1 := trY(b.base), trY(xy.Y)
+		rect := c.ClipPolygonY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+		c.FillPolygon(b.fill, rect)
+	}
+}
+
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), b.base, b.base
+	for _, xy := range b.xys {
+		xmin, xmax = min(xmin, xy.X-b.width/2), max(xmax, xy.X+b.width/2)
+		ymin, ymax = min(ymin, xy.Y), max(ymax, xy.Y)
+	}
+	return
+}

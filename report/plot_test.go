@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -112,5 +113,27 @@ func TestHeatMapsAndLinesRender(t *testing.T) {
 		if dir := os.Getenv("PUEVAL_FIGURE_DIR"); dir != "" {
 			f.Save(dir)
 		}
+	}
+}
+
+// A bar chart renders byte-stably; mismatched values are an error naming
+// the series.
+func TestBarChart(t *testing.T) {
+	bc := BarChart{Title: "t", Groups: []string{"a", "b"}, Series: []string{"x", "y"}, Values: [][]float64{{0.6, 0.7}, {0.8, math.NaN()}}, YMin: 0.5, YMax: 1}
+	f, err := bc.Figure("bars", 12*vg.Centimeter, 8*vg.Centimeter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.Render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := f.Render("svg")
+	if !bytes.Equal(a, b) || len(a) < 1000 {
+		t.Errorf("svg: %d and %d bytes, equal %v", len(a), len(b), bytes.Equal(a, b))
+	}
+	bc.Values[1] = []float64{0.8}
+	if _, err := bc.Figure("bars", 12*vg.Centimeter, 8*vg.Centimeter); err == nil || !strings.Contains(err.Error(), "series y has 1 values for 2 groups") {
+		t.Errorf("mismatch: %v", err)
 	}
 }

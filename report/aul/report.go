@@ -24,8 +24,10 @@ func init() {
 }
 
 // Write writes Table 1 (table1.md, .tex, .csv), Figure 2 (fig2.png, .pdf,
-// .svg), the estimator timing table (when the records hold timings) and the
-// claims (claims.md) into dir and returns the HTML of its sections.
+// .svg), the estimator timing table (when the records hold timings),
+// Figure 3 (fig3.png, .pdf, .svg and fig3.md, .tex, .csv; when records hold
+// the pu-learning measure) and the claims (claims.md) into dir and returns
+// the HTML of its sections.
 func Write(dir string, in report.Input) (string, error) {
 	var h strings.Builder
 	fmt.Fprintf(&h, "<h2>%s</h2>\n", html.EscapeString(Title))
@@ -35,9 +37,10 @@ func Write(dir string, in report.Input) (string, error) {
 		return "", err
 	}
 	rows := Rows(in.Records)
-	if len(rows) == 0 {
+	fig3 := Fig3Rows(in.Records)
+	if len(rows) == 0 && len(fig3) == 0 {
 		h.WriteString("<p class=\"note\">No records hold the auc and aul measures with the true AUC and AUL (truth same-model): nothing to tabulate.</p>\n")
-	} else {
+	} else if len(rows) > 0 {
 		t := Table1(rows, paper)
 		if err := t.WriteFiles(dir, "table1"); err != nil {
 			return "", err
@@ -55,7 +58,25 @@ func Write(dir string, in report.Input) (string, error) {
 			fmt.Fprintf(&h, "<h3>Estimator time</h3>\n%s<p>Files: <a href=\"timing.md\">Markdown</a>, <a href=\"timing.csv\">CSV</a>.</p>\n", tt.HTML())
 		}
 	}
-	claims := Claims(rows)
+	if len(fig3) > 0 {
+		t := Figure3Table(fig3)
+		if err := t.WriteFiles(dir, "fig3"); err != nil {
+			return "", err
+		}
+		f, err := Figure3Chart(fig3).Figure("fig3", 24*vg.Centimeter, 10*vg.Centimeter)
+		if err != nil {
+			return "", err
+		}
+		if _, err := f.Save(dir); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&h, "<h3>Figure 3</h3>\n<figure><img src=\"fig3.png\" width=\"900\"><figcaption>Figure 3: test AUC of PU_AUC (prior from the source in the table) and PU_AUL on held-out rows. <a href=\"fig3.pdf\">PDF</a> <a href=\"fig3.svg\">SVG</a></figcaption></figure>\n%s<p>Files: <a href=\"fig3.md\">Markdown</a>, <a href=\"fig3.tex\">LaTeX</a>, <a href=\"fig3.csv\">CSV</a>.</p>\n", t.HTML())
+	}
+	var claims []string
+	if len(rows) > 0 || len(fig3) == 0 {
+		claims = Claims(rows)
+	}
+	claims = append(claims, Figure3Claims(fig3)...)
 	var md strings.Builder
 	md.WriteString("# Claims of the AUL paper, checked on these records\n\n")
 	for _, c := range claims {
