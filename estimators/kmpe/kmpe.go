@@ -194,32 +194,71 @@ func poolRows(mixture, component [][]float64) ([][]float64, error) {
 // nMix rows the mixture), whose numpy median is med. It overwrites d2 with
 // the chosen kernel.
 func run(ctx context.Context, d2 []float64, n, nMix int, med float64, opt Options) (*Result, error) {
+	return runWith(ctx, &directKernels{d2: d2, n: n, nMix: nMix, workers: opt.Workers}, n, nMix, med, opt)
+}
+
+// kernelSource gives run the Gaussian kernel of the pooled rows (split
+// order: the nMix mixture rows first) at a width.
+type kernelSource interface {
+	// sums returns, per pooled row, the sums of its kernel row over the
+	// mixture columns and over the component columns.
+	sums(sigma float64) (sm, sc []float64)
+	// kernel returns the n x n kernel matrix (row-major); index is the
+	// width's position in WidthFactors.
+	kernel(index int, sigma float64) []float64
+}
+
+// directKernels computes everything from the split's squared distances,
+// writing the kernel over them.
+type directKernels struct {
+	d2      []float64
+	n, nMix int
+	workers int
+}
+
+func (k *directKernels) sums(sigma float64) (sm, sc []float64) {
+	return k.pass(sigma, false)
+}
+
+func (k *directKernels) kernel(_ int, sigma float64) []float64 {
+	k.pass(sigma, true)
+	return k.d2
+}
+
+// pass computes the row sums at sigma, and with store the kernel over d2.
+func (k *directKernels) pass(sigma float64, store bool) (sm, sc []float64) {
+	n, nMix, d2 := k.n, k.nMix, k.d2
+	sm, sc = make([]float64, n), make([]float64, n)
+	den := 2 * sigma * sigma
+	parallelRows(n, k.workers, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := d2[i*n : (i+1)*n]
+			var a, b float64
+			for j, x := range row {
+				kv := math.Exp(-x / den)
+				if store {
+					row[j] = kv
+				}
+				if j < nMix {
+					a += kv
+				} else {
+					b += kv
+				}
+			}
+			sm[i], sc[i] = a, b
+		}
+	})
+	return sm, sc
+}
+
+// runWith is run with the kernels from src.
+func runWith(ctx context.Context, src kernelSource, n, nMix int, med float64, opt Options) (*Result, error) {
 	nComp := n - nMix
 	res := &Result{Scaling: opt.Scaling, N: nMix, M: nComp, MedianD2: med, SigmaMedian: math.Sqrt(med)}
 	if !(med > 0) {
 		return nil, fmt.Errorf("kmpe: the median squared distance of the %d pooled rows is %v: more than half the pairs coincide, no kernel width", n, med)
 	}
-	sm, sc := make([]float64, n), make([]float64, n)
-	delta := func(sigma float64, store bool) float64 {
-		den := 2 * sigma * sigma
-		parallelRows(n, opt.Workers, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				row := d2[i*n : (i+1)*n]
-				var a, b float64
-				for j, x := range row {
-					kv := math.Exp(-x / den)
-					if store {
-						row[j] = kv
-					}
-					if j < nMix {
-						a += kv
-					} else {
-						b += kv
-					}
-				}
-				sm[i], sc[i] = a, b
-			}
-		})
+	delta := func(sm, sc []float64) float64 {
 		var mm, mc, cc float64
 		for i := range nMix {
 			mm += sm[i]
@@ -231,27 +270,30 @@ func run(ctx context.Context, d2 []float64, n, nMix int, med float64, opt Option
 		fn, fm := float64(nMix), float64(nComp)
 		return math.Sqrt(max(0, mm/(fn*fn)+cc/(fm*fm)-2*mc/(fn*fm)))
 	}
+	var sm, sc []float64 // the sums at the chosen width
 	for s, f := range WidthFactors {
 		res.Sigmas[s] = res.SigmaMedian * f
-		res.Deltas[s] = delta(res.Sigmas[s], false)
-		if res.Deltas[s] > res.Deltas[res.SigmaIndex] {
-			res.SigmaIndex = s
+		m, c := src.sums(res.Sigmas[s])
+		res.Deltas[s] = delta(m, c)
+		if s == 0 || res.Deltas[s] > res.Deltas[res.SigmaIndex] {
+			res.SigmaIndex, sm, sc = s, m, c
 		}
 		if err := context.Cause(ctx); err != nil {
 			return nil, fmt.Errorf("kmpe: %w", err)
 		}
 	}
 	res.Sigma = res.Sigmas[res.SigmaIndex]
-	res.Delta = delta(res.Sigma, true) // d2 now holds K; same sums, same delta
+	res.Delta = res.Deltas[res.SigmaIndex]
 	if !(res.Delta > 0) {
 		return nil, fmt.Errorf("kmpe: the mixture and component embeddings coincide (RKHS distance %v at every width)", res.Delta)
 	}
+	kmat := src.kernel(res.SigmaIndex, res.Sigma)
 	ka, kb := make([]float64, n), make([]float64, n)
 	for i := range n {
 		ka[i] = sm[i] / float64(nMix)
 		kb[i] = sc[i] / float64(nComp)
 	}
-	q := newQP(d2, n, nMix, ka, kb, opt.Tol, opt.MaxIter, opt.Workers)
+	q := newQP(kmat, n, nMix, ka, kb, opt.Tol, opt.MaxIter, opt.Workers)
 	memo := map[float64]float64{}
 	dist := func(lambda float64) (float64, error) {
 		if d, ok := memo[lambda]; ok {

@@ -26,7 +26,25 @@ type Pool struct {
 	median   float64
 	scaling  Scaling // "" for a pool built from distances
 	constant []int
+
+	// The kernels at the pool's widths (sqrt(median) x WidthFactors),
+	// shared by the splits that use every pool row once: each width's row
+	// sums (computed once), and the full kernel of the widths chosen
+	// most recently (at most keptKernels of them).
+	mu      sync.Mutex
+	rowSums [len(WidthFactors)][]float64
+	kernels []pooledKernel // most recently used last
 }
+
+// pooledKernel is the kernel at the width WidthFactors[index], pool order.
+type pooledKernel struct {
+	index int
+	k     []float64
+}
+
+// keptKernels is how many full kernels a pool keeps (8 n^2 bytes each):
+// nearly every split of a data set chooses the same width.
+const keptKernels = 1
 
 // NewPool scales the rows (s, over all rows; empty = zscore) and computes
 // their squared distances and median with workers goroutines (0 =
@@ -118,6 +136,17 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 	}
 	n := len(idx)
 	opt = opt.withDefaults(n)
+	opt.Scaling = p.scaling
+	if partition {
+		// Every pool row once: the pool's median, widths and kernels.
+		src := &poolKernels{p: p, idx: idx, nMix: len(mixture), workers: opt.Workers}
+		res, err := runWith(ctx, src, n, len(mixture), p.median, opt)
+		if err != nil {
+			return nil, err
+		}
+		res.ConstantFeatures = slices.Clone(p.constant)
+		return res, nil
+	}
 	d2 := make([]float64, n*n)
 	parallelRows(n, opt.Workers, func(_, lo, hi int) {
 		for a := lo; a < hi; a++ {
@@ -128,12 +157,7 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 			}
 		}
 	})
-	med := p.median
-	if !partition {
-		med = medianAll(d2, n, opt.Workers)
-	}
-	opt.Scaling = p.scaling
-	res, err := run(ctx, d2, n, len(mixture), med, opt)
+	res, err := run(ctx, d2, n, len(mixture), medianAll(d2, n, opt.Workers), opt)
 	if err != nil {
 		return nil, err
 	}
@@ -262,4 +286,114 @@ func (c *Cache) entry(key string) *cacheEntry {
 		c.entries = c.entries[1:]
 	}
 	return e
+}
+
+// poolKernels is the kernel source of a split that uses every pool row
+// once (idx: split position -> pool row, the nMix mixture rows first).
+// Row sums: a pool row's sum over all rows is computed once per width;
+// per split only the component columns are exponentiated (n x M instead
+// of n x n), the mixture sum being the rest. The kernel: gathered from the
+// pool's, computed once per chosen width.
+type poolKernels struct {
+	p       *Pool
+	idx     []int
+	nMix    int
+	workers int
+}
+
+func (k *poolKernels) sums(sigma float64) (sm, sc []float64) {
+	p, n := k.p, len(k.idx)
+	all := p.rowSumsAt(sigma, k.workers)
+	comp := k.idx[k.nMix:]
+	den := 2 * sigma * sigma
+	sm, sc = make([]float64, n), make([]float64, n)
+	parallelRows(n, k.workers, func(_, lo, hi int) {
+		for a := lo; a < hi; a++ {
+			row := p.d2[k.idx[a]*p.n : (k.idx[a]+1)*p.n]
+			var b float64
+			for _, r := range comp {
+				b += math.Exp(-row[r] / den)
+			}
+			sm[a], sc[a] = all[k.idx[a]]-b, b
+		}
+	})
+	return sm, sc
+}
+
+func (k *poolKernels) kernel(index int, sigma float64) []float64 {
+	p, n := k.p, len(k.idx)
+	src := p.kernelAt(index, sigma, k.workers)
+	out := make([]float64, n*n)
+	parallelRows(n, k.workers, func(_, lo, hi int) {
+		for a := lo; a < hi; a++ {
+			row := src[k.idx[a]*p.n : (k.idx[a]+1)*p.n]
+			dst := out[a*n : (a+1)*n]
+			for b, r := range k.idx {
+				dst[b] = row[r]
+			}
+		}
+	})
+	return out
+}
+
+// widthIndex returns the position of sigma among the pool's widths.
+func (p *Pool) widthIndex(sigma float64) int {
+	for s, f := range WidthFactors {
+		if math.Sqrt(p.median)*f == sigma {
+			return s
+		}
+	}
+	panic("kmpe: pool: a width that is not the pool's") // runWith asks only for these
+}
+
+// rowSumsAt returns the sums of the pool's kernel rows at sigma (one of
+// the pool's widths), computing them on first use.
+func (p *Pool) rowSumsAt(sigma float64, workers int) []float64 {
+	s := p.widthIndex(sigma)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rowSums[s] == nil {
+		den := 2 * sigma * sigma
+		sums := make([]float64, p.n)
+		parallelRows(p.n, workers, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				var a float64
+				for _, x := range p.d2[i*p.n : (i+1)*p.n] {
+					a += math.Exp(-x / den)
+				}
+				sums[i] = a
+			}
+		})
+		p.rowSums[s] = sums
+	}
+	return p.rowSums[s]
+}
+
+// kernelAt returns the pool's kernel at sigma = sqrt(median) x
+// WidthFactors[index], computing it when it is not among the kept ones.
+func (p *Pool) kernelAt(index int, sigma float64, workers int) []float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, pk := range p.kernels {
+		if pk.index == index {
+			p.kernels = append(append(p.kernels[:i:i], p.kernels[i+1:]...), pk)
+			return pk.k
+		}
+	}
+	den := 2 * sigma * sigma
+	k := make([]float64, p.n*p.n)
+	parallelRows(p.n, workers, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := p.d2[i*p.n : (i+1)*p.n]
+			dst := k[i*p.n : (i+1)*p.n]
+			for j, x := range row {
+				dst[j] = math.Exp(-x / den)
+			}
+		}
+	})
+	p.kernels = append(p.kernels, pooledKernel{index: index, k: k})
+	if len(p.kernels) > keptKernels {
+		p.kernels = p.kernels[1:]
+	}
+	return k
 }
