@@ -380,4 +380,4 @@ const activeTolFactor = 1e-3
 // enterBatch is the most rows that enter the support at once (the most
 // violating first): fewer gradient computations, at the price of some
 // rows leaving again.
-const enterBatch = 8
+const enterBatch = 32

@@ -56,7 +56,7 @@
 //     rotations, and K_SS^{-1} Ku_S and K_SS^{-1} 1 by the rank-one
 //     identity x - (x_p/e_p) e, e = K_SS^{-1} e_p, in O(|S|^2); they are
 //     solved afresh every 32 updates and before a support is accepted),
-//     and otherwise up to 8 of the most violating rows entering S at once
+//     and otherwise up to 32 of the most violating rows entering S at once
 //     (fewer gradient computations, each O(n |S|); a batch that brings no
 //     decrease is followed by the single most violating row, which always
 //     does, so the method cannot cycle). It stops at a gap of Tol/1000,
