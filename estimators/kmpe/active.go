@@ -32,21 +32,45 @@ type chol struct {
 // add appends row t with kernel column col (K[S][t], in support order) and
 // diagonal ktt. It fails when the new pivot is not clearly positive.
 func (c *chol) add(col []float64, ktt float64) error {
+	return c.addFrom(nil, col, ktt)
+}
+
+// addFrom is add with the first len(pre) entries of the new row already
+// known (forwardMany's solutions against the leading rows).
+func (c *chol) addFrom(pre, col []float64, ktt float64) error {
 	m := len(c.rows)
 	l := make([]float64, m+1)
-	var ss float64
-	for i := range m {
+	copy(l, pre)
+	for i := len(pre); i < m; i++ {
 		ri := c.rows[i]
 		l[i] = (col[i] - dot(ri[:i], l)) / ri[i]
-		ss += l[i] * l[i]
 	}
-	p := ktt - ss
+	p := ktt - dot(l[:m], l)
 	if !(p > 1e-13*ktt) {
 		return errBreakdown
 	}
 	l[m] = math.Sqrt(p)
 	c.rows = append(c.rows, l)
 	return nil
+}
+
+// forwardMany returns L^{-1} col for each column (each as long as the
+// factor): the forward substitutions of several rows entering at once, in
+// one pass over the factor (each row of L is read once for all of them,
+// not once per column).
+func (c *chol) forwardMany(cols [][]float64) [][]float64 {
+	m := len(c.rows)
+	xs := make([][]float64, len(cols))
+	for b := range xs {
+		xs[b] = make([]float64, m)
+	}
+	for i := range m {
+		ri := c.rows[i]
+		for b, x := range xs {
+			x[i] = (cols[b][i] - dot(ri[:i], x)) / ri[i]
+		}
+	}
+	return xs
 }
 
 // remove deletes support position p: drop row p, then Givens rotations on
@@ -313,12 +337,28 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		})
 		added := 0
 		clear(fresh)
-		for _, enter := range cand[:min(len(cand), batch)] {
+		entering := cand[:min(len(cand), batch)]
+		var pre [][]float64 // their rows' entries against the current support
+		if len(entering) > 1 {
+			cols := make([][]float64, len(entering))
+			for b, t := range entering {
+				cols[b] = make([]float64, len(sup))
+				for k, s := range sup {
+					cols[b][k] = q.k[s*n+t]
+				}
+			}
+			pre = c.forwardMany(cols)
+		}
+		for b, enter := range entering {
 			col = col[:0]
 			for _, s := range sup {
 				col = append(col, q.k[s*n+enter])
 			}
-			if err := c.add(col, q.diag[enter]); err != nil {
+			var known []float64
+			if pre != nil {
+				known = pre[b]
+			}
+			if err := c.addFrom(known, col, q.diag[enter]); err != nil {
 				continue // numerically in the span of the support: try the next
 			}
 			sup = append(sup, enter)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -44,6 +45,42 @@ func TestBlockedBuild(t *testing.T) {
 			if d := math.Abs(blocked.rows[i][j] - ref.rows[i][j]); d > 1e-12 {
 				t.Fatalf("L[%d][%d]: blocked %v, row by row %v", i, j, blocked.rows[i][j], ref.rows[i][j])
 			}
+		}
+	}
+	// Rows entering together (forwardMany, then addFrom) give the factor
+	// of rows entering one by one, bit for bit (the same formula per
+	// entry).
+	one, many := chol{rows: slices.Clone(blocked.rows)}, chol{rows: slices.Clone(blocked.rows)}
+	var extra []int
+	for _, row := range r.Perm(n) {
+		if !slices.Contains(sup, row) && len(extra) < 5 {
+			extra = append(extra, row)
+		}
+	}
+	cols := make([][]float64, len(extra))
+	for b, row := range extra {
+		for _, s := range sup {
+			cols[b] = append(cols[b], k[s*n+row])
+		}
+	}
+	pre := many.forwardMany(cols)
+	cur := slices.Clone(sup)
+	for b, row := range extra {
+		col := []float64{}
+		for _, s := range cur {
+			col = append(col, k[s*n+row])
+		}
+		if err := one.add(col, q.diag[row]); err != nil {
+			t.Fatal(err)
+		}
+		if err := many.addFrom(pre[b], col, q.diag[row]); err != nil {
+			t.Fatal(err)
+		}
+		cur = append(cur, row)
+	}
+	for i := range one.rows {
+		if !slices.Equal(one.rows[i], many.rows[i]) {
+			t.Fatalf("row %d: one by one %v, together %v", i, one.rows[i], many.rows[i])
 		}
 	}
 	// unitSolve is column p of K_SS^{-1}: K_SS x = e_p.
