@@ -175,8 +175,7 @@ func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
 		ri := c.rows[i]
 		x[i] /= ri[i]
 		y[i] /= ri[i]
-		axpy(-x[i], ri[:i], x)
-		axpy(-y[i], ri[:i], y)
+		axpy2(-x[i], -y[i], ri[:i], x, y)
 	}
 	return x, y
 }

@@ -186,8 +186,6 @@ func (q *qp) warmStart(lambda float64) {
 // be to serve as a warm start.
 const warmNear = 0.1
 
-var belowPenalty = 3.0
-
 // bestVertex returns the row t whose vertex e_t has the least objective at
 // lambda, K_tt - 2 (Ku)_t (the first on ties).
 func (q *qp) bestVertex(lambda float64) int {

@@ -57,3 +57,13 @@ func axpy(alpha float64, x, y []float64) {
 		y[k] += alpha * x[k]
 	}
 }
+
+// axpy2 sets x[k] += a r[k] and y[k] += b r[k] in one pass over r (the
+// same values as two axpy calls).
+func axpy2(a, b float64, r, x, y []float64) {
+	x, y = x[:len(r)], y[:len(r)]
+	for k, v := range r {
+		x[k] += a * v
+		y[k] += b * v
+	}
+}
