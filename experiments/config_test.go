@@ -62,7 +62,7 @@ report: glossy
 		`bad.yaml:20: truths[1]: truth same-model: on = "somewhere"`,
 		`bad.yaml:20: truths: traditional trains a supervised classifier, but data set(s) b are rankings`,
 		`bad.yaml:21: metrics[1]: measure aucpr: outside[0] = "trim"`,
-		`bad.yaml:21: metrics[2]: unknown measure "nope" (known: acc, auc, aucpr, aul, bacc, bounds, f1, mcc)`,
+		`bad.yaml:21: metrics[2]: unknown measure "nope" (known: acc, auc, aucpr, aul, bacc, bounds, f1, mcc, pu-learning)`,
 		`metrics[3]: as: is not taken here`,
 		`bad.yaml:22: evaluate: "everything"`,
 		`bad.yaml:23: report: unknown report "glossy" (known: summary)`,
