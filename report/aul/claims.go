@@ -21,8 +21,23 @@ const (
 // Claims checks the paper's claims on the rows: Table 1's, Figure 2's and
 // the exact per-split identity. Each line says whether it holds and the
 // numbers behind it.
+//
+// The claims compare AUL^PU with the paper's estimators (KM1, KM2,
+// DistCurve) when the records have them; the others (AlphaMax-N, an extra
+// column) get a line of their own for the row count.
 func Claims(rows []Row) []string {
-	srcs := Sources(rows)
+	all := Sources(rows)
+	var srcs, extra []string
+	for _, s := range all {
+		if slices.Contains(PaperEstimators, s) {
+			srcs = append(srcs, s)
+		} else {
+			extra = append(extra, s)
+		}
+	}
+	if len(srcs) == 0 {
+		srcs, extra = all, nil
+	}
 	if len(rows) == 0 {
 		return []string{"no records with the auc and aul measures: nothing to check"}
 	}
@@ -36,21 +51,7 @@ func Claims(rows []Row) []string {
 	if len(srcs) == 0 {
 		out = append(out, "Table 1: the records hold no estimator: the claims comparing AUL^PU with the corrected AUC are not checked")
 	} else {
-		won := 0
-		var lost []string
-		for _, r := range rows {
-			best := math.Inf(1)
-			for _, s := range srcs {
-				if m := r.MAE(s); !math.IsNaN(m) {
-					best = math.Min(best, m)
-				}
-			}
-			if r.AULMAE() < best {
-				won++
-			} else {
-				lost = append(lost, fmt.Sprintf("%s beta %s (AUL^PU %.4f, best estimator %.4f)", r.Dataset, g(r.Beta), r.AULMAE(), best))
-			}
-		}
+		won, lost := rowsWon(rows, srcs)
 		need := int(math.Ceil(float64(MinRowsWon) / 27 * float64(len(rows))))
 		line := fmt.Sprintf("Table 1: AUL^PU's MAE is below every estimator's (%s) in at least %d of %d rows: %s (%d)",
 			strings.Join(srcs, ", "), need, len(rows), verdict(won >= need), won)
@@ -58,6 +59,14 @@ func Claims(rows []Row) []string {
 			line += "; not in: " + strings.Join(lost, "; ")
 		}
 		out = append(out, line)
+		if len(extra) > 0 {
+			won, lost := rowsWon(rows, append(slices.Clone(srcs), extra...))
+			line := fmt.Sprintf("Table 1, with the extra estimators (%s) too: AUL^PU's MAE is below every one in %d of %d rows", strings.Join(extra, ", "), won, len(rows))
+			if len(lost) > 0 {
+				line += "; not in: " + strings.Join(lost, "; ")
+			}
+			out = append(out, line)
+		}
 
 		var aulMAEs []float64
 		means := map[string][]float64{}
@@ -201,4 +210,25 @@ func TimingTable(rows []Row) (report.Table, bool) {
 		t.Rows = append(t.Rows, report.Row{Labels: []report.Label{{Text: r.Dataset}, {Text: g(r.Beta)}, {Text: fmt.Sprint(r.N)}}, Values: v})
 	}
 	return t, len(ids) > 0
+}
+
+// rowsWon counts the rows where AUL^PU's MAE is below the MAE of every
+// source in srcs, and describes the others.
+func rowsWon(rows []Row, srcs []string) (int, []string) {
+	won := 0
+	var lost []string
+	for _, r := range rows {
+		best, bestSrc := math.Inf(1), ""
+		for _, s := range srcs {
+			if m := r.MAE(s); !math.IsNaN(m) && m < best {
+				best, bestSrc = m, s
+			}
+		}
+		if r.AULMAE() < best {
+			won++
+		} else {
+			lost = append(lost, fmt.Sprintf("%s beta %s (AUL^PU %.4f, %s %.4f)", r.Dataset, g(r.Beta), r.AULMAE(), bestSrc, best))
+		}
+	}
+	return won, lost
 }
