@@ -88,10 +88,10 @@
 // factor where removing them is cheap.
 //
 // Cost (BenchmarkKM*, 2 cores, medians of 3): 2,000 x 10 rows 9.1 s before
-// these starts and batches, 1.3 s after; 4,000 x 10 86 s and 16 s; 8,000 x
-// 117 (the AUL paper's timing case, published 2,000 s) 1,166 s and 209 s
-// (one run each). What is
-// left is mostly d(1.05): the factorisation of a support of nearly N rows
+// the warm starts, batches and kept factors, 1.15 s after; 4,000 x 10 86 s
+// and 11.7 s; 8,000 x 117 (the AUL paper's timing case, published 2,000
+// s) 1,166 s and 110 s (one run each). What is left is mostly the large
+// supports near lambda = 1: the factorisation of a support of nearly N rows
 // (O(N^3/3)) and one O(|S|^2) pass per row that leaves.
 //
 // # Caching
