@@ -201,8 +201,9 @@ func run(ctx context.Context, d2 []float64, n, nMix int, med float64, opt Option
 // order: the nMix mixture rows first) at a width.
 type kernelSource interface {
 	// sums returns, per pooled row, the sums of its kernel row over the
-	// mixture columns and over the component columns.
-	sums(sigma float64) (sm, sc []float64)
+	// mixture columns and over the component columns; index is the
+	// width's position in WidthFactors.
+	sums(index int, sigma float64) (sm, sc []float64)
 	// kernel returns the n x n kernel matrix (row-major); index is the
 	// width's position in WidthFactors.
 	kernel(index int, sigma float64) []float64
@@ -216,7 +217,7 @@ type directKernels struct {
 	workers int
 }
 
-func (k *directKernels) sums(sigma float64) (sm, sc []float64) {
+func (k *directKernels) sums(_ int, sigma float64) (sm, sc []float64) {
 	return k.pass(sigma, false)
 }
 
@@ -273,7 +274,7 @@ func runWith(ctx context.Context, src kernelSource, n, nMix int, med float64, op
 	var sm, sc []float64 // the sums at the chosen width
 	for s, f := range WidthFactors {
 		res.Sigmas[s] = res.SigmaMedian * f
-		m, c := src.sums(res.Sigmas[s])
+		m, c := src.sums(s, res.Sigmas[s])
 		res.Deltas[s] = delta(m, c)
 		if s == 0 || res.Deltas[s] > res.Deltas[res.SigmaIndex] {
 			res.SigmaIndex, sm, sc = s, m, c

@@ -301,9 +301,9 @@ type poolKernels struct {
 	workers int
 }
 
-func (k *poolKernels) sums(sigma float64) (sm, sc []float64) {
+func (k *poolKernels) sums(index int, sigma float64) (sm, sc []float64) {
 	p, n := k.p, len(k.idx)
-	all := p.rowSumsAt(sigma, k.workers)
+	all := p.rowSumsAt(index, sigma, k.workers)
 	comp := k.idx[k.nMix:]
 	den := 2 * sigma * sigma
 	sm, sc = make([]float64, n), make([]float64, n)
@@ -336,20 +336,9 @@ func (k *poolKernels) kernel(index int, sigma float64) []float64 {
 	return out
 }
 
-// widthIndex returns the position of sigma among the pool's widths.
-func (p *Pool) widthIndex(sigma float64) int {
-	for s, f := range WidthFactors {
-		if math.Sqrt(p.median)*f == sigma {
-			return s
-		}
-	}
-	panic("kmpe: pool: a width that is not the pool's") // runWith asks only for these
-}
-
-// rowSumsAt returns the sums of the pool's kernel rows at sigma (one of
-// the pool's widths), computing them on first use.
-func (p *Pool) rowSumsAt(sigma float64, workers int) []float64 {
-	s := p.widthIndex(sigma)
+// rowSumsAt returns the sums of the pool's kernel rows at sigma =
+// sqrt(median) x WidthFactors[s], computing them on first use.
+func (p *Pool) rowSumsAt(s int, sigma float64, workers int) []float64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.rowSums[s] == nil {
