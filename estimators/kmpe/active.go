@@ -190,7 +190,7 @@ func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
 // enterBatch rows at once). Each change updates the Cholesky factor of
 // K_SS in O(|S|^2); the gradient, O(n |S|), is computed only at points
 // optimal on their face. It returns the number of support changes, or
-// errBreakdown.
+// errBreakdown; without an error, q.g is the exact gradient at the final v.
 func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 	n := q.n
 	var sup []int
@@ -312,15 +312,12 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			batch = 1
 		}
 		prevF = f
-		in := make(map[int]bool, len(sup))
-		for _, t := range sup {
-			in[t] = true
-		}
-		// Rows whose gradient is below the support's by more than the
-		// tolerance, most violating first; up to enterBatch enter at once.
+		// Rows outside the support (v_t = 0: here v > 0 exactly on S) whose
+		// gradient is below the support's by more than the tolerance, most
+		// violating first; up to enterBatch enter at once.
 		var cand []int
 		for t, gt := range q.g {
-			if !in[t] && gt < gmax-q.tol*activeTolFactor {
+			if !(q.v[t] > 0) && gt < gmax-q.tol*activeTolFactor {
 				cand = append(cand, t)
 			}
 		}
@@ -369,6 +366,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		}
 		stale = true
 	}
+	q.exactGradient() // callers read g at the returned v
 	return maxSteps, nil
 }
 

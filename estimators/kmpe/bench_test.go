@@ -66,25 +66,19 @@ func BenchmarkKM8000x117(b *testing.B) {
 
 // About the AUL protocol's capped size: 4,000 x 10 Gaussian rows.
 func BenchmarkKM4000x10(b *testing.B) {
-	r := rand.New(rand.NewPCG(2, 10))
-	rows := func(n int, mean float64) [][]float64 {
-		out := make([][]float64, n)
-		for i := range out {
-			out[i] = make([]float64, 10)
-			for j := range out[i] {
-				out[i][j] = r.NormFloat64()
-				if j < 3 {
-					out[i][j] += mean
-				}
-			}
-		}
-		return out
-	}
-	mix := append(rows(2160, 0), rows(1440, 1)...)
-	benchKM(b, mix, rows(400, 1))
+	mix, comp := gaussBench(2160, 1440, 400)
+	benchKM(b, mix, comp)
 }
 
 func BenchmarkKM2000x10(b *testing.B) {
+	mix, comp := gaussBench(1080, 720, 200)
+	benchKM(b, mix, comp)
+}
+
+// gaussBench returns 10-dimensional rows: a mixture of neg rows of N(0, I)
+// and pos rows shifted by 1 in the first 3 features, and comp component
+// rows from the shifted distribution (one stream, seed (2, 10)).
+func gaussBench(neg, pos, comp int) (mix, component [][]float64) {
 	r := rand.New(rand.NewPCG(2, 10))
 	rows := func(n int, mean float64) [][]float64 {
 		out := make([][]float64, n)
@@ -99,6 +93,6 @@ func BenchmarkKM2000x10(b *testing.B) {
 		}
 		return out
 	}
-	mix := append(rows(1080, 0), rows(720, 1)...)
-	benchKM(b, mix, rows(200, 1))
+	mix = append(rows(neg, 0), rows(pos, 1)...)
+	return mix, rows(comp, 1)
 }

@@ -147,16 +147,7 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 		res.ConstantFeatures = slices.Clone(p.constant)
 		return res, nil
 	}
-	d2 := make([]float64, n*n)
-	parallelRows(n, opt.Workers, func(_, lo, hi int) {
-		for a := lo; a < hi; a++ {
-			src := p.d2[idx[a]*p.n : (idx[a]+1)*p.n]
-			dst := d2[a*n : (a+1)*n]
-			for b, r := range idx {
-				dst[b] = src[r]
-			}
-		}
-	})
+	d2 := gatherSquare(p.d2, p.n, idx, opt.Workers)
 	res, err := run(ctx, d2, n, len(mixture), medianAll(d2, n, opt.Workers), opt)
 	if err != nil {
 		return nil, err
@@ -321,14 +312,19 @@ func (k *poolKernels) sums(index int, sigma float64) (sm, sc []float64) {
 }
 
 func (k *poolKernels) kernel(index int, sigma float64) []float64 {
-	p, n := k.p, len(k.idx)
-	src := p.kernelAt(index, sigma, k.workers)
+	return gatherSquare(k.p.kernelAt(index, sigma, k.workers), k.p.n, k.idx, k.workers)
+}
+
+// gatherSquare returns the len(idx) x len(idx) matrix M[a][b] =
+// src[idx[a]][idx[b]] of an srcN x srcN row-major matrix.
+func gatherSquare(src []float64, srcN int, idx []int, workers int) []float64 {
+	n := len(idx)
 	out := make([]float64, n*n)
-	parallelRows(n, k.workers, func(_, lo, hi int) {
+	parallelRows(n, workers, func(_, lo, hi int) {
 		for a := lo; a < hi; a++ {
-			row := src[k.idx[a]*p.n : (k.idx[a]+1)*p.n]
+			row := src[idx[a]*srcN : (idx[a]+1)*srcN]
 			dst := out[a*n : (a+1)*n]
-			for b, r := range k.idx {
+			for b, r := range idx {
 				dst[b] = row[r]
 			}
 		}

@@ -107,7 +107,9 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 			return sol, err
 		}
 		sol.fallback = err != nil
-		q.exactGradient()
+		if sol.fallback {
+			q.exactGradient() // a success ends on a fresh gradient of its final v
+		}
 		sol.gap = q.gap()
 	}
 	for sol.gap > q.tol {
