@@ -61,6 +61,20 @@ type Scorer interface {
 	Score(ctx context.Context, data Data, seed uint64) (*Result, error)
 }
 
+// FoldScorer is a Scorer that can also be told the cross-validation folds:
+// each row is scored by a model trained on the rows of the other folds
+// (a protocol that owns its folds, e.g. the PULP paper's 8-fold CV whose
+// measures are computed per held-out fold).
+//
+// Contract: folds holds one fold index in 0..k-1 per row of data, every
+// fold non-empty; each fold's training rows (the other folds) hold both
+// classes, else it is an error. The result is deterministic given (data,
+// folds, seed), like Score's.
+type FoldScorer interface {
+	Scorer
+	ScoreFolds(ctx context.Context, data Data, folds []int, seed uint64) (*Result, error)
+}
+
 // Config is a classifier's options. Each registered classifier has a struct
 // with yaml tags that a config loader decodes into (strictly: yaml.v3's
 // Decoder.KnownFields(true)) starting from Defaults(name), so that absent
