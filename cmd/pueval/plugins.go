@@ -9,4 +9,5 @@ import (
 	_ "github.com/pueval/pueval/report/aul"
 	_ "github.com/pueval/pueval/report/claesen2015"
 	_ "github.com/pueval/pueval/report/psb2019"
+	_ "github.com/pueval/pueval/report/pulp"
 )

@@ -1,0 +1,376 @@
+package pulp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Verdict is the outcome of checking a claim on the records.
+type Verdict int
+
+const (
+	NotChecked Verdict = iota // the records lack what the check needs
+	Holds
+	Fails
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Holds:
+		return "holds"
+	case Fails:
+		return "does NOT hold"
+	}
+	return "not checked"
+}
+
+func verdict(ok bool) Verdict {
+	if ok {
+		return Holds
+	}
+	return Fails
+}
+
+// Claim is one of the paper's claims checked on the records.
+type Claim struct {
+	N       int    // its number in the specification (1-8)
+	Item    string // where the paper makes it
+	Paper   string // what the paper claims, with its numbers
+	Test    string // the check applied here
+	Verdict Verdict
+	Detail  string // what we measured
+}
+
+// String is the claim's line: "N. Item: the paper: ...; test: verdict (measured: ...)".
+func (c Claim) String() string {
+	s := fmt.Sprintf("%d. %s: the paper: %s. Test: %s: %s", c.N, c.Item, c.Paper, c.Test, c.Verdict)
+	if c.Detail != "" {
+		s += ". Measured: " + c.Detail
+	}
+	return s
+}
+
+// Thresholds of the claims (the specification's).
+const (
+	RandomSpread  = 0.1  // claim 1: max - min of the random row
+	RandomPULPMin = 0.85 // claim 1: PULP's random rank correlation
+	HighPULP      = 0.9  // claim 5: PULP's rho at every Pr[y=1] < 0.5
+	F1PseudoFTol  = 0.01 // claim 8
+)
+
+// values returns Table 1's values of a row by measure key, and whether
+// every measure has one.
+func rowValues(a Analysis, stat, labeling string) (map[string]float64, bool) {
+	out := map[string]float64{}
+	all := true
+	for _, m := range Measures {
+		v, _ := a.GridMean(stat, labeling, m.Key)
+		out[m.Key] = v
+		all = all && !math.IsNaN(v)
+	}
+	return out, all
+}
+
+func hasLabeling(a Analysis, l string) bool {
+	for _, x := range a.Labelings {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// listRow writes "AUC 0.918, F1 0.903, ..." in the paper's order.
+func listRow(v map[string]float64) string {
+	var s []string
+	for _, m := range Measures {
+		s = append(s, fmt.Sprintf("%s %s", m.Label, f3(v[m.Key])))
+	}
+	return strings.Join(s, ", ")
+}
+
+func f3(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+// extreme returns the key of the largest (or smallest) value, skipping NaN.
+func extreme(v map[string]float64, largest bool) string {
+	k := ""
+	for _, m := range Measures {
+		x := v[m.Key]
+		if math.IsNaN(x) {
+			continue
+		}
+		if k == "" || (largest && x > v[k]) || (!largest && x < v[k]) {
+			k = m.Key
+		}
+	}
+	return k
+}
+
+// extremeOther returns the key of the largest (or smallest) value other
+// than except's, skipping NaN ("" when none).
+func extremeOther(v map[string]float64, except string, largest bool) string {
+	w := map[string]float64{}
+	for k, x := range v {
+		if k != except {
+			w[k] = x
+		} else {
+			w[k] = math.NaN()
+		}
+	}
+	return extreme(w, largest)
+}
+
+// otherText is ", the largest other X 0.123", or says there is none.
+func otherText(which, other string, v map[string]float64) string {
+	if other == "" {
+		return ", no other measure has a value"
+	}
+	return fmt.Sprintf(", the %s other %s %.3f", which, measureLabel(other), v[other])
+}
+
+// Claims checks the paper's claims on the analysis.
+func Claims(a Analysis) []Claim {
+	return []Claim{claim1(a), claim2(a), claim3(a), claim4(a), claim5(a), claim6(a), claim7(a), claim8(a)}
+}
+
+func claim1(a Analysis) Claim {
+	c := Claim{N: 1, Item: "Sec. 4, Fig. 2 (left), Table 1",
+		Paper: "\"the rank correlations stay close for all measures in the random labeling case\" (Table 1, random: 0.837 (MI) to 0.923 (PEAR), a spread of 0.086; PULP 0.916)",
+		Test:  fmt.Sprintf("random labeling: max - min of the eight rank correlations <= %.1f and PULP's >= %.2f", RandomSpread, RandomPULPMin)}
+	if !hasLabeling(a, Random) {
+		c.Detail = "no records with labeling random"
+		return c
+	}
+	v, all := rowValues(a, StatRank, Random)
+	if !all {
+		c.Detail = "a measure has no rank correlation: " + listRow(v)
+		return c
+	}
+	hi, lo := extreme(v, true), extreme(v, false)
+	spread := v[hi] - v[lo]
+	c.Verdict = verdict(spread <= RandomSpread && v["pulp"] >= RandomPULPMin)
+	c.Detail = fmt.Sprintf("spread %.3f (%s %.3f - %s %.3f), PULP %.3f; the row: %s",
+		spread, measureLabel(hi), v[hi], measureLabel(lo), v[lo], v["pulp"], listRow(v))
+	return c
+}
+
+func claim2(a Analysis) Claim {
+	c := Claim{N: 2, Item: "Sec. 4, Fig. 2 (right), Table 1",
+		Paper: "\"PULP is affected the least by the non-random sampling\" (Table 1, Scenario 2: PULP 0.769, the next PEAR 0.504)",
+		Test:  "Scenario 2 (the most representative positives left unlabeled): PULP has the highest rank correlation of the eight"}
+	if !hasLabeling(a, Scenario2) {
+		c.Detail = "no records with labeling scenario2"
+		return c
+	}
+	v, _ := rowValues(a, StatRank, Scenario2)
+	if math.IsNaN(v["pulp"]) {
+		c.Detail = "PULP has no rank correlation: " + listRow(v)
+		return c
+	}
+	other := extremeOther(v, "pulp", true)
+	c.Verdict = verdict(other == "" || v["pulp"] > v[other])
+	if other != "" {
+		c.Detail = fmt.Sprintf("PULP %.3f, the best other %s %.3f; the row: %s", v["pulp"], measureLabel(other), v[other], listRow(v))
+	}
+	return c
+}
+
+func claim3(a Analysis) Claim {
+	c := Claim{N: 3, Item: "Sec. 4, Table 1",
+		Paper: "PULP \"is a better choice\" than L&L and Pseudo-F when the labeled positives are not selected completely at random (Table 1, Scenario 1: PULP 0.912, L&L 0.804)",
+		Test:  "Scenario 1 (the least representative positives left unlabeled): PULP's rank correlation >= L&L's"}
+	if !hasLabeling(a, Scenario1) {
+		c.Detail = "no records with labeling scenario1"
+		return c
+	}
+	v, _ := rowValues(a, StatRank, Scenario1)
+	if math.IsNaN(v["pulp"]) || math.IsNaN(v["ll"]) {
+		c.Detail = "PULP or L&L has no rank correlation: " + listRow(v)
+		return c
+	}
+	c.Verdict = verdict(v["pulp"] >= v["ll"])
+	c.Detail = fmt.Sprintf("PULP %.3f, L&L %.3f (difference %+.3f)", v["pulp"], v["ll"], v["pulp"]-v["ll"])
+	return c
+}
+
+func claim4(a Analysis) Claim {
+	c := Claim{N: 4, Item: "Sec. 4, Fig. 2 (top row)",
+		Paper: "\"all measures lose estimation accuracy as Pr[y = 1] increases over the unlabeled data samples\"",
+		Test:  "in every scenario, every measure's rank correlation at the largest Pr[y=1] of the grid is below its value at the smallest"}
+	if len(a.Pis) < 2 || len(a.Labelings) == 0 {
+		c.Detail = fmt.Sprintf("%d value(s) of Pr[y=1] in the records; two are needed", len(a.Pis))
+		return c
+	}
+	lo, hi := a.Pis[0], a.Pis[len(a.Pis)-1]
+	allFall := true
+	var parts []string
+	for _, l := range a.Labelings {
+		falls, checked := 0, 0
+		var not []string
+		for _, m := range Measures {
+			p0, ok0 := a.Point(l, lo, m.Key)
+			p1, ok1 := a.Point(l, hi, m.Key)
+			if !ok0 || !ok1 || math.IsNaN(p0.Rho) || math.IsNaN(p1.Rho) {
+				not = append(not, m.Label+" (undefined)")
+				allFall = false
+				continue
+			}
+			checked++
+			if p1.Rho < p0.Rho {
+				falls++
+			} else {
+				not = append(not, fmt.Sprintf("%s %.3f -> %.3f", m.Label, p0.Rho, p1.Rho))
+				allFall = false
+			}
+		}
+		s := fmt.Sprintf("%s: %d of %d fall", LabelingName(l), falls, len(Measures))
+		if len(not) > 0 {
+			s += " (not: " + strings.Join(not, ", ") + ")"
+		}
+		parts = append(parts, s)
+	}
+	c.Verdict = verdict(allFall)
+	c.Detail = fmt.Sprintf("from Pr[y=1] = %g to %g, %s", lo, hi, strings.Join(parts, "; "))
+	return c
+}
+
+func claim5(a Analysis) Claim {
+	c := Claim{N: 5, Item: "Sec. 4, Fig. 2 (top row)",
+		Paper: "\"for all Pr[y = 1] values below 0.5, PULP scores a rank correlation that is above 90 percent regardless of the sampling scenario\"",
+		Test:  fmt.Sprintf("PULP's rank correlation > %.1f at every Pr[y=1] < 0.5 in every scenario", HighPULP)}
+	var below []float64
+	for _, pi := range a.Pis {
+		if pi < 0.5 {
+			below = append(below, pi)
+		}
+	}
+	if len(below) == 0 || len(a.Labelings) == 0 {
+		c.Detail = "no Pr[y=1] below 0.5 in the records"
+		return c
+	}
+	ok := true
+	var parts, fails []string
+	for _, l := range a.Labelings {
+		var vs []string
+		for _, pi := range below {
+			p, found := a.Point(l, pi, "pulp")
+			if !found || math.IsNaN(p.Rho) {
+				vs = append(vs, fmt.Sprintf("%g -", pi))
+				fails = append(fails, fmt.Sprintf("%s at %g (undefined)", LabelingName(l), pi))
+				ok = false
+				continue
+			}
+			vs = append(vs, fmt.Sprintf("%g %.3f", pi, p.Rho))
+			if !(p.Rho > HighPULP) {
+				fails = append(fails, fmt.Sprintf("%s at %g", LabelingName(l), pi))
+				ok = false
+			}
+		}
+		parts = append(parts, LabelingName(l)+": "+strings.Join(vs, ", "))
+	}
+	c.Verdict = verdict(ok)
+	c.Detail = "PULP's rho by Pr[y=1]: " + strings.Join(parts, "; ")
+	if len(fails) > 0 {
+		c.Detail += "; not above " + fmt.Sprintf("%.1f", HighPULP) + ": " + strings.Join(fails, ", ")
+	}
+	return c
+}
+
+func claim6(a Analysis) Claim {
+	c := Claim{N: 6, Item: "Sec. 4, Table 1",
+		Paper: "\"the standard deviation calculated over all MI outcomes is also the smallest\" (Table 1, overall SD: MI 0.061, the next F1 0.099)",
+		Test:  "MI has the smallest overall SD of the PU values of the eight measures"}
+	v := map[string]float64{}
+	for _, m := range Measures {
+		sd, ok := a.SD[m.Key]
+		if !ok {
+			sd = math.NaN()
+		}
+		v[m.Key] = sd
+	}
+	if math.IsNaN(v["mi"]) {
+		c.Detail = "MI has fewer than two PU values"
+		return c
+	}
+	other := extremeOther(v, "mi", false)
+	c.Verdict = verdict(other == "" || v["mi"] < v[other])
+	c.Detail = fmt.Sprintf("MI %.3f%s; overall SDs: %s", v["mi"], otherText("smallest", other, v), listRow(v))
+	return c
+}
+
+func claim7(a Analysis) Claim {
+	c := Claim{N: 7, Item: "Table 1",
+		Paper: "MAP has the largest mean absolute deviation in every scenario (Table 1: 0.370, 0.353, 0.356; the next 0.168, 0.166, 0.185)",
+		Test:  "in every scenario, MAP's MAD is the largest of the eight"}
+	if len(a.Labelings) == 0 {
+		c.Detail = "no records"
+		return c
+	}
+	ok := true
+	var parts []string
+	for _, l := range a.Labelings {
+		v, _ := rowValues(a, StatMAD, l)
+		if math.IsNaN(v["map"]) {
+			ok = false
+			parts = append(parts, LabelingName(l)+": MAP's MAD undefined")
+			continue
+		}
+		other := extremeOther(v, "map", true)
+		if other != "" && !(v["map"] > v[other]) {
+			ok = false
+		}
+		parts = append(parts, fmt.Sprintf("%s: MAP %.3f%s", LabelingName(l), v["map"], otherText("largest", other, v)))
+	}
+	c.Verdict = verdict(ok)
+	c.Detail = strings.Join(parts, "; ")
+	return c
+}
+
+func claim8(a Analysis) Claim {
+	c := Claim{N: 8, Item: "Table 1",
+		Paper: "F1 and Pseudo-F have identical rank correlations in every scenario (Table 1: 0.903, 0.796, 0.474 in both columns), while their MADs differ",
+		Test: fmt.Sprintf("the largest |rho(F1) - rho(Pseudo-F)| over the Table-1 rank rows <= %.2f. Why they need not coincide here: on one fold, with N examples, t labeled and b predicted positive, "+
+			"PU Pseudo-F = 2(k/t)/(b/N + t/N) = (N/t) x PU F1 = (N/t) 2k/(b + t) at every cut-off, so averaged over the cut-offs Pseudo-F = (N/t) F1 (and on the true labels (N/P) F1): "+
+			"ranks coincide when N and t (and P) are the same for every configuration, as for the classifiers of one problem, but they differ across the problems, so ranks over all configurations can differ", F1PseudoFTol)}
+	worst, worstAt, n := 0.0, "", 0
+	var parts []string
+	for _, l := range a.Labelings {
+		v, _ := rowValues(a, StatRank, l)
+		if math.IsNaN(v["f1"]) || math.IsNaN(v["pseudo-f"]) {
+			continue
+		}
+		n++
+		d := math.Abs(v["f1"] - v["pseudo-f"])
+		parts = append(parts, fmt.Sprintf("%s: F1 %.3f, Pseudo-F %.3f", LabelingName(l), v["f1"], v["pseudo-f"]))
+		if d >= worst {
+			worst, worstAt = d, LabelingName(l)
+		}
+	}
+	if n == 0 {
+		c.Detail = "F1 or Pseudo-F has no rank correlation"
+		return c
+	}
+	// The per-(scenario, Pr[y=1]) differences, for the record.
+	pointWorst, pointAt := 0.0, ""
+	for _, l := range a.Labelings {
+		for _, pi := range a.Pis {
+			p, ok1 := a.Point(l, pi, "f1")
+			q, ok2 := a.Point(l, pi, "pseudo-f")
+			if ok1 && ok2 && !math.IsNaN(p.Rho) && !math.IsNaN(q.Rho) {
+				if d := math.Abs(p.Rho - q.Rho); d >= pointWorst {
+					pointWorst, pointAt = d, fmt.Sprintf("%s at Pr[y=1] %g", LabelingName(l), pi)
+				}
+			}
+		}
+	}
+	c.Verdict = verdict(worst <= F1PseudoFTol)
+	c.Detail = fmt.Sprintf("largest difference %.4f (%s); %s; per (scenario, Pr[y=1]) the largest difference is %.4f (%s)",
+		worst, worstAt, strings.Join(parts, "; "), pointWorst, pointAt)
+	return c
+}

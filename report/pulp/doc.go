@@ -1,0 +1,51 @@
+// Package pulp is the report of "Evaluating Classification Performance with
+// only Positive and Unlabeled Samples" (Hajizadeh, Li, Dollevoet and Tax,
+// S+SSPR 2014, LNCS 8621, pp. 233-242: the PULP paper), registered with
+// package report as "pulp". Import it for its side effect.
+//
+// The paper asks how well eight performance measures (AUC, F1, Lee & Liu's
+// r^2/Pr[f=1], mutual information, Pearson's phi, MAP, PULP and Pseudo-F)
+// computed on PU labels (labeled = positive, unlabeled = negative) track the
+// same measures on the true labels, for three labelings of the positives
+// (random; Scenario 1: the least representative positives left unlabeled;
+// Scenario 2: the most representative left unlabeled) and a grid of
+// Pr[y=1] in the unlabeled set.
+//
+// What it reads. One record per cell (data set, unlabeled prior, labeling,
+// classifier, repeat) with status ok: Record.Dataset (the problem),
+// Record.Repeat, Record.Grid["unlabeled-prior"] (a number),
+// Record.Grid["labeling"] ("random", "scenario1", "scenario2"; other values
+// become extra columns without published values) and
+// Record.Grid["classifier"], and for each measure m in auc, f1, ll, mi,
+// pearson, map, pulp, pseudo-f the keys Record.Metrics[m]["pu@f"] and
+// ["true@f"], f = 1..K the held-out folds (a fold counts where both keys
+// are present). A record without any "pu@"/"true@" key of a measure
+// contributes its "pu" and "true" (the fold means) as one fold. Failed
+// records are counted and listed; ok records without the labeling or a
+// numeric unlabeled-prior are listed and left out.
+//
+// What it computes, per labeling, Pr[y=1] and measure: on each fold f and
+// repeat, Spearman's rho (report.Spearman: Pearson's correlation of average
+// ranks) between pu@f and true@f over the (problem, classifier)
+// configurations, and their mean absolute deviation; each averaged over the
+// folds, then over the repeats (a repeat being a replicate of the paper's
+// whole experiment; with one repeat, as in the full config, this is the
+// paper's 8-fold mean). A fold where rho is undefined (fewer than two
+// configurations, or constant values) is left out of rho's mean and counted
+// in the notes. Table 1 averages these over the Pr[y=1] grid; its "overall
+// SD" row is the sample standard deviation (n - 1) of every PU value
+// (pu@f of every record and fold) of the measure; a row beyond the paper's
+// gives the same for the true values.
+//
+// What it writes: table1.md/.tex/.csv (Table 1 beside the published one),
+// fig2.png/.pdf/.svg (Figure 2: 2 rows, rank correlation and MAD, by 3
+// columns, the labelings, against Pr[y=1], a line with markers per
+// measure), fig2.csv (scenario, pi, measure, rho, mad, n_configurations)
+// and fig2.md (the same as two tables), claims.md (the paper's claims
+// checked: Claims) and index.md (the whole report in Markdown).
+//
+// The protocol is pueval's (the paper does not specify its classifiers,
+// weights, Pr[y=1] grid, labeled fraction or mixture model), and 20
+// Newsgroups bydate and MNIST stand in for its data (the protein and rail
+// data are not available), so Table 1 is compared qualitatively.
+package pulp

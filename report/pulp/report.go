@@ -1,0 +1,203 @@
+package pulp
+
+import (
+	"fmt"
+	"html"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/report"
+)
+
+// Name is the report's name, the value of a config's report: field.
+const Name = "pulp"
+
+// Title is the heading of the report.
+const Title = "Evaluating classification performance with only positive and unlabeled samples (PULP)"
+
+func init() {
+	report.Register(report.Paper{Name: Name, Title: Title, Write: Write})
+}
+
+// Write writes Table 1 (table1.md, .tex, .csv), Figure 2 (fig2.png, .pdf,
+// .svg; its numbers in fig2.csv and fig2.md), the claims (claims.md) and
+// index.md (the whole report in Markdown) into dir, and returns the HTML of
+// its sections.
+func Write(dir string, in report.Input) (string, error) {
+	paper, err := Published()
+	if err != nil {
+		return "", err
+	}
+	a := Analyze(in.Records)
+	var h, md strings.Builder
+	fmt.Fprintf(&h, "<h2>%s</h2>\n<p>%s</p>\n", html.EscapeString(Title), html.EscapeString(Caveat))
+	fmt.Fprintf(&md, "# %s\n\n%s\n\n", Title, Caveat)
+
+	inv := Inventory(a, in.Manifest)
+	h.WriteString("<h3>Records</h3>\n<ul>\n")
+	md.WriteString("## Records\n\n")
+	for _, line := range inv {
+		fmt.Fprintf(&h, "<li>%s</li>\n", html.EscapeString(line))
+		md.WriteString("- " + line + "\n")
+	}
+	h.WriteString("</ul>\n")
+	if len(a.Failed) > 0 {
+		md.WriteString("\nFailed records (no metrics; left out):\n\n")
+		for _, r := range a.Failed {
+			fmt.Fprintf(&md, "- %s: %s\n", r.Cell, oneLine(r.Error))
+		}
+	}
+	if len(a.Unusable) > 0 {
+		shown := a.Unusable[:min(len(a.Unusable), 10)]
+		more := ""
+		if len(a.Unusable) > len(shown) {
+			more = fmt.Sprintf("; and %d more (index.md lists them all)", len(a.Unusable)-len(shown))
+		}
+		fmt.Fprintf(&h, "<p class=\"note\">%d ok record(s) left out: %s%s</p>\n", len(a.Unusable), html.EscapeString(strings.Join(shown, "; ")), more)
+		md.WriteString("\nOk records left out:\n\n")
+		for _, u := range a.Unusable {
+			md.WriteString("- " + u + "\n")
+		}
+	}
+	md.WriteString("\n")
+
+	if len(a.Points) == 0 {
+		h.WriteString("<p class=\"note\">No ok record holds the grid values labeling and unlabeled-prior and a measure with pu and true values: nothing to tabulate.</p>\n")
+		md.WriteString("No ok record holds the grid values labeling and unlabeled-prior and a measure with pu and true values: nothing to tabulate.\n\n")
+	} else {
+		t := Table1(a, paper)
+		if err := t.WriteFiles(dir, "table1"); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&h, "<h3>Table 1</h3>\n<p>%s</p>\n%s<p>Files: <a href=\"table1.md\">Markdown</a>, <a href=\"table1.tex\">LaTeX</a>, <a href=\"table1.csv\">CSV</a>.</p>\n",
+			html.EscapeString(t.Caption), t.HTML())
+		md.WriteString("## Table 1\n\n" + t.Markdown() + "\n")
+
+		f := Figure2(a, "fig2", 40*vg.Centimeter, 20*vg.Centimeter)
+		if _, err := f.Save(dir); err != nil {
+			return "", err
+		}
+		if err := report.WriteFile(filepath.Join(dir, "fig2.csv"), []byte(Figure2CSV(a))); err != nil {
+			return "", err
+		}
+		rho, mad := Figure2Tables(a)
+		if err := report.WriteFile(filepath.Join(dir, "fig2.md"), []byte(rho.Markdown()+"\n"+mad.Markdown())); err != nil {
+			return "", err
+		}
+		const caption = "Figure 2: the rank (Spearman) correlation (top row) and the mean absolute deviation (bottom row) between each measure on PU labels and on the true labels, " +
+			"against Pr[y=1] in the unlabeled set, for random labeling, Scenario 1 (the least representative positives left unlabeled) and Scenario 2 (the most representative left unlabeled); " +
+			"each point the mean over the held-out folds (and repeats) of the statistic over the (problem, classifier) configurations."
+		fmt.Fprintf(&h, "<h3>Figure 2</h3>\n<figure><img src=\"fig2.png\" width=\"1300\"><figcaption>%s <a href=\"fig2.pdf\">PDF</a> <a href=\"fig2.svg\">SVG</a>; numbers: <a href=\"fig2.csv\">fig2.csv</a>, <a href=\"fig2.md\">fig2.md</a>.</figcaption></figure>\n",
+			html.EscapeString(caption))
+		md.WriteString("## Figure 2\n\n![Figure 2](fig2.png)\n\n" + caption + " Files: fig2.png, fig2.pdf, fig2.svg; numbers: fig2.csv, fig2.md.\n\n")
+	}
+
+	claims := Claims(a)
+	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(ClaimsMarkdown(claims, in.Manifest.Unavailable))); err != nil {
+		return "", err
+	}
+	var held, failed, open int
+	for _, c := range claims {
+		switch c.Verdict {
+		case Holds:
+			held++
+		case Fails:
+			failed++
+		default:
+			open++
+		}
+	}
+	summary := fmt.Sprintf("%d hold, %d do not, %d could not be checked on these records.", held, failed, open)
+	fmt.Fprintf(&h, "<h3>Claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n<ul>\n", summary)
+	md.WriteString("## Claims\n\n" + summary + "\n\n")
+	for _, c := range claims {
+		fmt.Fprintf(&h, "<li>%s</li>\n", html.EscapeString(c.String()))
+		md.WriteString("- " + c.String() + "\n")
+	}
+	h.WriteString("</ul>\n")
+	if err := report.WriteFile(filepath.Join(dir, "index.md"), []byte(md.String())); err != nil {
+		return "", err
+	}
+	return h.String(), nil
+}
+
+// Inventory describes the records: counts, the problems, classifiers and
+// grid found, the repeats and folds.
+func Inventory(a Analysis, man results.Manifest) []string {
+	labs := make([]string, len(a.Labelings))
+	for i, l := range a.Labelings {
+		labs[i] = l
+		if n := LabelingName(l); n != l {
+			labs[i] = fmt.Sprintf("%s (%s)", l, n)
+		}
+	}
+	folds := "none"
+	if len(a.Folds) > 0 {
+		var fs []string
+		for _, f := range a.Folds {
+			if f == 0 {
+				fs = append(fs, "fold means only")
+			} else {
+				fs = append(fs, strconv.Itoa(f))
+			}
+		}
+		folds = fmt.Sprintf("%d: %s", len(a.Folds), strings.Join(fs, ", "))
+	}
+	var reps []string
+	for _, r := range a.Repeats {
+		reps = append(reps, strconv.Itoa(r))
+	}
+	lines := []string{
+		fmt.Sprintf("%d record(s): %d ok and used, %d failed (no metrics; left out), %d ok but left out.", a.Total, a.OK, len(a.Failed), len(a.Unusable)),
+		fmt.Sprintf("Problems (%d): %s.", len(a.Problems), orNone(a.Problems)),
+		fmt.Sprintf("Classifiers (%d, grid axis %s): %s.", len(a.Classifiers), ClassifierAxis, orNone(a.Classifiers)),
+		fmt.Sprintf("Pr[y=1] in the unlabeled set (grid axis %s, %d values): %s.", PriorAxis, len(a.Pis), orNone(strings.Split(floats(a.Pis), ", "))),
+		fmt.Sprintf("Labelings (grid axis %s): %s.", LabelingAxis, orNone(labs)),
+		fmt.Sprintf("Repeats (%d): %s; folds %s. Per repeat, the folds' statistics are averaged, then the repeats'.", len(a.Repeats), orNone(reps), folds),
+	}
+	if missing := man.Unavailable; len(missing) > 0 {
+		var ms []string
+		for _, k := range slices.Sorted(maps.Keys(missing)) {
+			ms = append(ms, k+" ("+missing[k]+")")
+		}
+		lines = append(lines, "Data sets of the config not in this run: "+strings.Join(ms, "; ")+".")
+	}
+	return lines
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 || (len(xs) == 1 && xs[0] == "") {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return "(no error message)"
+	}
+	return s
+}
+
+// ClaimsMarkdown is claims.md: the caveat and one line per claim.
+func ClaimsMarkdown(claims []Claim, missing map[string]string) string {
+	var b strings.Builder
+	b.WriteString("# Claims of the PULP paper, checked on these records\n\n" + Caveat + "\n\n")
+	for _, c := range claims {
+		b.WriteString("- " + c.String() + "\n")
+	}
+	if len(missing) > 0 {
+		b.WriteString("\nData sets of the config not in this run:\n\n")
+		for _, k := range slices.Sorted(maps.Keys(missing)) {
+			fmt.Fprintf(&b, "- %s: %s\n", k, missing[k])
+		}
+	}
+	return b.String()
+}
