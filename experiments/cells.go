@@ -19,6 +19,30 @@ type Cell struct {
 	Repeat int
 	ID     string // canonical identity, e.g. "pima/beta=0.95/repeat=3"
 	Seed   uint64 // hashed from the experiment seed and the identity
+
+	expSeed uint64 // the experiment's seed, for SharedSeed
+}
+
+// SharedSeed is a seed that the cells of one data set and repeat share
+// whenever their values of the named axes agree, whatever their other axes
+// say: a protocol draws from it what must not change along the other axes
+// (the PULP protocol draws the same rows for every classifier and labeling
+// scenario, so that they are compared on the same data). It hashes
+// "shared", the data set, "axis=value" for each named axis the cell has, in
+// name order, and the repeat.
+func (c Cell) SharedSeed(axes ...string) uint64 {
+	name := ""
+	if c.Dataset != nil {
+		name = c.Dataset.Name
+	}
+	labels := []string{"shared", name}
+	for _, k := range slices.Sorted(slices.Values(axes)) {
+		if v, ok := c.Values[k]; ok {
+			labels = append(labels, k+"="+v.Text)
+		}
+	}
+	labels = append(labels, fmt.Sprint(c.Repeat))
+	return hashSeed(c.expSeed, labels...)
 }
 
 // Value returns the cell's value of an axis.
@@ -85,7 +109,7 @@ func (c *Config) Cells(sel Selection) ([]Cell, error) {
 		for _, p := range d.Grid.points() {
 			for r := range d.Repeats {
 				cell := Cell{Index: idx, Dataset: d, Values: p, Repeat: r,
-					ID: CellID(d.Name, p, r), Seed: CellSeed(c.Seed, d.Name, p, r)}
+					ID: CellID(d.Name, p, r), Seed: CellSeed(c.Seed, d.Name, p, r), expSeed: c.Seed}
 				idx++
 				if sel.Repeats > 0 && r >= sel.Repeats {
 					continue

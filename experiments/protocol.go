@@ -53,4 +53,10 @@ type Split struct {
 	// Negatives are known negatives (labeled negative) for protocols that
 	// have them; nil otherwise. They are not scored as part of L or U.
 	Negatives []int
+	// Folds, when not nil, are the protocol's cross-validation folds: one
+	// fold index (0..k-1) per row of Labeled followed by Unlabeled. The PU
+	// classifier then scores each row with the model trained on the other
+	// folds (it must be a classifiers.FoldScorer), and per-fold measures
+	// (CellRun.Folds) read them.
+	Folds []int
 }

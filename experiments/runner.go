@@ -476,7 +476,17 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 		}
 	} else if r.Config.Evaluate == EvaluatePU || r.needsPUScores() {
 		clf := r.Config.classifierOf(&c)
-		key, err := results.Key("pu-scores-v1", data.Fingerprint, split.Labeled, split.Unlabeled, clf.Key(), c.Seed)
+		var key string
+		if split.Folds == nil {
+			key, err = results.Key("pu-scores-v1", data.Fingerprint, split.Labeled, split.Unlabeled, clf.Key(), c.Seed)
+		} else {
+			// The protocol's folds: each row is scored by the model of the
+			// other folds (the key names them).
+			if err := checkFolds(split.Folds, len(rows)); err != nil {
+				return fail(fmt.Errorf("%s: %w", r.Config.Protocol.Name(), err))
+			}
+			key, err = results.Key("pu-scores-folds-v1", data.Fingerprint, split.Labeled, split.Unlabeled, split.Folds, clf.Key(), c.Seed)
+		}
 		if err != nil {
 			return fail(err)
 		}
@@ -485,7 +495,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 			pseudo[i] = true
 		}
 		pprof.Do(ctx, pprof.Labels("stage", "classifier"), func(ctx context.Context) {
-			puScores, rec.Work, err = r.score(ctx, clf, key, data, rows, pseudo, hashSeed(c.Seed, "classifier"))
+			puScores, rec.Work, err = r.score(ctx, clf, key, data, rows, pseudo, split.Folds, hashSeed(c.Seed, "classifier"))
 		})
 		rec.Kernel = classifiers.KernelName(clf)
 		if err != nil {
@@ -653,8 +663,10 @@ func (r *Runner) scorer(clf classifiers.Config) (classifiers.Scorer, error) {
 
 // score returns the out-of-bag scores of the classifier clf trained on the
 // given rows of data (nil: every row) with targets y, from the score cache
-// when it has them. The work summary is nil for a cache hit.
-func (r *Runner) score(ctx context.Context, clf classifiers.Config, key string, data *Data, rows []int, y []bool, seed uint64) ([]float64, *results.Work, error) {
+// when it has them; with folds (one per row), each row's score comes from
+// the model trained on the other folds (classifiers.FoldScorer). The work
+// summary is nil for a cache hit.
+func (r *Runner) score(ctx context.Context, clf classifiers.Config, key string, data *Data, rows []int, y []bool, folds []int, seed uint64) ([]float64, *results.Work, error) {
 	if r.Cache != nil {
 		s, ok, err := r.Cache.Get(key)
 		if err != nil {
@@ -673,8 +685,18 @@ func (r *Runner) score(ctx context.Context, clf classifiers.Config, key string, 
 	if rows != nil {
 		x = gatherRows(data.X, rows)
 	}
-	r.trained.Add(1)
-	res, err := scorer.Score(ctx, classifiers.Data{X: x, Y: y}, seed)
+	var res *classifiers.Result
+	if folds == nil {
+		r.trained.Add(1)
+		res, err = scorer.Score(ctx, classifiers.Data{X: x, Y: y}, seed)
+	} else {
+		fs, ok := scorer.(classifiers.FoldScorer)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s cannot train on the protocol's cross-validation folds (it has no ScoreFolds)", clf.Name())
+		}
+		r.trained.Add(1)
+		res, err = fs.ScoreFolds(ctx, classifiers.Data{X: x, Y: y}, folds, seed)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -722,7 +744,7 @@ func (r *Runner) supervised(ctx context.Context, data *Data, cell *Cell) ([]floa
 			return
 		}
 		pprof.Do(ctx, pprof.Labels("stage", "traditional"), func(ctx context.Context) {
-			e.scores, e.work, e.err = r.score(ctx, clf, key, data, nil, data.Y, seed)
+			e.scores, e.work, e.err = r.score(ctx, clf, key, data, nil, data.Y, nil, seed)
 		})
 	})
 	return e.scores, e.err
@@ -767,4 +789,32 @@ func gatherRows(x *mat.Dense, rows []int) *mat.Dense {
 		out.SetRow(i, x.RawRowView(r))
 	}
 	return out
+}
+
+// checkFolds checks a protocol's folds: one per row, each in 0..k-1 with
+// every fold of 0..k-1 used, k >= 2.
+func checkFolds(folds []int, n int) error {
+	if len(folds) != n {
+		return fmt.Errorf("%d folds for %d rows", len(folds), n)
+	}
+	k := 0
+	for _, f := range folds {
+		if f < 0 {
+			return fmt.Errorf("fold %d is negative", f)
+		}
+		k = max(k, f+1)
+	}
+	used := make([]bool, k)
+	for _, f := range folds {
+		used[f] = true
+	}
+	for f, u := range used {
+		if !u {
+			return fmt.Errorf("fold %d of %d holds no row", f, k)
+		}
+	}
+	if k < 2 {
+		return fmt.Errorf("%d fold: want at least 2", k)
+	}
+	return nil
 }

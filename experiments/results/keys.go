@@ -1,6 +1,9 @@
 package results
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Keys of Record.Metrics[metric] (schema 2), shared by the measures that
 // write records and the reports that read them. A key names what a value
@@ -13,6 +16,10 @@ import "strings"
 //	indirect:SOURCE           indirect recovery (AAAI-2017 Algorithm 1, outside = drop, the paper's)
 //	indirect-clip:SOURCE      the same with outside = clip
 //	recovered:SOURCE          a threshold measure's maximum over thresholds of the recovered curve (PSB-2019)
+//	true                      the evaluated scores judged with the true labels (no truth model; PULP
+//	                          paper's "fully labelled" value)
+//	KEY@F                     KEY on the held-out fold F (1..k) of a protocol's cross-validation
+//	                          (e.g. pu@3, true@3); KEY alone is then the mean over the folds
 //	truth-at:pu, truth-at:SOURCE
 //	                          the true value of a threshold measure (the evaluated scores judged with the
 //	                          true labels) at the threshold where pu or recovered:SOURCE is largest
@@ -22,8 +29,9 @@ import "strings"
 // default the estimator's name, e.g. alphamax-n), whose estimate is
 // Record.Estimates[ID].
 const (
-	PU   = "pu"
-	Real = "real"
+	PU         = "pu"
+	Real       = "real"
+	TrueLabels = "true"
 
 	// Kinds: the part of a key before the colon.
 	Truth        = "truth"
@@ -52,3 +60,7 @@ func SplitKey(key string) (kind, id string) {
 	kind, id, _ = strings.Cut(key, ":")
 	return kind, id
 }
+
+// FoldKey is the key of key's value on the held-out fold f (1-based):
+// key + "@" + f.
+func FoldKey(key string, f int) string { return key + "@" + strconv.Itoa(f) }

@@ -1,0 +1,276 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/pueval/pueval/datasets/gmm"
+	"go.yaml.in/yaml/v3"
+)
+
+// BiasedLabeling is the PULP paper's protocol (Hajizadeh, Li, Dollevoet,
+// Tax, S+SSPR 2014, Sec. 3 and Fig. 1) as pueval specifies it (the paper
+// leaves the sizes, the grid and the mixture model open):
+//
+//   - P: Positives rows drawn from the data set's positives; L: Labeled of
+//     them, chosen by the labeling scenario; U: the other Positives -
+//     Labeled positives and round((Positives - Labeled) (1 - pi) / pi)
+//     negatives, so that Pr[y = 1] in U is pi (grid axis unlabeled-prior).
+//   - Scenarios (grid axis labeling): random (L drawn at random from P);
+//     scenario1 (the least representative positives left unlabeled: L =
+//     the Labeled rows of P with the highest mixture log-density);
+//     scenario2 (the most representative left unlabeled: L = the lowest).
+//     Representativeness is the log-density under a Gaussian mixture
+//     (package datasets/gmm: Components components, diagonal covariances,
+//     EM from k-means++ seeds) fitted on every positive of the data set
+//     ("the whole class of actual positives") after PCA to PCA dimensions.
+//   - Folds: Folds-fold cross-validation stratified by (labeled, unlabeled
+//     positive, unlabeled negative): the PU classifier of the cell trains
+//     on the other folds and scores each held-out fold; the measure
+//     pu-measures computes the paper's measures per fold.
+//
+// P, the negatives (nested: a smaller pi's negatives include a larger
+// pi's) and the random scenario's L are drawn from a stream that only the
+// data set and the repeat choose, so every classifier, scenario and pi of
+// a problem sees the same positives; the folds' stream adds pi and the
+// scenario. Every classifier of a (problem, pi, scenario) is thus trained
+// and measured on the same rows and folds.
+//
+//	protocol: {name: biased-labeling, positives: 400, labeled: 200, folds: 8}
+//	grid:
+//	  unlabeled-prior: [0.1, 0.3, 0.5, 0.7, 0.9]
+//	  labeling: [random, scenario1, scenario2]
+type BiasedLabeling struct {
+	Positives  int    `yaml:"positives"`  // |P| drawn from the positives
+	Labeled    int    `yaml:"labeled"`    // |L| (the rest of P is unlabeled)
+	Folds      int    `yaml:"folds"`      // k of the cross-validation
+	Components int    `yaml:"components"` // mixture components
+	PCA        int    `yaml:"pca"`        // dimensions kept before the mixture (0: none)
+	GMMSeed    uint64 `yaml:"gmm_seed"`   // the mixture's k-means++ seeding stream
+
+	reps sync.Map // data fingerprint -> *repEntry
+}
+
+// repEntry is one data set's representativeness, computed once.
+type repEntry struct {
+	once sync.Once
+	rep  map[int]float64 // positive row -> log-density
+	err  error
+}
+
+// Axis names and the labeling scenarios.
+const (
+	axisUnlabeledPrior = "unlabeled-prior"
+	axisLabeling       = "labeling"
+
+	LabelingRandom    = "random"
+	LabelingScenario1 = "scenario1"
+	LabelingScenario2 = "scenario2"
+)
+
+// DefaultBiasedLabeling returns the specified protocol: 400 positives, 200
+// labeled, 8 folds, a 3-component mixture after PCA to 20 dimensions.
+func DefaultBiasedLabeling() *BiasedLabeling {
+	return &BiasedLabeling{Positives: 400, Labeled: 200, Folds: 8, Components: 3, PCA: 20, GMMSeed: 1}
+}
+
+func (p *BiasedLabeling) Name() string                   { return "biased-labeling" }
+func (p *BiasedLabeling) DatasetOptions() DatasetOptions { return nil }
+func (p *BiasedLabeling) New() (Protocol, error)         { return p, p.Validate() }
+
+func (p *BiasedLabeling) Key() string {
+	return fmt.Sprintf("biased-labeling/v1/positives=%d/labeled=%d/folds=%d/components=%d/pca=%d/gmm_seed=%d",
+		p.Positives, p.Labeled, p.Folds, p.Components, p.PCA, p.GMMSeed)
+}
+
+func (p *BiasedLabeling) Validate() error {
+	var errs []error
+	if p.Labeled < 1 || p.Labeled >= p.Positives {
+		errs = append(errs, fmt.Errorf("labeled %d: want 1 <= labeled < positives (%d), so that U holds positives", p.Labeled, p.Positives))
+	}
+	if p.Folds < 2 || p.Folds > p.Labeled || p.Folds > p.Positives-p.Labeled {
+		errs = append(errs, fmt.Errorf("folds %d: want 2 <= folds <= labeled and <= positives - labeled (every fold needs labeled and unlabeled positives)", p.Folds))
+	}
+	if p.Components < 1 {
+		errs = append(errs, fmt.Errorf("components %d: want >= 1", p.Components))
+	}
+	if p.PCA < 0 {
+		errs = append(errs, fmt.Errorf("pca %d: want >= 0 (0 = no PCA)", p.PCA))
+	}
+	return joinErrs("biased-labeling", errs)
+}
+
+func (p *BiasedLabeling) Axes() []AxisUse {
+	return []AxisUse{
+		{Name: axisUnlabeledPrior, Default: []string{"0.1", "0.3", "0.5", "0.7", "0.9"}},
+		{Name: axisLabeling, Default: []string{LabelingRandom, LabelingScenario1, LabelingScenario2}},
+	}
+}
+
+// Split draws P, L, U and the folds (see the type's documentation). The
+// cell's own stream is not used: the draws come from shared seeds.
+func (p *BiasedLabeling) Split(_ *rand.Rand, in SplitInput) (Split, error) {
+	pi, ok := in.Cell.Float(axisUnlabeledPrior)
+	if !ok {
+		return Split{}, fmt.Errorf("biased-labeling: the cell has no %s", axisUnlabeledPrior)
+	}
+	scenario := LabelingRandom
+	if v, ok := in.Cell.Value(axisLabeling); ok {
+		scenario = v.Text
+	}
+	var pos, neg []int
+	for i, y := range in.Data.Y {
+		if y {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	if len(pos) < p.Positives {
+		return Split{}, fmt.Errorf("biased-labeling: %s has %d positives, fewer than positives: %d", in.Data.Name, len(pos), p.Positives)
+	}
+	unlabeledPos := p.Positives - p.Labeled
+	nNeg := int(math.Round(float64(unlabeledPos) * (1 - pi) / pi))
+	if nNeg > len(neg) {
+		return Split{}, fmt.Errorf("biased-labeling: Pr[y=1] = %v in U needs %d negatives; %s has %d", pi, nNeg, in.Data.Name, len(neg))
+	}
+	if nNeg < 1 {
+		return Split{}, fmt.Errorf("biased-labeling: Pr[y=1] = %v in U leaves no negative in U (%d unlabeled positives)", pi, unlabeledPos)
+	}
+
+	// P, the negatives' order and the random L: one stream per data set
+	// and repeat.
+	rows := derive(in.Cell.SharedSeed(), "biased-labeling/rows")
+	rows.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
+	rows.Shuffle(len(neg), func(i, j int) { neg[i], neg[j] = neg[j], neg[i] })
+	P := pos[:p.Positives]
+	var labeled []int
+	switch scenario {
+	case LabelingRandom:
+		// P is already in random order: its first Labeled rows are a
+		// uniform draw.
+		labeled = slices.Clone(P[:p.Labeled])
+	case LabelingScenario1, LabelingScenario2:
+		rep, err := p.representativeness(in.Data)
+		if err != nil {
+			return Split{}, err
+		}
+		byRep := slices.Clone(P)
+		// Most representative first; ties by row index so that the order
+		// does not depend on the draw.
+		slices.SortStableFunc(byRep, func(a, b int) int {
+			if ra, rb := rep[a], rep[b]; ra != rb {
+				if ra > rb {
+					return -1
+				}
+				return 1
+			}
+			return a - b
+		})
+		if scenario == LabelingScenario1 {
+			labeled = byRep[:p.Labeled] // the least representative stay unlabeled
+		} else {
+			labeled = byRep[len(byRep)-p.Labeled:] // the most representative stay unlabeled
+		}
+	default:
+		return Split{}, fmt.Errorf("biased-labeling: unknown labeling %q", scenario)
+	}
+	slices.Sort(labeled)
+	isL := make(map[int]bool, len(labeled))
+	for _, r := range labeled {
+		isL[r] = true
+	}
+	var uPos []int
+	for _, r := range P {
+		if !isL[r] {
+			uPos = append(uPos, r)
+		}
+	}
+	slices.Sort(uPos)
+	uNeg := slices.Sorted(slices.Values(neg[:nNeg]))
+	unlabeled := append(uPos, uNeg...)
+
+	// Folds stratified by (labeled, unlabeled positive, unlabeled negative).
+	fr := derive(in.Cell.SharedSeed(axisUnlabeledPrior, axisLabeling), "biased-labeling/folds")
+	folds := make([]int, len(labeled)+len(unlabeled))
+	offset := 0
+	for _, group := range []int{len(labeled), len(uPos), len(uNeg)} {
+		perm := fr.Perm(group)
+		for i, j := range perm {
+			folds[offset+j] = i % p.Folds
+		}
+		offset += group
+	}
+	return Split{Labeled: labeled, Unlabeled: unlabeled, Folds: folds}, nil
+}
+
+// representativeness returns the mixture log-density of every positive of
+// the data, computed once per data set.
+func (p *BiasedLabeling) representativeness(data *Data) (map[int]float64, error) {
+	if data.X == nil {
+		return nil, fmt.Errorf("biased-labeling: scenarios 1 and 2 need features; %s is a ranking", data.Name)
+	}
+	e, _ := p.reps.LoadOrStore(data.Fingerprint+"/"+data.Name, &repEntry{})
+	entry := e.(*repEntry)
+	entry.once.Do(func() {
+		var pos []int
+		for i, y := range data.Y {
+			if y {
+				pos = append(pos, i)
+			}
+		}
+		o := gmm.DefaultOptions()
+		o.Components, o.PCA, o.Seed = p.Components, p.PCA, p.GMMSeed
+		logDens, err := gmm.Representativeness(context.Background(), data.X, pos, o)
+		if err != nil {
+			entry.err = fmt.Errorf("biased-labeling: representativeness of %s's positives: %w", data.Name, err)
+			return
+		}
+		entry.rep = make(map[int]float64, len(pos))
+		for i, r := range pos {
+			entry.rep[r] = logDens[i]
+		}
+	})
+	return entry.rep, entry.err
+}
+
+// Compile-time checks.
+var (
+	_ ProtocolConfig = (*BiasedLabeling)(nil)
+	_ Protocol       = (*BiasedLabeling)(nil)
+)
+
+func init() {
+	Protocols.Register("biased-labeling", "the PULP paper's: P positives, L of them labeled at random or by representativeness (scenario1/2), U with Pr[y=1] = unlabeled-prior, k-fold CV",
+		func() ProtocolConfig { return DefaultBiasedLabeling() })
+	RegisterAxis(Axis{
+		Name: axisUnlabeledPrior,
+		Doc: "Pr[y = 1] in the unlabeled set (PULP paper's x-axis; protocol biased-labeling sizes U's negatives by it); " +
+			"a number in (0, 1)",
+		Parse:    parseUnitFloat(axisUnlabeledPrior, true),
+		Examples: [2]string{"0.1", "0.5"},
+	})
+	RegisterAxis(Axis{
+		Name:     axisLabeling,
+		Doc:      "how the labeled positives are chosen (protocol biased-labeling): random, scenario1 (least representative left unlabeled) or scenario2 (most representative left unlabeled)",
+		Parse:    parseLabeling,
+		Examples: [2]string{LabelingRandom, LabelingScenario2},
+	})
+}
+
+// parseLabeling decodes a labeling scenario.
+func parseLabeling(file string, n *yaml.Node) (AxisValue, Errors) {
+	d := &decoder{file: file}
+	switch n.Value {
+	case LabelingRandom, LabelingScenario1, LabelingScenario2:
+		if n.Kind == yaml.ScalarNode {
+			return AxisValue{Text: n.Value, Value: n.Value}, nil
+		}
+	}
+	d.add(n.Line, "grid.%s: %q: want %s, %s or %s", axisLabeling, n.Value, LabelingRandom, LabelingScenario1, LabelingScenario2)
+	return AxisValue{}, d.errs
+}

@@ -1,0 +1,177 @@
+package experiments
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// biasedData is a 2-D data set of 600 positives (a tight cluster at the
+// origin, so that the mixture's log-density falls with the distance from
+// it) and 3,000 negatives.
+func biasedData() *Data {
+	rng := rand.New(rand.NewPCG(5, 5))
+	const nPos, nNeg = 600, 3000
+	x := mat.NewDense(nPos+nNeg, 2, nil)
+	y := make([]bool, nPos+nNeg)
+	for i := range nPos + nNeg {
+		if i < nPos {
+			y[i] = true
+			x.Set(i, 0, rng.NormFloat64())
+			x.Set(i, 1, rng.NormFloat64())
+		} else {
+			x.Set(i, 0, 3+rng.NormFloat64())
+			x.Set(i, 1, rng.NormFloat64())
+		}
+	}
+	return &Data{Name: "b", X: x, Y: y, Fingerprint: "b"}
+}
+
+func biasedCell(pi float64, labeling, classifier string) *Cell {
+	v := map[string]AxisValue{
+		axisUnlabeledPrior: {Text: strconv.FormatFloat(pi, 'g', -1, 64), Value: pi},
+		axisLabeling:       {Text: labeling, Value: labeling},
+		classifierAxis:     {Text: classifier},
+	}
+	return &Cell{Dataset: &DatasetSpec{Name: "b"}, Values: v, expSeed: 11,
+		Seed: CellSeed(11, "b", v, 0)}
+}
+
+// The biased-labeling protocol: sizes (|L| = labeled, U = the other
+// positives of P and round(200 (1 - pi)/pi) negatives, so U's prior is pi to
+// rounding); P and the random L shared by every cell of a data set, the
+// negatives nested across pi, the folds shared by the classifiers of a
+// (pi, scenario); scenario 1 labels exactly the most representative half
+// of P (1 - 1 = the least representative left unlabeled), scenario 2 the
+// least; folds stratified by (L, unlabeled positive, negative) to within
+// one row.
+func TestBiasedLabelingProtocol(t *testing.T) {
+	data := biasedData()
+	p := DefaultBiasedLabeling()
+	split := func(pi float64, labeling, classifier string) Split {
+		t.Helper()
+		s, err := p.Split(nil, SplitInput{Data: data, Cell: biasedCell(pi, labeling, classifier)})
+		if err != nil {
+			t.Fatalf("pi %v %s: %v", pi, labeling, err)
+		}
+		return s
+	}
+	rep, err := p.representativeness(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	positivesOf := func(s Split) []int {
+		var out []int
+		for _, r := range append(slices.Clone(s.Labeled), s.Unlabeled...) {
+			if data.Y[r] {
+				out = append(out, r)
+			}
+		}
+		return slices.Sorted(slices.Values(out))
+	}
+	var firstP []int
+	var prevNeg map[int]bool
+	for _, pi := range []float64{0.9, 0.5, 0.1} { // growing U: nested negatives
+		wantNeg := int(math.Round(200 * (1 - pi) / pi))
+		negs := map[int]bool{}
+		for _, lab := range []string{LabelingRandom, LabelingScenario1, LabelingScenario2} {
+			s := split(pi, lab, "a")
+			if len(s.Labeled) != 200 || len(s.Unlabeled) != 200+wantNeg || len(s.Folds) != 400+wantNeg {
+				t.Fatalf("pi %v %s: |L| %d, |U| %d, folds %d", pi, lab, len(s.Labeled), len(s.Unlabeled), len(s.Folds))
+			}
+			if other := split(pi, lab, "b"); !slices.Equal(other.Labeled, s.Labeled) || !slices.Equal(other.Unlabeled, s.Unlabeled) || !slices.Equal(other.Folds, s.Folds) {
+				t.Errorf("pi %v %s: two classifiers got different splits", pi, lab)
+			}
+			P := positivesOf(s)
+			if firstP == nil {
+				firstP = P
+			} else if !slices.Equal(P, firstP) {
+				t.Errorf("pi %v %s: P differs from the first cell's", pi, lab)
+			}
+			for _, r := range s.Labeled {
+				if !data.Y[r] {
+					t.Fatalf("pi %v %s: a negative in L", pi, lab)
+				}
+			}
+			for _, r := range s.Unlabeled {
+				if !data.Y[r] {
+					negs[r] = true
+				}
+			}
+			// Representativeness: scenario 1 labels the top half of P.
+			minL, maxL := math.Inf(1), math.Inf(-1)
+			for _, r := range s.Labeled {
+				minL, maxL = min(minL, rep[r]), max(maxL, rep[r])
+			}
+			minU, maxU := math.Inf(1), math.Inf(-1)
+			for _, r := range s.Unlabeled {
+				if data.Y[r] {
+					minU, maxU = min(minU, rep[r]), max(maxU, rep[r])
+				}
+			}
+			switch lab {
+			case LabelingScenario1:
+				if minL < maxU {
+					t.Errorf("pi %v scenario1: an unlabeled positive (%v) is more representative than a labeled one (%v)", pi, maxU, minL)
+				}
+			case LabelingScenario2:
+				if maxL > minU {
+					t.Errorf("pi %v scenario2: a labeled positive (%v) is more representative than an unlabeled one (%v)", pi, maxL, minU)
+				}
+			}
+			// Stratified folds: each group spread over the 8 folds to within one row.
+			nL, nUP := len(s.Labeled), 0
+			for _, r := range s.Unlabeled {
+				if data.Y[r] {
+					nUP++
+				}
+			}
+			for g, rng := range [][2]int{{0, nL}, {nL, nL + nUP}, {nL + nUP, len(s.Folds)}} {
+				count := make([]int, 8)
+				for _, f := range s.Folds[rng[0]:rng[1]] {
+					count[f]++
+				}
+				if slices.Max(count)-slices.Min(count) > 1 {
+					t.Errorf("pi %v %s: group %d fold sizes %v", pi, lab, g, count)
+				}
+			}
+		}
+		if len(negs) != wantNeg {
+			t.Errorf("pi %v: the scenarios drew %d distinct negatives, want the same %d", pi, len(negs), wantNeg)
+		}
+		for r := range prevNeg {
+			if !negs[r] {
+				t.Errorf("pi %v: negative %d of a larger pi is not drawn", pi, r)
+				break
+			}
+		}
+		prevNeg = negs
+	}
+	// The random L is the same at every pi; the scenarios differ from it.
+	r1, r2 := split(0.1, LabelingRandom, "a"), split(0.9, LabelingRandom, "a")
+	if !slices.Equal(r1.Labeled, r2.Labeled) {
+		t.Errorf("random L differs across pi")
+	}
+	if s1 := split(0.1, LabelingScenario1, "a"); slices.Equal(s1.Labeled, r1.Labeled) {
+		t.Errorf("scenario1 L equals the random L")
+	}
+
+	// Errors name what is missing.
+	small := &BiasedLabeling{Positives: 700, Labeled: 200, Folds: 8, Components: 3, PCA: 0}
+	if _, err := small.Split(nil, SplitInput{Data: data, Cell: biasedCell(0.5, LabelingRandom, "a")}); err == nil || !strings.Contains(err.Error(), "600 positives") {
+		t.Errorf("too few positives: %v", err)
+	}
+	if _, err := p.Split(nil, SplitInput{Data: data, Cell: biasedCell(0.05, LabelingRandom, "a")}); err == nil || !strings.Contains(err.Error(), "negatives") {
+		t.Errorf("too few negatives: %v", err)
+	}
+	bad := &BiasedLabeling{Positives: 10, Labeled: 10, Folds: 1, Components: 0, PCA: -1}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "labeled 10") || !strings.Contains(err.Error(), "folds 1") ||
+		!strings.Contains(err.Error(), "components 0") || !strings.Contains(err.Error(), "pca -1") {
+		t.Errorf("Validate: %v", err)
+	}
+}
