@@ -234,9 +234,11 @@ func isRegular(p string) bool {
 // hasMember reports whether the zip file holds a member matching the
 // pattern (always true for "", the file itself). A file that is not a
 // readable zip counts as having it: it is there, and loading it reports
-// what is wrong with it.
+// what is wrong with it. So does a gzipped tar: it has no index, and
+// listing its members means decompressing all of it (MNIST's 55 MB), too
+// much for a look at what is there; loading names a member it lacks.
 func hasMember(file, member string) bool {
-	if member == "" {
+	if member == "" || isTarContainer(file) {
 		return true
 	}
 	zr, err := zip.OpenReader(file)

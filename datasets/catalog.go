@@ -64,14 +64,16 @@ type Spec struct {
 
 // FileSpec is one file of a data set. Path is relative to the archive base
 // (https://archive.ics.uci.edu/ml/ or the mirror), e.g.
-// "machine-learning-databases/housing/housing.data"; a zip member is written
-// "dir/archive.zip!member", and the member may be a glob (path.Match) that
-// selects several members, read in name order.
+// "machine-learning-databases/housing/housing.data"; a member of a zip or
+// a gzipped tar (.tar.gz, .tgz) is written "dir/archive.zip!member", and the
+// member may be a glob (path.Match) that selects several members, read in
+// name order.
 type FileSpec struct {
 	Path string `yaml:"path" json:"path"`
 	// Labels names a file, parallel to Path (same line count), whose single
 	// column is appended to each row of Path as its last column (UCI's HAPT
-	// keeps X and y in separate files).
+	// keeps X and y in separate files). For kind idx it is the IDX labels
+	// file of the IDX images file Path (required).
 	Labels string `yaml:"labels" json:"labels,omitempty"`
 	// Optional files may be missing: the data set then loads without them,
 	// with Complete=false and a warning that states the shortfall.
@@ -85,7 +87,9 @@ type Format struct {
 	// Kind is one of: delimited (text with a delimiter), xls (Excel 97-2003
 	// worksheet), gas (UCI gas-sensor lines "CLASS;CONC i:v ..."), documents
 	// (a .tar.gz of text documents, one directory per class, encoded as
-	// TF-IDF), none (no parser: only for unavailable data sets).
+	// TF-IDF), idx (MNIST's IDX images with an IDX labels file, see
+	// PerClass and Resample), none (no parser: only for unavailable data
+	// sets).
 	Kind string `yaml:"kind" json:"kind"`
 	// Delimiter for delimited: comma, semicolon, tab or whitespace (runs of
 	// spaces and tabs). Fields are trimmed of spaces; a field in double
@@ -103,6 +107,12 @@ type Format struct {
 	Width   int    `yaml:"width" json:"width,omitempty"` // gas: number of features
 	// documents: keep the MaxFeatures most frequent terms (default 1000).
 	MaxFeatures int `yaml:"max_features" json:"max_features,omitempty"`
+	// idx: keep the first PerClass images of each label, in file order
+	// (0 = every image). A label with fewer images is an error.
+	PerClass int `yaml:"per_class" json:"per_class,omitempty"`
+	// idx: resample the 28x28 images to Resample x Resample pixels by area
+	// averaging (0 = keep 28x28). Pixels are divided by 255 either way.
+	Resample int `yaml:"resample" json:"resample,omitempty"`
 }
 
 // Target says which column is the target and how its value becomes a label.
@@ -364,7 +374,7 @@ func (s *Spec) validate() []string {
 		default:
 			bad("format.delimiter %q: want comma, semicolon, tab or whitespace", f.Delimiter)
 		}
-	case "xls", "gas", "documents":
+	case "xls", "gas", "documents", "idx":
 		if f.Delimiter != "" {
 			bad("format.delimiter is only for kind delimited")
 		}
@@ -373,7 +383,7 @@ func (s *Spec) validate() []string {
 			bad("format.kind none is only allowed for an unavailable data set")
 		}
 	default:
-		bad("format.kind %q: want delimited, xls, gas, documents or none", f.Kind)
+		bad("format.kind %q: want delimited, xls, gas, documents, idx or none", f.Kind)
 	}
 	if f.Kind == "gas" && f.Width <= 0 {
 		bad("format.width: the gas format needs the number of features")
@@ -384,6 +394,22 @@ func (s *Spec) validate() []string {
 	if f.MaxFeatures < 0 || (f.Kind != "documents" && f.MaxFeatures != 0) {
 		bad("format.max_features is only for kind documents, and must be positive")
 	}
+	if f.PerClass < 0 || (f.Kind != "idx" && f.PerClass != 0) {
+		bad("format.per_class is only for kind idx, and must be positive")
+	}
+	if f.Resample < 0 || f.Resample > idxSide || (f.Kind != "idx" && f.Resample != 0) {
+		bad("format.resample is only for kind idx, and must be in 1..%d (the side of an MNIST image)", idxSide)
+	}
+	if f.Kind == "idx" {
+		if f.Header || len(f.Names) > 0 {
+			bad("format.header and format.names are not used with kind idx (the columns are label and pixels)")
+		}
+		for i, fs := range s.Files {
+			if fs.Labels == "" {
+				bad("files[%d].labels: kind idx needs the IDX labels file of each images file", i)
+			}
+		}
+	}
 	if f.Header && len(f.Names) > 0 {
 		bad("format.names and format.header both given: the header names the columns")
 	}
@@ -391,7 +417,7 @@ func (s *Spec) validate() []string {
 		return errs
 	}
 	t := s.Target
-	if t.Column == "" && f.Kind != "documents" {
+	if t.Column == "" && f.Kind != "documents" && f.Kind != "idx" {
 		bad("target.column: missing")
 	}
 	rules := 0
@@ -450,8 +476,8 @@ func (s *Spec) validate() []string {
 			bad("features.sequence %s: letter %q twice in the alphabet", q.Column, dup)
 		}
 	}
-	if f.Kind == "documents" && (len(s.Features.Drop)+len(s.Features.Categorical)+len(s.Features.Binary)+len(s.Features.Sequence) > 0) {
-		bad("features: not used with kind documents (the terms are the features)")
+	if (f.Kind == "documents" || f.Kind == "idx") && (len(s.Features.Drop)+len(s.Features.Categorical)+len(s.Features.Binary)+len(s.Features.Sequence) > 0) {
+		bad("features: not used with kind %s (the %s are the features)", f.Kind, map[string]string{"documents": "terms", "idx": "pixels"}[f.Kind])
 	}
 	return errs
 }
@@ -478,16 +504,16 @@ func checkThreshold(v string) error {
 }
 
 // checkArchivePath accepts a relative slash path without "..", with at most
-// one "!" (zip member).
+// one "!" (a member of a zip or a gzipped tar).
 func checkArchivePath(p string) error {
 	if p == "" {
 		return errors.New("empty")
 	}
-	container, member, isZip := strings.Cut(p, "!")
+	container, member, isMember := strings.Cut(p, "!")
 	if strings.Contains(member, "!") {
 		return fmt.Errorf("%q: more than one '!'", p)
 	}
-	if container == "" || (isZip && member == "") {
+	if container == "" || (isMember && member == "") {
 		return fmt.Errorf("%q: empty path component", p)
 	}
 	for _, part := range []string{container, member} {
@@ -500,10 +526,10 @@ func checkArchivePath(p string) error {
 			}
 		}
 	}
-	if isZip && !strings.HasSuffix(strings.ToLower(container), ".zip") {
-		return fmt.Errorf("%q: a member ('!') needs a .zip container", p)
+	if isMember && !isZipContainer(container) && !isTarContainer(container) {
+		return fmt.Errorf("%q: a member ('!') needs a .zip, .tar.gz or .tgz container", p)
 	}
-	if isZip {
+	if isMember {
 		if _, err := path.Match(member, ""); err != nil {
 			return fmt.Errorf("%q: bad member pattern: %v", p, err)
 		}

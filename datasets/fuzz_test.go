@@ -130,7 +130,7 @@ func FuzzParseCatalog(f *testing.F) {
 func FuzzDecodeEncoded(f *testing.F) {
 	mirror, cat := fixture(f)
 	st := openFixture(f, mirror, cat)
-	for _, name := range []string{"toy", "toyseq"} {
+	for _, name := range []string{"toy", "toyseq", "toydocs"} {
 		if _, err := st.Load(bg, name); err != nil {
 			f.Fatal(err)
 		}
@@ -141,12 +141,50 @@ func FuzzDecodeEncoded(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, x, y, err := decodeEncoded(data)
+		dec, err := decodeEncoded(data)
 		if err != nil {
 			return
 		}
-		if len(x) != h.N*h.D || len(y) != h.N {
-			t.Fatalf("n=%d d=%d but %d values and %d labels", h.N, h.D, len(x), len(y))
+		h := dec.h
+		if len(dec.x) != h.N*h.D || len(dec.y) != h.N || (dec.class != nil && len(dec.class) != h.N) {
+			t.Fatalf("n=%d d=%d but %d values, %d labels and %d classes", h.N, h.D, len(dec.x), len(dec.y), len(dec.class))
+		}
+		for i, c := range dec.class {
+			if c < 0 || int(c) >= len(h.Classes) {
+				t.Fatalf("row %d: class %d of %d", i, c, len(h.Classes))
+			}
+		}
+	})
+}
+
+// FuzzReadIDX: IDX images and labels of any bytes give rows or an error,
+// never a panic or rows of the wrong width.
+func FuzzReadIDX(f *testing.F) {
+	f.Add(idxImagesFile(3, 28, 28, toyIDXPixel), idxLabelsFile(1, 2, 1), 1, 16)
+	f.Add(idxImagesFile(2, 28, 28, toyIDXPixel), idxLabelsFile(1, 2), 0, 0)
+	f.Add(idxImagesFile(1, 2, 2, toyIDXPixel), idxLabelsFile(1), 0, 7)
+	f.Fuzz(func(t *testing.T, images, labels []byte, perClass, resample int) {
+		if perClass < 0 || perClass > 100 || resample < 0 || resample > idxSide {
+			return // the catalog refuses these
+		}
+		fm := Format{Kind: "idx", PerClass: perClass, Resample: resample}
+		rec, err := readIDX(fm, part{"images", images}, part{"labels", labels})
+		if err != nil {
+			return
+		}
+		side := idxSideOut(fm)
+		if len(rec.rows) != len(rec.values) || len(rec.rows) != len(rec.lines) {
+			t.Fatalf("%d rows, %d values, %d lines", len(rec.rows), len(rec.values), len(rec.lines))
+		}
+		for i, v := range rec.values {
+			if len(v) != side*side {
+				t.Fatalf("row %d: %d values, want %d", i, len(v), side*side)
+			}
+			for _, p := range v {
+				if !(p >= 0 && p <= 1) {
+					t.Fatalf("row %d: pixel %v outside [0, 1]", i, p)
+				}
+			}
 		}
 	})
 }

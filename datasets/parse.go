@@ -17,6 +17,9 @@ import (
 type records struct {
 	rows  [][]string
 	lines []int
+	// values holds a row's numbers when the parser decoded them itself
+	// (idx: the pixels, already scaled); nil for text formats.
+	values [][]float64
 }
 
 // delimiterByte maps a catalog delimiter name to its byte (0 = whitespace).

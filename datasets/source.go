@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
@@ -120,17 +121,18 @@ type candidate struct {
 }
 
 // candidates lists where a catalog path may be found, best first. Besides
-// the path itself: a zip member may also be stored extracted, next to the
-// zip ("dir/member") or in a folder named after it ("dir/stem/member"), as
-// the project's mirror stores gas and bank; a compressed .Z or .gz file may
-// also be stored decompressed (the mirror keeps both).
+// the path itself: a zip (or .tar.gz) member may also be stored extracted,
+// next to the archive ("dir/member") or in a folder named after it
+// ("dir/stem/member"), as the project's mirror stores gas and bank; a
+// compressed .Z or .gz file may also be stored decompressed (the mirror
+// keeps both).
 func candidates(p string) []candidate {
-	container, member, isZip := strings.Cut(p, "!")
-	if isZip {
+	container, member, isMember := strings.Cut(p, "!")
+	if isMember {
 		c := []candidate{{container, member}}
 		if !strings.ContainsAny(member, "*?[") {
 			dir := path.Dir(container)
-			stem := strings.TrimSuffix(path.Base(container), path.Ext(container))
+			stem := archiveStem(path.Base(container))
 			c = append(c, candidate{path.Join(dir, member), ""}, candidate{path.Join(dir, stem, member), ""})
 		}
 		return c
@@ -142,6 +144,27 @@ func candidates(p string) []candidate {
 		}
 	}
 	return c
+}
+
+// isZipContainer and isTarContainer say which archive a member path
+// ("a.zip!m", "a.tgz!m") reads; the suffix decides, as for .Z and .gz.
+func isZipContainer(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".zip") }
+
+func isTarContainer(p string) bool {
+	l := strings.ToLower(p)
+	return strings.HasSuffix(l, ".tar.gz") || strings.HasSuffix(l, ".tgz")
+}
+
+// archiveStem is an archive's name without its archive extension
+// ("a.tar.gz" -> "a", "a.zip" -> "a").
+func archiveStem(name string) string {
+	l := strings.ToLower(name)
+	for _, ext := range []string{".tar.gz", ".tgz", ".zip"} {
+		if strings.HasSuffix(l, ext) {
+			return name[:len(name)-len(ext)]
+		}
+	}
+	return strings.TrimSuffix(name, path.Ext(name))
 }
 
 // rawFile is a file found in the cache, read into memory.
@@ -447,15 +470,18 @@ type part struct {
 	data []byte
 }
 
-// maxMemberSize bounds a decompressed zip member or .gz file (the largest
-// UCI file we know of expands to ~80 MB).
+// maxMemberSize bounds a decompressed zip or tar member or .gz file (the
+// largest UCI file we know of expands to ~80 MB).
 const maxMemberSize = 2 << 30
 
 // parts returns the decompressed contents that a raw file provides for its
-// catalog path: the zip members matching the pattern (in name order), a
-// decompressed .Z or .gz, or the bytes themselves.
+// catalog path: the zip or tar members matching the pattern (in name
+// order), a decompressed .Z or .gz, or the bytes themselves.
 func (f *rawFile) parts() ([]part, error) {
 	rel := f.cand.rel
+	if f.cand.member != "" && isTarContainer(rel) {
+		return tarMembers(rel, f.data, f.cand.member)
+	}
 	if f.cand.member != "" {
 		zr, err := zip.NewReader(bytes.NewReader(f.data), int64(len(f.data)))
 		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
@@ -511,6 +537,64 @@ func (f *rawFile) parts() ([]part, error) {
 		return []part{{rel, b}}, nil
 	}
 	return []part{{rel, f.data}}, nil
+}
+
+// tarMembers returns the regular files of a gzipped tar whose names match
+// the pattern, in name order (the last of duplicate names wins, as when the
+// tar is extracted). The whole archive is read, so a damaged archive is an
+// error even when the damage lies past the members wanted.
+func tarMembers(rel string, data []byte, member string) ([]part, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		// Alone, a short file gives just "unexpected EOF".
+		return nil, fmt.Errorf("%s: gzip header: %w", rel, err)
+	}
+	tr := tar.NewReader(zr)
+	byName := map[string][]byte{}
+	var total int64
+	for entry := 1; ; entry++ {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: tar entry %d: %w", rel, entry, err)
+		}
+		name := strings.TrimPrefix(h.Name, "./")
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		if ok, _ := path.Match(member, name); !ok && name != member {
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(tr, maxMemberSize+1))
+		if err != nil {
+			return nil, fmt.Errorf("%s!%s: %w", rel, name, err)
+		}
+		if total += int64(len(b)); total > maxMemberSize {
+			return nil, fmt.Errorf("%s!%s: the members read exceed %d bytes", rel, name, maxMemberSize)
+		}
+		byName[name] = b
+	}
+	// A truncated gzip stream can end exactly at a tar block boundary and
+	// look like a short archive: the gzip trailer (CRC and length) is only
+	// checked when the stream is read to its end.
+	if _, err := io.Copy(io.Discard, zr); err != nil {
+		return nil, fmt.Errorf("%s: gzip data: %w", rel, err)
+	}
+	if len(byName) == 0 {
+		return nil, fmt.Errorf("%s: no member matches %q", rel, member)
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]part, len(names))
+	for i, n := range names {
+		out[i] = part{rel + "!" + n, byName[n]}
+	}
+	return out, nil
 }
 
 func gunzip(data []byte) ([]byte, error) {

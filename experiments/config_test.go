@@ -62,7 +62,7 @@ report: glossy
 		`bad.yaml:20: truths[1]: truth same-model: on = "somewhere"`,
 		`bad.yaml:20: truths: traditional trains a supervised classifier, but data set(s) b are rankings`,
 		`bad.yaml:21: metrics[1]: measure aucpr: outside[0] = "trim"`,
-		`bad.yaml:21: metrics[2]: unknown measure "nope" (known: acc, auc, aucpr, aul, bacc, bounds, f1, mcc, pu-learning)`,
+		`bad.yaml:21: metrics[2]: unknown measure "nope" (known: acc, auc, aucpr, aul, bacc, bounds, f1, mcc, pu-learning, pu-measures)`,
 		`metrics[3]: as: is not taken here`,
 		`bad.yaml:22: evaluate: "everything"`,
 		`bad.yaml:23: report: unknown report "glossy" (known: summary)`,
@@ -87,7 +87,7 @@ report: glossy
 
 func TestConfigRequiredParts(t *testing.T) {
 	_, err := ParseConfig([]byte("description: nothing\n"), "empty.yaml", LoadOptions{})
-	for _, want := range []string{"experiment: a name is required", "protocol: required: protocol: {name: NAME, options} (known: aaai2017, claesen2015, psb2019, scar-fraction)",
+	for _, want := range []string{"experiment: a name is required", "protocol: required: protocol: {name: NAME, options} (known: aaai2017, biased-labeling, claesen2015, psb2019, scar-fraction)",
 		"datasets: list at least one data set", "metrics: list at least one measure"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)
