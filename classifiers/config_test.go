@@ -68,7 +68,7 @@ func TestRegistry(t *testing.T) {
 	if names := Names(); !slices.Contains(names, NNetBagName) || !slices.Contains(names, GBDTName) || !slices.IsSorted(names) {
 		t.Errorf("Names() = %v", names)
 	}
-	if _, err := Defaults("svm"); err == nil || !strings.Contains(err.Error(), NNetBagName) {
+	if _, err := Defaults("nonesuch"); err == nil || !strings.Contains(err.Error(), NNetBagName) {
 		t.Errorf("unknown classifier: %v (should list the known ones)", err)
 	}
 	func() {
