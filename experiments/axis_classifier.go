@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/pueval/pueval/classifiers"
@@ -59,4 +61,32 @@ func (c *Config) classifierOf(cell *Cell) classifiers.Config {
 		return v
 	}
 	return c.Classifier
+}
+
+// KernelName names the compute kernel(s) of the classifiers the cells
+// train (classifiers.KernelName): the config's classifier, or, with a
+// classifier axis, the distinct kernels of its values joined by "," ("" when
+// none has a kernel, e.g. SVMs), for the run's first line and manifest.
+func (c *Config) KernelName() string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(clf classifiers.Config) {
+		if k := classifiers.KernelName(clf); k != "" && !seen[k] {
+			seen[k] = true
+			names = append(names, k)
+		}
+	}
+	axis := false
+	for _, d := range c.Datasets {
+		for _, v := range d.Grid.Values(classifierAxis) {
+			if clf, ok := v.Value.(classifiers.Config); ok {
+				axis = true
+				add(clf)
+			}
+		}
+	}
+	if !axis && c.Classifier != nil {
+		add(c.Classifier)
+	}
+	return strings.Join(names, ",")
 }

@@ -202,9 +202,12 @@ datasets:
 evaluate: pu
 metrics: [pu-measures]
 `
-	d, sum, _ := runYAML(t, src, 2, nil)
+	d, sum, cfg := runYAML(t, src, 2, nil)
 	if sum.Failed != 0 || sum.Ran != 8 {
 		t.Fatalf("summary %+v", sum)
+	}
+	if k := cfg.KernelName(); k != "" {
+		t.Errorf("SVMs have no compute kernel, the config says %q (the default nnet-bag's?)", k)
 	}
 	recs, err := results.ReadRecords(d)
 	if err != nil {
@@ -238,7 +241,10 @@ metrics: [pu-measures]
 
 	nnet := strings.Replace(src, "    - {label: lin, name: svm, kernel: linear}\n    - {label: rbf, name: svm, kernel: rbf, unlabeled_weight: 0.1}\n",
 		"    - {label: nets, name: nnet-bag, bags: 2}\n", 1)
-	d, sum, _ = runYAML(t, nnet, 1, nil)
+	d, sum, cfg = runYAML(t, nnet, 1, nil)
+	if k := cfg.KernelName(); k == "" {
+		t.Errorf("a classifier axis of nnet-bag names no kernel")
+	}
 	recs, _ = results.ReadRecords(d)
 	if sum.Failed != 4 || len(recs) == 0 || !strings.Contains(recs[0].Error, "nnet-bag cannot train on the protocol's cross-validation folds") {
 		t.Errorf("nnet-bag with folds: %+v, %v", sum, recs)

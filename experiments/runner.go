@@ -131,7 +131,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	// turns an unavailable data set into one clear message, not a failed cell each.
 	cfg := r.Config
 	man := results.Manifest{Experiment: cfg.Experiment, Config: cfg.Source, ConfigHash: cfg.Hash, ConfigKey: cfg.KeyHash(),
-		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: classifiers.KernelName(cfg.Classifier),
+		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: cfg.KernelName(),
 		Report: cfg.Report, Protocol: cfg.Protocol.Name(),
 		Data: map[string]string{}, Started: start.UTC(), Machine: machine()}
 	for _, e := range cfg.Estimators {

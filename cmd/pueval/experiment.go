@@ -16,7 +16,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/experiments"
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/report"
@@ -142,7 +141,7 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 		}
 	}
 	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version()}
-	kernel := classifiers.KernelName(cfg.Classifier)
+	kernel := cfg.KernelName()
 	if kernel == "" {
 		kernel = "n/a"
 	}
