@@ -88,9 +88,10 @@ fmt-check:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30s ./internal/scorefile
 	$(GO) test -run '^$$' -fuzz FuzzReadLimits -fuzztime 30s ./internal/scorefile
-	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded; do \
+	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded FuzzReadIDX; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
 	$(GO) test -run '^$$' -fuzz FuzzScore -fuzztime 30s ./classifiers
+	$(GO) test -run '^$$' -fuzz FuzzSVMTrain -fuzztime 30s -fuzzminimizetime 5s ./classifiers/svm
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime 30s -fuzzminimizetime 5s ./experiments
 	for f in FuzzReadRecords FuzzScoreCache; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./experiments/results || exit 1; done

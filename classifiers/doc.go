@@ -62,4 +62,16 @@
 // (Steele, Lea & Flood, OOPSLA 2014) started at seed, the two words of a
 // math/rand/v2 PCG. Net b draws, in order: its bootstrap, its validation
 // rows (split unique only), its initial weights.
+//
+// # gbdt and svm
+//
+// gbdt (type [GBDT], package classifiers/gbdt) is a histogram
+// gradient-boosted tree ensemble with LightGBM's defaults, scoring each row
+// by the model of a stratified k-fold split that did not train on it (the
+// AUL paper's classifier). svm (type [SVM], package classifiers/svm) is a
+// C-SVC with per-instance weights (biased SVM, Liu et al. 2003; or Elkan &
+// Noto 2008's weighting), scoring out of fold likewise; it is also a
+// [FoldScorer], so a protocol that owns its cross-validation folds (the
+// PULP paper's) gets each fold scored by the model of the other folds. Its
+// scores are the decision values mapped strictly increasingly into (0, 1).
 package classifiers
