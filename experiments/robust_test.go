@@ -85,7 +85,7 @@ func TestConfigLimits(t *testing.T) {
 		{"seed: 18446744073709551616\n", `c.yaml:5: seed: "18446744073709551616": want an integer in [0, 18446744073709551615]`},
 		{"seed: -1\n", `c.yaml:5: seed: "-1"`},
 		{"metrics: [aucpr]\n", "c.yaml:5: metrics: given twice (first on line 4); the first is used"},
-		{"classifier: {name: svm}\n", `c.yaml:5: classifier: unknown classifier "svm" (known: gbdt, nnet-bag)`},
+		{"classifier: {name: rforest}\n", `c.yaml:5: classifier: unknown classifier "rforest" (known: gbdt, nnet-bag, svm)`},
 	} {
 		_, err := ParseConfig([]byte(base+c.add), "c.yaml", LoadOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
