@@ -16,9 +16,11 @@ import (
 )
 
 // Figure2CSV is fig2.csv: one row per labeling, Pr[y=1] and measure, with
-// the fold-mean rank correlation, the fold-mean MAD (empty where
-// undefined) and the number of (problem, classifier) configurations.
-// scenario is the record's labeling value, measure the metric key.
+// the rank correlation and the MAD of the point (empty where undefined;
+// per fold, averaged over the folds and repeats) and the number of
+// (problem, classifier) configurations. scenario is the record's labeling
+// value, measure the metric key. Given a.FoldMeans, it is
+// fig2-foldmeans.csv: the same over the configurations' fold means.
 func Figure2CSV(a Analysis) string {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)

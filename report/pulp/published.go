@@ -18,9 +18,9 @@ var publishedFS embed.FS
 
 // Statistics of Table 1's rows.
 const (
-	StatRank = "rank" // mean over the Pr[y=1] grid of the fold-mean Spearman correlation
-	StatMAD  = "mad"  // mean over the grid of the fold-mean absolute deviation
-	StatSD   = "sd"   // overall standard deviation of the PU values
+	StatRank = "rank" // mean over the Pr[y=1] grid of the Spearman correlation (per fold, averaged over the folds; or over the fold means)
+	StatMAD  = "mad"  // mean over the grid of the mean absolute deviation (likewise)
+	StatSD   = "sd"   // overall standard deviation of the PU values (per fold, or the fold means)
 )
 
 // PaperTable is the paper's Table 1: values by statistic, then labeling

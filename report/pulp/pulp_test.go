@@ -96,7 +96,12 @@ func paperValues(p PaperTable, stat, lab string) []float64 {
 //
 //	auc:      pu = true                 rho 1, MAD 0
 //	f1:       pu = -true                rho -1, MAD 2 mean(true) = 2 (0.325 + f/100): 0.67, 0.69 -> 0.68
-//	ll:       pu = true + 0.05          rho 1, MAD 0.05
+//	ll:       pu = true + 0.05 + 0.05 s_i on fold 1, true + 0.05 - 0.05 s_i on fold 2, s_i = +1 for
+//	          even i, -1 for odd (an offset that cancels in the fold mean). Fold 1: pu = 0.1k + 0.16
+//	          (i = 2k), 0.1k + 0.11 (i = 2k+1): neighbours swapped, rho 137/143. Fold 2: pu = 0.1k + 0.07
+//	          (i = 2k), 0.1k + 0.22 (i = 2k+1): ordered i0 i2 i1 i4 i3 ... i10 i9 i11, rank differences
+//	          0, +1, -1, ..., +1, -1, 0, sum d^2 = 10, rho = 1 - 6 x 10/(12 x 143) = 138/143.
+//	          rho (137/143 + 138/143)/2 = 275/286; MAD 0.05 (|0.05 +- 0.05|: 0.1 for half, 0 for half)
 //	mi:       fold 1 pu = 0.3 (constant: rho undefined, left out), fold 2 pu = true;
 //	          rho 1; MAD fold 1 = mean |0.3 - (0.06, 0.11, ..., 0.61)| = 1.82/12, fold 2 0 -> 0.91/12
 //	pearson:  pu = true of i XOR 1 (neighbours swapped): d = +-1 for all 12, no ties:
@@ -105,6 +110,16 @@ func paperValues(p PaperTable, stat, lab string) []float64 {
 //	pulp:     random pu = true (1, 0); scenario1 swapped as pearson (137/143, 0.05);
 //	          scenario2 reversed, pu = true_f(11 - i): rho -1, MAD 0.05 mean|11 - 2i| = 0.05 x 72/12 = 0.3
 //	pseudo-f: pu = -true as f1, absent under scenario2 (no value: NaN, 0 configurations)
+//
+// Over the fold means (Table 1 (fold means)), with mean true(i) = (i+1)/20
+// + 0.015: auc (1, 0), f1 and pseudo-f (-1, 2 (0.325 + 0.015) = 0.68) and
+// map (1, Pr[y=1]) as per fold; ll's offsets cancel, pu = true + 0.05: rho
+// 1 (not 275/286), MAD 0.05; mi's fold-1 rho no longer drops out: pu =
+// (0.3 + true@2)/2 rises with i, rho 1, and pu - true = (0.3 - true@1)/2,
+// half fold 1's deviations, MAD 0.91/12 again; pearson and pulp swap or
+// reverse the fold means as they do each fold: as per fold. The records
+// carry the fold means as pu and true, but mnist-8's (18 records) do not:
+// the analysis computes theirs from the folds.
 func synthRecords() []results.Record {
 	tr := func(i, f int) float64 { return float64(i+1)/20 + float64(f)/100 }
 	var recs []results.Record
@@ -124,7 +139,14 @@ func synthRecords() []results.Record {
 						}
 						set("auc", tr(i, f))
 						set("f1", -tr(i, f))
-						set("ll", tr(i, f)+0.05)
+						s := 1.0
+						if i%2 == 1 {
+							s = -1
+						}
+						if f == 2 {
+							s = -s
+						}
+						set("ll", tr(i, f)+0.05+0.05*s)
 						if f == 1 {
 							set("mi", 0.3)
 						} else {
@@ -146,6 +168,11 @@ func synthRecords() []results.Record {
 					}
 					if lab == Scenario2 {
 						delete(m, "pseudo-f")
+					}
+					if prob < 3 {
+						for _, mv := range m {
+							mv["pu"], mv["true"] = (mv["pu@1"]+mv["pu@2"])/2, (mv["true@1"]+mv["true@2"])/2
+						}
 					}
 					ds := []string{"20news-atheism", "20news-space", "mnist-3", "mnist-8"}[prob]
 					c := []string{"lin-wu1", "rbf-en", "lin-en"}[cl]
@@ -183,7 +210,7 @@ func TestAnalyzeByHand(t *testing.T) {
 	}
 	swapped := 137.0 / 143
 	want := map[string]map[string][2]float64{ // labeling -> measure -> Table 1's (rho, MAD)
-		Random: {"auc": {1, 0}, "f1": {-1, 0.68}, "ll": {1, 0.05}, "mi": {1, 0.91 / 12}, "pearson": {swapped, 0.05},
+		Random: {"auc": {1, 0}, "f1": {-1, 0.68}, "ll": {275.0 / 286, 0.05}, "mi": {1, 0.91 / 12}, "pearson": {swapped, 0.05},
 			"map": {1, 0.3}, "pulp": {1, 0}, "pseudo-f": {-1, 0.68}},
 		Scenario1: {"pulp": {swapped, 0.05}, "pseudo-f": {-1, 0.68}},
 		Scenario2: {"pulp": {-1, 0.3}, "pseudo-f": {math.NaN(), math.NaN()}},
@@ -225,6 +252,104 @@ func TestAnalyzeByHand(t *testing.T) {
 	}
 }
 
+// TestFoldMeansByHand checks the fold-mean view against synthRecords'
+// comment: ll's rho is 1 there (275/286 per fold), mi's defined on every
+// sample, the rest as per fold.
+func TestFoldMeansByHand(t *testing.T) {
+	a := Analyze(synthRecords())
+	fm := a.FoldMeans
+	if fm == nil || !fm.FoldMeanView || a.FoldMeanView || fm.FoldMeans != nil {
+		t.Fatalf("fold-mean view %v", fm)
+	}
+	if a.MeansComputed != 18 || fm.OK != 72 || len(fm.Points) != 48 || fm.Total != 75 {
+		t.Errorf("computed %d, view ok %d, %d points", a.MeansComputed, fm.OK, len(fm.Points))
+	}
+	swapped := 137.0 / 143
+	want := map[string]map[string][2]float64{
+		Random: {"auc": {1, 0}, "f1": {-1, 0.68}, "ll": {1, 0.05}, "mi": {1, 0.91 / 12}, "pearson": {swapped, 0.05},
+			"map": {1, 0.3}, "pulp": {1, 0}, "pseudo-f": {-1, 0.68}},
+		Scenario1: {"ll": {1, 0.05}, "pulp": {swapped, 0.05}},
+		Scenario2: {"ll": {1, 0.05}, "pulp": {-1, 0.3}, "pseudo-f": {math.NaN(), math.NaN()}},
+	}
+	for lab, byM := range want {
+		for m, w := range byM {
+			rho, n := fm.GridMean(StatRank, lab, m)
+			mad, _ := fm.GridMean(StatMAD, lab, m)
+			if math.IsNaN(w[0]) {
+				if !math.IsNaN(rho) || !math.IsNaN(mad) || n != 0 {
+					t.Errorf("fold means %s %s: %v %v over %d, want NaN", lab, m, rho, mad, n)
+				}
+				continue
+			}
+			if !near(rho, w[0]) || !near(mad, w[1]) || n != 2 {
+				t.Errorf("fold means %s %s: rho %v MAD %v over %d Pr[y=1], want %v %v", lab, m, rho, mad, n, w[0], w[1])
+			}
+		}
+	}
+	if p, _ := fm.Point(Random, 0.1, "mi"); p.Configs != 12 || p.Folds != 1 || p.UndefinedRho != 0 || p.Repeats != 1 {
+		t.Errorf("fold-mean mi point %+v", p)
+	}
+	if und, _ := fm.UndefinedRho(); und != 0 {
+		t.Errorf("fold means: rho undefined %d times", und)
+	}
+	// SD of auc's fold-mean PU values: (i+1)/20 + 0.015 six times over, 72
+	// values: population variance 0.05^2 (12^2 - 1)/12, times 72/71.
+	sd := math.Sqrt(0.0025 * 143 / 12 * 72 / 71)
+	if math.Abs(fm.SD["auc"]-sd) > 1e-12 || fm.SDCount["auc"] != 72 || fm.SDCount["pseudo-f"] != 48 {
+		t.Errorf("fold-mean SD auc %v (%d values), want %v", fm.SD["auc"], fm.SDCount["auc"], sd)
+	}
+	// The per-fold view is left as it was.
+	if rho, _ := a.GridMean(StatRank, Random, "ll"); !near(rho, 275.0/286) {
+		t.Errorf("per-fold ll rho %v", rho)
+	}
+}
+
+// TestFoldMeansKeys: a record's pu and true are its fold means where it
+// has both, otherwise the means of its pu@f and true@f. Four
+// configurations x = i/10, two folds, true = x throughout:
+//
+//	auc: pu@f = 0.3 - x (reversed on every fold), keys pu = true = x: the
+//	     keys are used, rho 1 and MAD 0 (per fold: rho -1, MAD mean |0.3 -
+//	     2x| = (0.3 + 0.1 + 0.1 + 0.3)/4 = 0.2).
+//	f1:  no keys; pu@1 = x + 0.5 s_i, pu@2 = x - 0.5 s_i (s_i = +1, -1, +1,
+//	     -1): fold 1 = 0.5, -0.4, 0.7, -0.2, rank differences 2, -1, 1, -2,
+//	     rho = 1 - 6 x 10/(4 x 15) = 0; fold 2 = -0.5, 0.6, -0.3, 0.8, rank
+//	     differences 0, 1, -1, 0, rho = 1 - 12/60 = 0.8: per fold 0.4, MAD
+//	     0.5; the computed fold means are x: rho 1, MAD 0.
+//	ll:  pu key 99 but no true key: the means of pu@f = x + 0.1 are used,
+//	     MAD 0.1.
+func TestFoldMeansKeys(t *testing.T) {
+	var recs []results.Record
+	for i := range 4 {
+		x, s := float64(i)/10, 1.0
+		if i%2 == 1 {
+			s = -1
+		}
+		recs = append(recs, results.Record{Dataset: fmt.Sprintf("p%d", i), Status: results.StatusOK,
+			Grid: map[string]string{PriorAxis: "0.3", LabelingAxis: Random, ClassifierAxis: "c"},
+			Metrics: map[string]map[string]float64{
+				"auc": {"pu@1": 0.3 - x, "true@1": x, "pu@2": 0.3 - x, "true@2": x, "pu": x, "true": x},
+				"f1":  {"pu@1": x + 0.5*s, "true@1": x, "pu@2": x - 0.5*s, "true@2": x},
+				"ll":  {"pu@1": x + 0.1, "true@1": x, "pu@2": x + 0.1, "true@2": x, "pu": 99},
+			}})
+	}
+	a := Analyze(recs)
+	fm := *a.FoldMeans
+	if a.MeansComputed != 4 {
+		t.Errorf("%d records with computed fold means, want 4", a.MeansComputed)
+	}
+	for _, c := range []struct {
+		view     Analysis
+		m        string
+		rho, mad float64
+	}{{a, "auc", -1, 0.2}, {fm, "auc", 1, 0}, {a, "f1", 0.4, 0.5}, {fm, "f1", 1, 0}, {a, "ll", 1, 0.1}, {fm, "ll", 1, 0.1}} {
+		p, _ := c.view.Point(Random, 0.3, c.m)
+		if math.Abs(p.Rho-c.rho) > 1e-12 || math.Abs(p.MAD-c.mad) > 1e-12 {
+			t.Errorf("%s (fold means %v): rho %v MAD %v, want %v %v", c.m, c.view.FoldMeanView, p.Rho, p.MAD, c.rho, c.mad)
+		}
+	}
+}
+
 // TestTable1AndCSV: the rendered Table 1 (golden, published values beside
 // ours), its CSV and fig2.csv.
 func TestTable1AndCSV(t *testing.T) {
@@ -260,10 +385,47 @@ func TestTable1AndCSV(t *testing.T) {
 		t.Fatalf("fig2.csv: %d lines, header %q", len(lines), lines[0])
 	}
 	for _, want := range []string{"random,0.1,auc,1,0,12", "random,0.5,mi,1,0.0758333,12", "scenario1,0.1,pearson,0.958042,0.05,12",
-		"scenario2,0.5,pulp,-1,0.3,12", "scenario2,0.5,pseudo-f,,,0", "random,0.5,map,1,0.5,12"} {
+		"scenario2,0.5,pulp,-1,0.3,12", "scenario2,0.5,pseudo-f,,,0", "random,0.5,map,1,0.5,12", "random,0.1,ll,0.961538,0.05,12"} {
 		if !strings.Contains(fig, want+"\n") {
 			t.Errorf("fig2.csv lacks %q", want)
 		}
+	}
+
+	// The same over the fold means: ll's rho 1 (275/286 per fold).
+	ft := Table1FoldMeans(a, paper)
+	fmd := ft.Markdown()
+	for _, want := range []string{
+		"Table 1 (fold means): as Table 1, but",
+		"| rank corr. | random | 2 | 1.000 (0.918, +0.082) | -1.000 (0.903, -1.903) | 1.000 (0.916, +0.084) | 1.000 (0.837, +0.163) | 0.958 (0.923, +0.035) |",
+		"| MAD | random | 2 | 0.000 (0.117, -0.117) | 0.680 (0.168, +0.512) | 0.050 (0.034, +0.016) | 0.076 (0.055, +0.021) |",
+		"Note: " + FoldMeansNote(a),
+		"(K = 2 here)",
+		"over 48 to 72 fold-mean values per measure",
+		"18 record(s) lack the keys pu and true",
+	} {
+		if !strings.Contains(fmd, want) {
+			t.Errorf("table1-foldmeans.md lacks %q:\n%s", want, fmd)
+		}
+	}
+	if strings.Contains(fmd, Caveat) || strings.Contains(fmd, "undefined") {
+		t.Errorf("table1-foldmeans.md repeats the caveat or has undefined rho:\n%s", fmd)
+	}
+	golden(t, "table1-foldmeans.md", fmd)
+	golden(t, "table1-foldmeans.csv", ft.CSV())
+	ffig := Figure2CSV(*a.FoldMeans)
+	if lines := strings.Split(strings.TrimSpace(ffig), "\n"); lines[0] != "scenario,pi,measure,rho,mad,n_configurations" || len(lines) != 1+48 {
+		t.Fatalf("fig2-foldmeans.csv: %d lines, header %q", len(lines), lines[0])
+	}
+	for _, want := range []string{"random,0.1,ll,1,0.05,12", "scenario2,0.5,ll,1,0.05,12", "random,0.5,mi,1,0.0758333,12",
+		"scenario1,0.1,pearson,0.958042,0.05,12", "scenario2,0.5,pseudo-f,,,0", "random,0.5,map,1,0.5,12"} {
+		if !strings.Contains(ffig, want+"\n") {
+			t.Errorf("fig2-foldmeans.csv lacks %q", want)
+		}
+	}
+	// Without a fold-mean view (an Analysis built by hand) the table is
+	// there, its values NaN.
+	if md := Table1FoldMeans(craft(nil), paper).Markdown(); !strings.Contains(md, "| rank corr. | random | 0 | - (0.918, -) |") || !strings.Contains(md, "| overall SD | all | - | - (0.197, -) |") {
+		t.Errorf("no fold-mean view:\n%s", md)
 	}
 }
 
@@ -413,6 +575,33 @@ func TestClaims(t *testing.T) {
 			t.Errorf("no records: %s", c)
 		}
 	}
+	// The fold-mean view is reported in brackets for claims 1-5 and does
+	// not move the verdicts: here it breaks claim 3 and mends claim 1.
+	a = craft(nil)
+	fm := craft(func(p *Point) {
+		if p.Labeling == Scenario1 && p.Measure == "ll" {
+			p.Rho += 0.09
+		}
+	})
+	a.FoldMeans = &fm
+	claims = Claims(a)
+	if c := claims[2]; c.Verdict != Holds || !strings.HasSuffix(c.Detail, "PULP 0.890, L&L 0.820 (difference +0.070) [fold means: PULP 0.890, L&L 0.910 (difference -0.020); the test does NOT hold on them]") {
+		t.Errorf("claim 3 with fold means: %s", c)
+	}
+	for _, c := range claims {
+		if has := strings.Contains(c.Detail, "[fold means: "); has != (c.N <= 5) || c.Verdict != Holds {
+			t.Errorf("claim %d: fold-mean bracket %v, verdict %s: %s", c.N, has, c.Verdict, c)
+		}
+	}
+	b := craft(func(p *Point) {
+		if p.Labeling == Random && p.Measure == "mi" {
+			p.Rho -= 0.2
+		}
+	})
+	b.FoldMeans = &fm
+	if c := Claims(b)[0]; c.Verdict != Fails || !strings.HasSuffix(c.Detail, "; the test holds on them]") {
+		t.Errorf("claim 1 with fold means: %s", c)
+	}
 }
 
 // TestWrite runs the report through the registry's entry point and checks
@@ -427,7 +616,8 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"index.html", "index.md", "table1.md", "table1.tex", "table1.csv", "fig2.png", "fig2.pdf", "fig2.svg", "fig2.csv", "fig2.md", "claims.md"} {
+	for _, f := range []string{"index.html", "index.md", "table1.md", "table1.tex", "table1.csv", "table1-foldmeans.md", "table1-foldmeans.tex", "table1-foldmeans.csv",
+		"fig2.png", "fig2.pdf", "fig2.svg", "fig2.csv", "fig2-foldmeans.csv", "fig2.md", "claims.md"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -446,8 +636,26 @@ func TestWrite(t *testing.T) {
 		!strings.Contains(string(md), "- mnist-8/failed-2: out of memory") || !strings.Contains(string(md), "mnist-8/no-grid: no grid value labeling") {
 		t.Errorf("index.md:\n%s", md)
 	}
-	if !strings.Contains(string(claims), "8. Table 1: the paper: F1 and Pseudo-F") || strings.Count(string(claims), "\n- ") != 8 {
+	if !strings.Contains(string(claims), "8. Table 1: the paper: F1 and Pseudo-F") || strings.Count(string(claims), "\n- ") != 8 ||
+		strings.Count(string(claims), "[fold means: ") != 5 || !strings.Contains(string(claims), FoldMeansClaimsNote) {
 		t.Errorf("claims.md:\n%s", claims)
+	}
+	// Table 1 (fold means) right after Table 1, its explanation first; the
+	// files beside Table 1's.
+	t1, tfm, f2 := strings.Index(string(md), "## Table 1\n"), strings.Index(string(md), "## Table 1 (fold means)\n\nTwo readings of the paper's"), strings.Index(string(md), "## Figure 2\n")
+	if t1 < 0 || tfm < t1 || f2 < tfm || strings.Count(string(md), "Two readings of the paper's") != 1 {
+		t.Errorf("index.md: Table 1 at %d, fold means at %d, Figure 2 at %d", t1, tfm, f2)
+	}
+	if i, j := strings.Index(string(h), "<h3>Table 1 (fold means)</h3>"), strings.Index(string(h), "<h3>Figure 2</h3>"); i < 0 || j < i || !strings.Contains(string(h), `href="table1-foldmeans.csv"`) || !strings.Contains(string(h), `href="fig2-foldmeans.csv"`) {
+		t.Errorf("index.html: fold means at %d, Figure 2 at %d", i, j)
+	}
+	for name, want := range map[string]string{"table1-foldmeans.md": "Two readings of the paper's", "table1-foldmeans.tex": "Table 1 (fold means)", "table1-foldmeans.csv": "\nrank,random,2,1,"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %q:\n%s", name, want, b)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "fig2-foldmeans.csv")); string(b) != Figure2CSV(*Analyze(synthRecords()).FoldMeans) {
+		t.Errorf("fig2-foldmeans.csv:\n%s", b)
 	}
 	svg, _ := os.ReadFile(filepath.Join(dir, "fig2.svg"))
 	for _, want := range []string{"PULP", "PseudoF", "Rank correlation, Scenario 2", "Mean absolute deviation, random", "Pr[y=1] in the unlabeled set"} {

@@ -25,10 +25,11 @@ func init() {
 	report.Register(report.Paper{Name: Name, Title: Title, Write: Write})
 }
 
-// Write writes Table 1 (table1.md, .tex, .csv), Figure 2 (fig2.png, .pdf,
-// .svg; its numbers in fig2.csv and fig2.md), the claims (claims.md) and
-// index.md (the whole report in Markdown) into dir, and returns the HTML of
-// its sections.
+// Write writes Table 1 (table1.md, .tex, .csv), Table 1 over the fold
+// means (table1-foldmeans.md, .tex, .csv), Figure 2 (fig2.png, .pdf, .svg;
+// its numbers in fig2.csv and fig2.md, and over the fold means in
+// fig2-foldmeans.csv), the claims (claims.md) and index.md (the whole
+// report in Markdown) into dir, and returns the HTML of its sections.
 func Write(dir string, in report.Input) (string, error) {
 	paper, err := Published()
 	if err != nil {
@@ -79,6 +80,19 @@ func Write(dir string, in report.Input) (string, error) {
 			html.EscapeString(t.Caption), t.HTML())
 		md.WriteString("## Table 1\n\n" + t.Markdown() + "\n")
 
+		// Table 1 over the fold means, right after Table 1 so that the two
+		// readings are read together; its first note, the explanation,
+		// heads the section in the index instead.
+		ft := Table1FoldMeans(a, paper)
+		if err := ft.WriteFiles(dir, "table1-foldmeans"); err != nil {
+			return "", err
+		}
+		note := ft.Notes[0]
+		ft.Notes = ft.Notes[1:]
+		fmt.Fprintf(&h, "<h3>Table 1 (fold means)</h3>\n<p>%s</p>\n<p>%s</p>\n%s<p>Files: <a href=\"table1-foldmeans.md\">Markdown</a>, <a href=\"table1-foldmeans.tex\">LaTeX</a>, <a href=\"table1-foldmeans.csv\">CSV</a>.</p>\n",
+			html.EscapeString(note), html.EscapeString(ft.Caption), ft.HTML())
+		md.WriteString("## Table 1 (fold means)\n\n" + note + "\n\n" + ft.Markdown() + "\n")
+
 		f := Figure2(a, "fig2", 40*vg.Centimeter, 20*vg.Centimeter)
 		if _, err := f.Save(dir); err != nil {
 			return "", err
@@ -86,20 +100,26 @@ func Write(dir string, in report.Input) (string, error) {
 		if err := report.WriteFile(filepath.Join(dir, "fig2.csv"), []byte(Figure2CSV(a))); err != nil {
 			return "", err
 		}
+		if a.FoldMeans != nil {
+			if err := report.WriteFile(filepath.Join(dir, "fig2-foldmeans.csv"), []byte(Figure2CSV(*a.FoldMeans))); err != nil {
+				return "", err
+			}
+		}
 		rho, mad := Figure2Tables(a)
 		if err := report.WriteFile(filepath.Join(dir, "fig2.md"), []byte(rho.Markdown()+"\n"+mad.Markdown())); err != nil {
 			return "", err
 		}
 		const caption = "Figure 2: the rank (Spearman) correlation (top row) and the mean absolute deviation (bottom row) between each measure on PU labels and on the true labels, " +
 			"against Pr[y=1] in the unlabeled set, for random labeling, Scenario 1 (the least representative positives left unlabeled) and Scenario 2 (the most representative left unlabeled); " +
-			"each point the mean over the held-out folds (and repeats) of the statistic over the (problem, classifier) configurations."
-		fmt.Fprintf(&h, "<h3>Figure 2</h3>\n<figure><img src=\"fig2.png\" width=\"1300\"><figcaption>%s <a href=\"fig2.pdf\">PDF</a> <a href=\"fig2.svg\">SVG</a>; numbers: <a href=\"fig2.csv\">fig2.csv</a>, <a href=\"fig2.md\">fig2.md</a>.</figcaption></figure>\n",
+			"each point the mean over the held-out folds (and repeats) of the statistic over the (problem, classifier) configurations. " +
+			"The same statistics over the configurations' fold means (as Table 1 (fold means)) are in fig2-foldmeans.csv."
+		fmt.Fprintf(&h, "<h3>Figure 2</h3>\n<figure><img src=\"fig2.png\" width=\"1300\"><figcaption>%s <a href=\"fig2.pdf\">PDF</a> <a href=\"fig2.svg\">SVG</a>; numbers: <a href=\"fig2.csv\">fig2.csv</a>, <a href=\"fig2.md\">fig2.md</a>; over the fold means: <a href=\"fig2-foldmeans.csv\">fig2-foldmeans.csv</a>.</figcaption></figure>\n",
 			html.EscapeString(caption))
-		md.WriteString("## Figure 2\n\n![Figure 2](fig2.png)\n\n" + caption + " Files: fig2.png, fig2.pdf, fig2.svg; numbers: fig2.csv, fig2.md.\n\n")
+		md.WriteString("## Figure 2\n\n![Figure 2](fig2.png)\n\n" + caption + " Files: fig2.png, fig2.pdf, fig2.svg; numbers: fig2.csv, fig2.md; over the fold means: fig2-foldmeans.csv.\n\n")
 	}
 
 	claims := Claims(a)
-	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(ClaimsMarkdown(claims, in.Manifest.Unavailable))); err != nil {
+	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(ClaimsMarkdown(claims, len(a.Points) > 0, in.Manifest.Unavailable))); err != nil {
 		return "", err
 	}
 	var held, failed, open int
@@ -114,7 +134,10 @@ func Write(dir string, in report.Input) (string, error) {
 		}
 	}
 	summary := fmt.Sprintf("%d hold, %d do not, %d could not be checked on these records.", held, failed, open)
-	fmt.Fprintf(&h, "<h3>Claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n<ul>\n", summary)
+	if len(a.Points) > 0 {
+		summary += " " + FoldMeansClaimsNote
+	}
+	fmt.Fprintf(&h, "<h3>Claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n<ul>\n", html.EscapeString(summary))
 	md.WriteString("## Claims\n\n" + summary + "\n\n")
 	for _, c := range claims {
 		fmt.Fprintf(&h, "<li>%s</li>\n", html.EscapeString(c.String()))
@@ -186,10 +209,15 @@ func oneLine(s string) string {
 	return s
 }
 
-// ClaimsMarkdown is claims.md: the caveat and one line per claim.
-func ClaimsMarkdown(claims []Claim, missing map[string]string) string {
+// ClaimsMarkdown is claims.md: the caveat, what the brackets of claims 1-5
+// are (foldMeans: the claims were checked on records with points, so they
+// have them), and one line per claim.
+func ClaimsMarkdown(claims []Claim, foldMeans bool, missing map[string]string) string {
 	var b strings.Builder
 	b.WriteString("# Claims of the PULP paper, checked on these records\n\n" + Caveat + "\n\n")
+	if foldMeans {
+		b.WriteString(FoldMeansClaimsNote + "\n\n")
+	}
 	for _, c := range claims {
 		b.WriteString("- " + c.String() + "\n")
 	}
