@@ -2,7 +2,6 @@ package nnet
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -16,10 +15,10 @@ import (
 //   - scalar (kernel_scalar.go): portable float64, bit-identical to
 //     referenceKernel (kernel_reference.go, the plainest statement) and to
 //     the code before issue 10's speed work;
-//   - avx512 (kernel_avx512.go, kernel_avx512_amd64.s; built only with
-//     GOEXPERIMENT=simd on amd64, chosen at run time when the CPU has
-//     AVX-512): the float32x16 numerics of kernel_f32.go, 16 rows per
-//     register;
+//   - avx512 (kernel_avx512.go, kernel_avx512_amd64.s: Go assembly, in
+//     every amd64 binary, chosen at run time when the CPU has AVX-512;
+//     kernel_avx512_other.go elsewhere, where it is never available): the
+//     float32x16 numerics of kernel_f32.go, 16 rows per register;
 //   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go, one
 //     lane at a time, on any CPU: the statement the avx512 kernel is tested
 //     against bit for bit, never chosen by "auto".
@@ -109,10 +108,10 @@ type kernelInfo struct {
 	new      func() kernel
 }
 
-// kernels lists the epoch kernels compiled in: the portable scalar kernel,
-// the portable statement of the vector kernels' numerics (kernel_f32.go),
-// and those that build-tagged files add in init.
-// The list is kept sorted by rank.
+// kernels lists the epoch kernels: the portable statement of the vector
+// kernels' numerics (kernel_f32.go), the portable scalar kernel, and the
+// vector kernels, whose ok says whether this CPU can run them (on other
+// architectures than theirs, never). The list is kept sorted by rank.
 var kernels = []kernelInfo{{
 	// Never chosen by "auto": it is the portable reference of the vector
 	// kernels, slower than the scalar kernel, selectable by name to
@@ -124,6 +123,9 @@ var kernels = []kernelInfo{{
 	name: "scalar", numerics: NumericsFloat64, rank: 0,
 	ok:  func() bool { return true },
 	new: func() kernel { return new(scalarKernel) },
+}, {
+	name: "avx512", numerics: NumericsFloat32x16, rank: 2,
+	ok: avx512OK, new: newAVX512Kernel,
 }}
 
 // Numerics of the kernels (KernelNumerics).
@@ -135,12 +137,6 @@ const (
 	// float64 (kernel_f32.go).
 	NumericsFloat32x16 = "float32x16"
 )
-
-// registerKernel adds a kernel (from the init of a build-tagged file).
-func registerKernel(k kernelInfo) {
-	kernels = append(kernels, k)
-	sort.SliceStable(kernels, func(a, b int) bool { return kernels[a].rank < kernels[b].rank })
-}
 
 // resolveKernel returns the kernel a Params.Kernel value selects.
 func resolveKernel(name string) (kernelInfo, error) {
@@ -161,14 +157,14 @@ func resolveKernel(name string) (kernelInfo, error) {
 		return k, nil
 	}
 	known := []string{"auto", "scalar", "avx512", "float32-go"}
-	return kernelInfo{}, fmt.Errorf("kernel = %q: want one of %s (available in this binary and CPU: %s; the vector kernels need a build with GOEXPERIMENT=simd)",
+	return kernelInfo{}, fmt.Errorf("kernel = %q: want one of %s (available on this CPU: %s)",
 		name, strings.Join(known, ", "), strings.Join(Kernels(), ", "))
 }
 
 // KernelName names the epoch kernel Train uses by default (Params.Kernel ""
 // or "auto"): the fastest one this binary and CPU can run. "scalar" is the
-// portable float64 kernel; "avx512" the float32 AVX-512 kernel, compiled in
-// only with GOEXPERIMENT=simd on amd64 and chosen when the CPU has AVX-512.
+// portable float64 kernel; "avx512" the float32 AVX-512 kernel, in every
+// amd64 binary and chosen when the CPU has AVX-512.
 func KernelName() string {
 	k, _ := resolveKernel("")
 	return k.name

@@ -19,8 +19,8 @@ var f32Shapes = []struct{ dNum, dHot, h, n, nTrain int }{
 	{0, 0, 3, 20, 10}, // no active input
 }
 
-// TestF32KernelsAgree: every float32x16 kernel compiled in and runnable on
-// this CPU (avx512 in a GOEXPERIMENT=simd build on an AVX-512 machine)
+// TestF32KernelsAgree: every float32x16 kernel runnable on this CPU (avx512
+// on an amd64 machine with AVX-512, in any build)
 // computes bit for bit what the plain-Go statement f32GoKernel computes. It
 // skips when no such kernel can run here.
 func TestF32KernelsAgree(t *testing.T) {
@@ -82,6 +82,26 @@ func TestF32KernelsAgree(t *testing.T) {
 	}
 	if !ran {
 		t.Skipf("no vector kernel runs here (kernels: %v)", Kernels())
+	}
+}
+
+// TestAutoPicksAVX512: "auto" takes the avx512 kernel exactly when the CPU
+// can run it (in the default build: the kernel needs no GOEXPERIMENT), the
+// scalar kernel otherwise, and asking for avx512 where it cannot run is an
+// error that says so.
+func TestAutoPicksAVX512(t *testing.T) {
+	want := "scalar"
+	if avx512OK() {
+		want = "avx512"
+	}
+	if got := KernelName(); got != want {
+		t.Fatalf("KernelName() = %q, want %q (avx512OK %v)", got, want, avx512OK())
+	}
+	if got := KernelNumerics("avx512"); got != NumericsFloat32x16 {
+		t.Errorf("KernelNumerics(avx512) = %q", got)
+	}
+	if _, err := resolveKernel("avx512"); (err == nil) != avx512OK() {
+		t.Errorf("resolveKernel(avx512): error %v, avx512OK %v", err, avx512OK())
 	}
 }
 

@@ -25,8 +25,9 @@ type Params struct {
 	// Kernel names the epoch kernel (kernel.go): "" or "auto" for the
 	// fastest one this build and CPU can run (KernelName), "scalar" for the
 	// portable float64 kernel, "avx512" for the float32 AVX-512 kernel
-	// (binaries built with GOEXPERIMENT=simd, CPUs with AVX-512). Kernels
-	// with different numerics (KernelNumerics) train slightly different nets.
+	// (amd64 CPUs with AVX-512), "float32-go" for its numerics in plain Go
+	// on any CPU. Kernels with different numerics (KernelNumerics) train
+	// slightly different nets.
 	Kernel string `yaml:"kernel"`
 }
 
