@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pueval/pueval/classifiers/nnet"
 	"github.com/pueval/pueval/datasets/synth"
 	"github.com/pueval/pueval/metrics"
 	"gonum.org/v1/gonum/mat"
@@ -450,5 +451,46 @@ func TestWeightedEqualsDuplicated(t *testing.T) {
 		if a.Models[m].Epochs != b.Models[m].Epochs {
 			t.Errorf("net %d: %d epochs weighted, %d duplicated", m, a.Models[m].Epochs, b.Models[m].Epochs)
 		}
+	}
+}
+
+// TestVectorKernelsAgreeInBag: every float32x16 kernel this CPU can run
+// (avx2, avx512) scores a whole bag bit for bit like float32-go, their
+// plain-Go statement, for hidden-unit counts on both sides of the 8 units
+// one call of the assembly loops takes. It skips where no vector kernel
+// runs.
+func TestVectorKernelsAgreeInBag(t *testing.T) {
+	data := bankLike(rand.New(rand.NewPCG(5, 6)), 700, 0.2)
+	ran := false
+	for _, k := range nnet.Kernels() {
+		if k == "float32-go" || nnet.KernelNumerics(k) != nnet.NumericsFloat32x16 {
+			continue
+		}
+		ran = true
+		for _, h := range []int{3, 5, 9} {
+			score := func(kernel string) *Result {
+				o := DefaultNNetBag()
+				o.Bags, o.Hidden, o.MaxEpochs, o.Kernel = 4, h, 60, kernel
+				res, err := o.Score(context.Background(), data, 11)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			want, got := score("float32-go"), score(k)
+			for i := range want.Scores {
+				if got.Scores[i] != want.Scores[i] {
+					t.Fatalf("kernel %s, h = %d: score %d = %v, float32-go %v", k, h, i, got.Scores[i], want.Scores[i])
+				}
+			}
+			for i := range want.Models {
+				if got.Models[i].Epochs != want.Models[i].Epochs {
+					t.Fatalf("kernel %s, h = %d: model %d: %d epochs, float32-go %d", k, h, i, got.Models[i].Epochs, want.Models[i].Epochs)
+				}
+			}
+		}
+	}
+	if !ran {
+		t.Skipf("no vector kernel runs here (kernels: %v)", nnet.Kernels())
 	}
 }

@@ -53,6 +53,22 @@ func main() {
 	q("")
 	declsAVX512(q)
 	writeGo("kernel_avx512_tiles.go", g.Bytes())
+
+	s.Reset()
+	header(p, "amd64")
+	p(`#include "go_asm.h"`)
+	p(`#include "textflag.h"`)
+	genAVX2(p)
+	if err := os.WriteFile("kernel_avx2_amd64.s", s.Bytes(), 0o644); err != nil {
+		panic(err)
+	}
+
+	g.Reset()
+	header(q, "amd64")
+	q("package nnet")
+	q("")
+	declsAVX2(q)
+	writeGo("kernel_avx2_tiles.go", g.Bytes())
 }
 
 // emit writes one line (fmt.Sprintf's format and arguments).
@@ -544,69 +560,547 @@ func genAVX512(p emit) {
 
 }
 
-// declsAVX512 writes the Go declarations of the AVX-512 routines and the
-// tables that index them by units (and columns).
+// declsAVX512 writes the Go declarations of the AVX-512 routines and their
+// table (avx512Routines), with maxTileUnits, shared by both sets.
 func declsAVX512(q emit) {
 	q("// maxTileUnits is the most hidden units one call of the assembly loops handles.")
 	q("const maxTileUnits = %d", maxU)
 	q("")
+	decls(q, "", "avx512Routines", maxC)
+}
+
+// decls writes the Go declarations of one set of routines (names suffixed
+// by suffix) and the vecRoutines table named table that indexes them by
+// units (and columns); cmax gives the widest backward tile.
+func decls(q emit, suffix, table string, cmax func(int) int) {
 	for u := 1; u <= maxU; u++ {
 		q("//go:noescape")
-		q("func fwdDense%d(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u)
+		q("func fwdDense%d%s(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u, suffix)
 		q("//go:noescape")
-		q("func nib%d(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)", u)
-		for c := 1; c <= maxC(u); c++ {
+		q("func nib%d%s(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)", u, suffix)
+		for c := 1; c <= cmax(u); c++ {
 			q("//go:noescape")
-			q("func bwdTile%dx%d(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)", u, c)
+			q("func bwdTile%dx%d%s(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)", u, c, suffix)
 		}
 	}
 	q("")
 	q("//go:noescape")
-	q("func tanhN(z *float32, n int, c *float32)")
+	q("func tanhN%s(z *float32, n int, c *float32)", suffix)
 	for u := 1; u <= maxU; u++ {
 		q("//go:noescape")
-		q("func out%d(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)", u)
+		q("func out%d%s(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)", u, suffix)
 	}
 	q("//go:noescape")
-	q("func outH(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32, h int)")
+	q("func outH%s(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32, h int)", suffix)
 	q("//go:noescape")
-	q("func predOut(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)")
+	q("func predOut%s(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)", suffix)
 	q("")
-	q("type outFunc func(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)")
-	q("")
-	q("// outs[u] runs the output unit of u hidden units.")
-	q("var outs = [maxTileUnits + 1]outFunc{nil,")
+	q("var %s = vecRoutines{", table)
+	q("fwdDense: [maxTileUnits + 1]fwdFunc{nil,")
 	for u := 1; u <= maxU; u++ {
-		q("out%d,", u)
+		q("fwdDense%d%s,", u, suffix)
 	}
-	q("}")
-	q("")
-	q("type fwdFunc func(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)")
-	q("type bwdFunc func(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)")
-	q("")
-	q("// fwdDense[u] handles u units; bwdTiles[u][c] u units by c columns.")
-	q("var fwdDense = [maxTileUnits + 1]fwdFunc{nil,")
+	q("},")
+	q("nibbles: [maxTileUnits + 1]nibFunc{nil,")
 	for u := 1; u <= maxU; u++ {
-		q("fwdDense%d,", u)
+		q("nib%d%s,", u, suffix)
 	}
-	q("}")
-	q("")
-	q("type nibFunc func(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)")
-	q("")
-	q("// nibbles[u] adds the nibble tables of u units.")
-	q("var nibbles = [maxTileUnits + 1]nibFunc{nil,")
-	for u := 1; u <= maxU; u++ {
-		q("nib%d,", u)
-	}
-	q("}")
-	q("")
-	q("var bwdTiles = [maxTileUnits + 1][]bwdFunc{nil,")
+	q("},")
+	q("bwdTiles: [maxTileUnits + 1][]bwdFunc{nil,")
 	for u := 1; u <= maxU; u++ {
 		q("{nil,")
-		for c := 1; c <= maxC(u); c++ {
-			q("bwdTile%dx%d,", u, c)
+		for c := 1; c <= cmax(u); c++ {
+			q("bwdTile%dx%d%s,", u, c, suffix)
 		}
 		q("},")
 	}
+	q("},")
+	q("outs: [maxTileUnits + 1]outFunc{nil,")
+	for u := 1; u <= maxU; u++ {
+		q("out%d%s,", u, suffix)
+	}
+	q("},")
+	q("outH: outH%s,", suffix)
+	q("tanhN: tanhN%s,", suffix)
+	q("predOut: predOut%s,", suffix)
 	q("}")
+}
+
+// declsAVX2 writes the Go declarations of the AVX2 routines and their table
+// (avx2Routines).
+func declsAVX2(q emit) { decls(q, "AVX2", "avx2Routines", maxC2) }
+
+// maxC2 is the widest AVX2 backward tile for U units: U*C accumulators and
+// C columns of x in at most 15 registers, at most 6 columns.
+func maxC2(u int) int { return min(6, max(1, 15/(u+1))) }
+
+// genAVX2 writes the AVX2 routines (names suffixed AVX2): each 16-row block
+// is two YMM halves, lanes 0-7 at byte offset 0 and lanes 8-15 at 32, of
+// the AVX-512 layout. Every routine performs, lane by lane, the operations
+// of the AVX-512 routine of the same name (and of f32GoKernel) in the same
+// order; the halves are separate passes, since only Y0..Y14 are free (Y15
+// is left alone like Z15). The 16-entry nibble tables are looked up with
+// two VPERMPS over entries 0-7 and 8-15 and a VBLENDVPS on index bit 3.
+func genAVX2(p emit) {
+	y := func(i int) string {
+		if i > 14 {
+			panic("genAVX2: out of registers")
+		}
+		return fmt.Sprintf("Y%d", i)
+	}
+	wreg := []string{"DI", "R11", "R12", "R13", "AX", "R9", "R10", "R8"}
+	// A stream is one half of block A or B: blocks B are at +DX bytes.
+	type stream struct {
+		b   bool
+		off int
+	}
+	passes := func(twoBlocks bool) [][]stream {
+		if twoBlocks {
+			return [][]stream{{{false, 0}, {true, 0}}, {{false, 32}, {true, 32}}}
+		}
+		return [][]stream{{{false, 0}}, {{false, 32}}, {{true, 0}}, {{true, 32}}}
+	}
+	mem := func(st stream, base string, off int) string {
+		if st.b {
+			return fmt.Sprintf("%d(%s)(DX*1)", st.off+off, base)
+		}
+		return fmt.Sprintf("%d(%s)", st.off+off, base)
+	}
+	chain := func(u int) {
+		for i := 1; i < u; i++ {
+			p("\tLEAQ (%s)(R8*1), %s", wreg[i-1], wreg[i])
+		}
+	}
+
+	for u := 1; u <= maxU; u++ {
+		// fwdDenseUAVX2: as fwdDenseU, one pass per half of both blocks
+		// (or per half of each block when 2U+3 registers do not fit).
+		p("")
+		p("// func fwdDense%dAVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u)
+		p("TEXT ·fwdDense%dAVX2(SB), NOSPLIT, $0-64", u)
+		ps := passes(2*u+3 <= 15)
+		for pi, pass := range ps {
+			s := len(pass)
+			acc := func(si, i int) string { return y(si*u + i) }
+			xr := func(si int) string { return y(s*u + si) }
+			bc := y(s*u + s)
+			p("\tMOVQ b+56(FP), CX")
+			for si := range pass {
+				for i := range u {
+					p("\tVBROADCASTSS %d(CX), %s", 4*i, acc(si, i))
+				}
+			}
+			p("\tMOVQ x+0(FP), SI")
+			p("\tMOVQ xstride+8(FP), DX")
+			p("\tMOVQ w+16(FP), DI")
+			p("\tMOVQ wstride+24(FP), R8")
+			chain(u)
+			p("\tMOVQ dn+32(FP), CX")
+			p("\tXORQ BX, BX")
+			p("\tCMPQ BX, CX")
+			p("\tJGE p%ddone", pi)
+			p("p%dloop:", pi)
+			for si, st := range pass {
+				p("\tVMOVUPS %s, %s", mem(st, "SI", 0), xr(si))
+			}
+			for i := range u {
+				p("\tVBROADCASTSS (%s)(BX*4), %s", wreg[i], bc)
+				for si := range pass {
+					p("\tVFMADD231PS %s, %s, %s", bc, xr(si), acc(si, i))
+				}
+			}
+			p("\tADDQ $64, SI")
+			p("\tINCQ BX")
+			p("\tCMPQ BX, CX")
+			p("\tJLT p%dloop", pi)
+			p("p%ddone:", pi)
+			p("\tMOVQ z+40(FP), SI")
+			p("\tMOVQ zstride+48(FP), DX")
+			for si, st := range pass {
+				for i := range u {
+					p("\tVMOVUPS %s, %s", acc(si, i), mem(st, "SI", 64*i))
+				}
+			}
+		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+
+		// nibUAVX2: as nibU, the table looked up in two halves.
+		p("")
+		p("// func nib%dAVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)", u)
+		p("TEXT ·nib%dAVX2(SB), NOSPLIT, $0-56", u)
+		ps = passes(2*u+6 <= 15)
+		for pi, pass := range ps {
+			s := len(pass)
+			acc := func(si, i int) string { return y(si*u + i) }
+			idx := func(si int) string { return y(s*u + 2*si) }
+			msk := func(si int) string { return y(s*u + 2*si + 1) }
+			t1, t2 := y(s*u+2*s), y(s*u+2*s+1)
+			p("\tMOVQ z+40(FP), SI")
+			p("\tMOVQ zstride+48(FP), DX")
+			for si, st := range pass {
+				for i := range u {
+					p("\tVMOVUPS %s, %s", mem(st, "SI", 64*i), acc(si, i))
+				}
+			}
+			p("\tMOVQ tab+0(FP), DI")
+			p("\tMOVQ tabstride+8(FP), R8")
+			chain(u)
+			p("\tMOVQ nib+16(FP), BX")
+			p("\tMOVQ nibB+24(FP), DX")
+			p("\tMOVQ nq+32(FP), CX")
+			p("\tTESTQ CX, CX")
+			p("\tJLE p%ddone", pi)
+			p("p%dloop:", pi)
+			for si, st := range pass {
+				p("\tVMOVDQU %s, %s", mem(st, "BX", 0), idx(si))
+				p("\tVPSLLD $28, %s, %s", idx(si), msk(si)) // bit 3 to the sign
+			}
+			for i := range u {
+				for si := range pass {
+					p("\tVPERMPS (%s), %s, %s", wreg[i], idx(si), t1)
+					p("\tVPERMPS 32(%s), %s, %s", wreg[i], idx(si), t2)
+					p("\tVBLENDVPS %s, %s, %s, %s", msk(si), t2, t1, t1)
+					p("\tVADDPS %s, %s, %s", t1, acc(si, i), acc(si, i))
+				}
+				p("\tADDQ $64, %s", wreg[i])
+			}
+			p("\tADDQ $64, BX")
+			p("\tDECQ CX")
+			p("\tJNZ p%dloop", pi)
+			p("p%ddone:", pi)
+			p("\tMOVQ z+40(FP), SI")
+			p("\tMOVQ zstride+48(FP), DX")
+			for si, st := range pass {
+				for i := range u {
+					p("\tVMOVUPS %s, %s", acc(si, i), mem(st, "SI", 64*i))
+				}
+			}
+		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+
+		// bwdTileUxCAVX2: as bwdTileUxC, one pass over the blocks per half.
+		gptr := []string{"R9", "R10", "R11", "R12", "R13", "AX", "BX", "R8"}
+		rows := func() {
+			p("\tMOVQ gr+40(FP), R9")
+			p("\tMOVQ gstride+48(FP), R8")
+			for i := 1; i < u; i++ {
+				p("\tLEAQ (%s)(R8*1), %s", gptr[i-1], gptr[i])
+			}
+		}
+		for c := 1; c <= maxC2(u); c++ {
+			p("")
+			p("// func bwdTile%dx%dAVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)", u, c)
+			p("TEXT ·bwdTile%dx%dAVX2(SB), NOSPLIT, $0-56", u, c)
+			for hi, hf := range []int{0, 32} {
+				rows()
+				for i := range u {
+					for k := range c {
+						p("\tVMOVUPS %d(%s), %s", hf+64*k, gptr[i], y(i*c+k))
+					}
+				}
+				p("\tMOVQ x+0(FP), SI")
+				p("\tMOVQ xstride+8(FP), DX")
+				p("\tMOVQ dh+16(FP), DI")
+				p("\tMOVQ dhstride+24(FP), R8")
+				p("\tMOVQ n+32(FP), CX")
+				p("\tTESTQ CX, CX")
+				p("\tJLE p%ddone", hi)
+				p("p%dloop:", hi)
+				for k := range c {
+					p("\tVMOVUPS %d(SI), %s", hf+64*k, y(u*c+k))
+				}
+				for i := range u {
+					for k := range c {
+						p("\tVFMADD231PS %d(DI), %s, %s", hf+64*i, y(u*c+k), y(i*c+k))
+					}
+				}
+				p("\tADDQ DX, SI")
+				p("\tADDQ R8, DI")
+				p("\tDECQ CX")
+				p("\tJNZ p%dloop", hi)
+				p("p%ddone:", hi)
+				rows()
+				for i := range u {
+					for k := range c {
+						p("\tVMOVUPS %s, %d(%s)", y(i*c+k), hf+64*k, gptr[i])
+					}
+				}
+			}
+			p("\tVZEROUPPER")
+			p("\tRET")
+		}
+	}
+
+	// tanhNAVX2: 2n half vectors; 11 constants in Y4..Y14, 3 from memory.
+	p("")
+	p("// func tanhNAVX2(z *float32, n int, c *float32)")
+	p("TEXT ·tanhNAVX2(SB), NOSPLIT, $0-24")
+	p("\tMOVQ c+16(FP), AX")
+	creg := map[int]string{}
+	for i, off := range []int{cNeg9, cPos9, cP5, cP4, cP3, cP2, cP1, cP0, cQ4, cQ3, cQ2} {
+		creg[off] = y(4 + i)
+		p("\tVMOVUPS %d(AX), %s", off, creg[off])
+	}
+	p("\tMOVQ z+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tSHLQ $1, CX")
+	p("\tTESTQ CX, CX")
+	p("\tJLE tanhdone")
+	p("tanhloop:")
+	p("\tVMOVUPS (SI), Y0")
+	emitTanh(p, "Y0", "Y1", "Y2", "Y3", func(off int) string {
+		if r, ok := creg[off]; ok {
+			return r
+		}
+		return fmt.Sprintf("%d(AX)", off)
+	})
+	p("\tVMOVUPS Y0, (SI)")
+	p("\tADDQ $32, SI")
+	p("\tDECQ CX")
+	p("\tJNZ tanhloop")
+	p("tanhdone:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+
+	// The output loops. Registers: Y14 c, Y4 gc, Y5 Y6 the training loss
+	// of the half's lanes 0-3 and 4-7 (float64), Y7 Y8 the validation
+	// loss; Y0 o/y, Y1 e, Y2 e2, Y3 tmp, Y9 Y10 the float64 halves of e2,
+	// Y11 dl, Y12 z_j, Y13 r, Y10 dh; tanh's temporaries Y9 Y10 Y12.
+	ktanh := func() {
+		emitTanh(p, "Y0", "Y9", "Y10", "Y12", func(off int) string { return fmt.Sprintf("%d(R12)", off) })
+	}
+	load := func(hf int, nLoad bool) {
+		p("\tMOVQ z+0(FP), SI")
+		p("\tMOVQ dh+8(FP), DX")
+		p("\tMOVQ v+16(FP), DI")
+		p("\tMOVQ c+24(FP), AX")
+		p("\tVBROADCASTSS (AX), Y14")
+		p("\tMOVQ t+32(FP), R8")
+		p("\tMOVQ wt+40(FP), R9")
+		p("\tMOVQ wt64+48(FP), R10")
+		p("\tMOVQ wv64+56(FP), R13")
+		p("\tMOVQ n+64(FP), CX")
+		if nLoad {
+			p("\tMOVQ ntr+72(FP), BX")
+		}
+		p("\tMOVQ acc+80(FP), R11")
+		p("\tMOVQ k+88(FP), R12")
+		tv, vv := "t0", "v0"
+		if hf != 0 {
+			tv, vv = "t1", "v1"
+		}
+		p("\tVMOVUPS outAcc_gc+%d(R11), Y4", hf)
+		p("\tVMOVUPD outAcc_%s+0(R11), Y5", tv)
+		p("\tVMOVUPD outAcc_%s+32(R11), Y6", tv)
+		p("\tVMOVUPD outAcc_%s+0(R11), Y7", vv)
+		p("\tVMOVUPD outAcc_%s+32(R11), Y8", vv)
+	}
+	store := func(hf int) {
+		tv, vv := "t0", "v0"
+		if hf != 0 {
+			tv, vv = "t1", "v1"
+		}
+		p("\tVMOVUPS Y4, outAcc_gc+%d(R11)", hf)
+		p("\tVMOVUPD Y5, outAcc_%s+0(R11)", tv)
+		p("\tVMOVUPD Y6, outAcc_%s+32(R11)", tv)
+		p("\tVMOVUPD Y7, outAcc_%s+0(R11)", vv)
+		p("\tVMOVUPD Y8, outAcc_%s+32(R11)", vv)
+	}
+	loss := func(hf int) {
+		h64 := 2 * hf
+		p("\tVSUBPS %d(R8), Y0, Y1", hf)
+		p("\tVMULPS Y1, Y1, Y2")
+		p("\tVCVTPS2PD X2, Y9")
+		p("\tVEXTRACTF128 $1, Y2, X3")
+		p("\tVCVTPS2PD X3, Y10")
+		p("\tVFMADD231PD %d(R10), Y9, Y5", h64)
+		p("\tVFMADD231PD %d(R10), Y10, Y6", h64+32)
+		p("\tVFMADD231PD %d(R13), Y9, Y7", h64)
+		p("\tVFMADD231PD %d(R13), Y10, Y8", h64+32)
+	}
+	delta := func(hf int) {
+		p("\tVMOVUPS %d(R12), Y3", cOne)
+		p("\tVFNMADD231PS Y0, Y0, Y3") // 1 - y*y, one rounding
+		p("\tVMULPS %d(R9), Y1, Y11", hf)
+		p("\tVMULPS Y3, Y11, Y11")
+		p("\tVADDPS Y11, Y4, Y4")
+	}
+	gb := func(zoff, voff, hoff string) {
+		p("\tVMOVUPS %s(SI), Y12", zoff)
+		p("\tVMOVUPS %d(R12), Y13", cOne)
+		p("\tVFNMADD231PS Y12, Y12, Y13") // 1 - z*z
+		p("\tVBROADCASTSS %s(DI), Y3", voff)
+		p("\tVMULPS Y3, Y11, Y10")
+		p("\tVMULPS Y13, Y10, Y10")
+		p("\tVADDPS %s(AX), Y10, Y3", zoff)
+		p("\tVMOVUPS Y3, %s(AX)", zoff)
+		p("\tVMOVUPS Y10, %s(DX)", hoff)
+	}
+	for u := 1; u <= maxU; u++ {
+		p("")
+		p("// func out%dAVX2(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)", u)
+		p("TEXT ·out%dAVX2(SB), NOSPLIT, $0-96", u)
+		for hi, hf := range []int{0, 32} {
+			load(hf, true)
+			p("\tTESTQ CX, CX")
+			p("\tJLE p%ddone", hi)
+			p("p%dloop:", hi)
+			p("\tVMOVAPS Y14, Y0")
+			for j := range u {
+				p("\tVBROADCASTSS %d(DI), Y3", 4*j)
+				p("\tVFMADD231PS %d(SI), Y3, Y0", 64*j+hf)
+			}
+			ktanh()
+			loss(hf)
+			p("\tTESTQ BX, BX")
+			p("\tJLE p%dnext", hi)
+			p("\tDECQ BX")
+			delta(hf)
+			p("\tMOVQ outAcc_gv(R11), AX")
+			for j := range u {
+				p("\tVMOVUPS %d(AX), Y3", 64*j+hf)
+				p("\tVFMADD231PS %d(SI), Y11, Y3", 64*j+hf)
+				p("\tVMOVUPS Y3, %d(AX)", 64*j+hf)
+			}
+			p("\tMOVQ outAcc_gb(R11), AX")
+			for j := range u {
+				o := fmt.Sprint(64*j + hf)
+				gb(o, fmt.Sprint(4*j), o)
+			}
+			p("p%dnext:", hi)
+			p("\tADDQ $%d, SI", 64*u)
+			p("\tADDQ $%d, DX", 64*u)
+			p("\tADDQ $64, R8")
+			p("\tADDQ $64, R9")
+			p("\tADDQ $128, R10")
+			p("\tADDQ $128, R13")
+			p("\tDECQ CX")
+			p("\tJNZ p%dloop", hi)
+			p("p%ddone:", hi)
+			store(hf)
+		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+	}
+
+	// outHAVX2: the ntr slot is turned into n - ntr, and a block (CX
+	// blocks left, counting down from n) is a training block when CX
+	// exceeds it, so that both passes see the same ntr.
+	p("")
+	p("// func outHAVX2(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32, h int)")
+	p("TEXT ·outHAVX2(SB), NOSPLIT, $0-104")
+	p("\tMOVQ n+64(FP), AX")
+	p("\tSUBQ ntr+72(FP), AX")
+	p("\tMOVQ AX, ntr+72(FP)")
+	unitsBack := func(regs ...string) { // regs -= 64 h
+		p("\tMOVQ h+96(FP), BX")
+		p("\tSHLQ $6, BX")
+		for _, r := range regs {
+			p("\tSUBQ BX, %s", r)
+		}
+	}
+	for hi, hf := range []int{0, 32} {
+		load(hf, false)
+		p("\tTESTQ CX, CX")
+		p("\tJLE p%ddone", hi)
+		p("p%dloop:", hi)
+		p("\tVMOVAPS Y14, Y0")
+		p("\tMOVQ DI, AX")
+		p("\tMOVQ h+96(FP), BX")
+		p("p%dfwd:", hi)
+		p("\tVBROADCASTSS (AX), Y3")
+		p("\tVFMADD231PS %d(SI), Y3, Y0", hf)
+		p("\tADDQ $4, AX")
+		p("\tADDQ $64, SI")
+		p("\tDECQ BX")
+		p("\tJNZ p%dfwd", hi)
+		unitsBack("SI")
+		ktanh()
+		loss(hf)
+		p("\tCMPQ CX, ntr+72(FP)")
+		p("\tJLE p%dnext", hi)
+		delta(hf)
+		p("\tMOVQ outAcc_gv(R11), AX")
+		p("\tMOVQ h+96(FP), BX")
+		p("p%dgv:", hi)
+		p("\tVMOVUPS %d(AX), Y3", hf)
+		p("\tVFMADD231PS %d(SI), Y11, Y3", hf)
+		p("\tVMOVUPS Y3, %d(AX)", hf)
+		p("\tADDQ $64, AX")
+		p("\tADDQ $64, SI")
+		p("\tDECQ BX")
+		p("\tJNZ p%dgv", hi)
+		unitsBack("SI")
+		p("\tMOVQ outAcc_gb(R11), AX")
+		p("\tMOVQ h+96(FP), BX")
+		p("p%dgb:", hi)
+		gb(fmt.Sprint(hf), "0", fmt.Sprint(hf))
+		p("\tADDQ $4, DI")
+		p("\tADDQ $64, SI")
+		p("\tADDQ $64, DX")
+		p("\tADDQ $64, AX")
+		p("\tDECQ BX")
+		p("\tJNZ p%dgb", hi)
+		unitsBack("SI", "DX")
+		p("\tSHRQ $4, BX")
+		p("\tSUBQ BX, DI")
+		p("p%dnext:", hi)
+		p("\tMOVQ h+96(FP), BX")
+		p("\tSHLQ $6, BX")
+		p("\tADDQ BX, SI")
+		p("\tADDQ BX, DX")
+		p("\tADDQ $64, R8")
+		p("\tADDQ $64, R9")
+		p("\tADDQ $128, R10")
+		p("\tADDQ $128, R13")
+		p("\tDECQ CX")
+		p("\tJNZ p%dloop", hi)
+		p("p%ddone:", hi)
+		store(hf)
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+
+	// predOutAVX2: per block, the two halves in turn (R9 the block's z).
+	p("")
+	p("// func predOutAVX2(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)")
+	p("TEXT ·predOutAVX2(SB), NOSPLIT, $0-56")
+	p("\tMOVQ z+0(FP), R9")
+	p("\tMOVQ c+16(FP), AX")
+	p("\tVBROADCASTSS (AX), Y14")
+	p("\tMOVQ n+32(FP), CX")
+	p("\tMOVQ y+40(FP), R8")
+	p("\tMOVQ k+48(FP), R12")
+	p("\tTESTQ CX, CX")
+	p("\tJLE predOutdone")
+	p("predOutloop:")
+	for hi, hf := range []int{0, 32} {
+		p("\tVMOVAPS Y14, Y0")
+		p("\tMOVQ R9, SI")
+		p("\tMOVQ v+8(FP), AX")
+		p("\tMOVQ h+24(FP), BX")
+		p("\tTESTQ BX, BX")
+		p("\tJLE p%dtanh", hi)
+		p("p%dfwd:", hi)
+		p("\tVBROADCASTSS (AX), Y3")
+		p("\tVFMADD231PS %d(SI), Y3, Y0", hf)
+		p("\tADDQ $4, AX")
+		p("\tADDQ $64, SI")
+		p("\tDECQ BX")
+		p("\tJNZ p%dfwd", hi)
+		p("p%dtanh:", hi)
+		ktanh()
+		p("\tVMOVUPS Y0, %d(R8)", hf)
+	}
+	p("\tMOVQ h+24(FP), BX")
+	p("\tSHLQ $6, BX")
+	p("\tADDQ BX, R9")
+	p("\tADDQ $64, R8")
+	p("\tDECQ CX")
+	p("\tJNZ predOutloop")
+	p("predOutdone:")
+	p("\tVZEROUPPER")
+	p("\tRET")
 }

@@ -124,6 +124,9 @@ var kernels = []kernelInfo{{
 	ok:  func() bool { return true },
 	new: func() kernel { return new(scalarKernel) },
 }, {
+	name: "avx2", numerics: NumericsFloat32x16, rank: 1,
+	ok: avx2OK, new: newAVX2Kernel,
+}, {
 	name: "avx512", numerics: NumericsFloat32x16, rank: 2,
 	ok: avx512OK, new: newAVX512Kernel,
 }}
@@ -156,7 +159,7 @@ func resolveKernel(name string) (kernelInfo, error) {
 		}
 		return k, nil
 	}
-	known := []string{"auto", "scalar", "avx512", "float32-go"}
+	known := []string{"auto", "scalar", "avx2", "avx512", "float32-go"}
 	return kernelInfo{}, fmt.Errorf("kernel = %q: want one of %s (available on this CPU: %s)",
 		name, strings.Join(known, ", "), strings.Join(Kernels(), ", "))
 }

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// avx512Kernel computes the float32x16 numerics (kernel_f32.go) with one
+// vecKernel computes the float32x16 numerics (kernel_f32.go) with one
 // block of 16 rows per AVX-512 register: lane by lane the same operations
 // as f32GoKernel in the same order, so the two agree bit for bit
 // (TestF32KernelsAgree); only the schedule differs.
@@ -36,16 +36,17 @@ import (
 // float32x16 numerics fix. Pointers into the slices are taken within the
 // sizes load gives them (TestF32KernelsAgree runs shapes with every
 // remainder).
-type avx512Kernel struct {
+type vecKernel struct {
 	f32Layout
-	dhg []float32 // avxGroup*h*16: hidden deltas of the group's training blocks
-	zg  []float32 // avxGroup*h*16: hidden outputs of the group's blocks
-	oa  outAcc    // the output loop's sums
-	Wp  []float32 // h*d: input weights in active column order (predict)
-	bp  []float32 // h: hidden biases (predict)
-	vp  []float32 // h: output weights (predict)
-	xp  []float32 // 2*d*16: two blocks of rows to predict
-	zp  []float32 // 2*h*16: their hidden outputs
+	r   *vecRoutines // the instruction set's routines
+	dhg []float32    // avxGroup*h*16: hidden deltas of the group's training blocks
+	zg  []float32    // avxGroup*h*16: hidden outputs of the group's blocks
+	oa  outAcc       // the output loop's sums
+	Wp  []float32    // h*d: input weights in active column order (predict)
+	bp  []float32    // h: hidden biases (predict)
+	vp  []float32    // h: output weights (predict)
+	xp  []float32    // 2*d*16: two blocks of rows to predict
+	zp  []float32    // 2*h*16: their hidden outputs
 }
 
 // avxGroup is the number of blocks per group: 512 rows, whose inputs
@@ -62,7 +63,37 @@ var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512CD && cpu.X86.HasAVX512BW
 // avx512OK reports whether the avx512 kernel can run here.
 func avx512OK() bool { return hasAVX512 }
 
-func newAVX512Kernel() kernel { return new(avx512Kernel) }
+// hasAVX2 is whether the CPU (and the OS) supports AVX2 and FMA, which the
+// avx2 kernel needs.
+var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// avx2OK reports whether the avx2 kernel can run here.
+func avx2OK() bool { return hasAVX2 }
+
+func newAVX512Kernel() kernel { return &vecKernel{r: &avx512Routines} }
+
+func newAVX2Kernel() kernel { return &vecKernel{r: &avx2Routines} }
+
+// vecRoutines is one instruction set's assembly routines
+// (kernel_avx512_tiles.go, kernel_avx2_tiles.go), indexed by units (and
+// columns): the vecKernel orchestration is the same for every set.
+type vecRoutines struct {
+	fwdDense [maxTileUnits + 1]fwdFunc   // [u]: u units
+	nibbles  [maxTileUnits + 1]nibFunc   // [u]: the nibble tables of u units
+	bwdTiles [maxTileUnits + 1][]bwdFunc // [u][c]: u units by c columns
+	outs     [maxTileUnits + 1]outFunc   // [u]: the output unit of u hidden units
+	outH     outHFunc                    // the output unit of any number of units
+	tanhN    func(z *float32, n int, c *float32)
+	predOut  func(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)
+}
+
+type (
+	fwdFunc  func(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+	nibFunc  func(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+	bwdFunc  func(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
+	outFunc  func(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
+	outHFunc func(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32, h int)
+)
 
 // at is &s[i] without a bounds check (s may be empty when the assembly
 // will not read through the pointer, e.g. the weights of 0 columns).
@@ -102,14 +133,14 @@ var consts = func() (c [nConst * lanes]float32) {
 	return c
 }()
 
-func (k *avx512Kernel) load(p *problem) {
+func (k *vecKernel) load(p *problem) {
 	k.f32Layout.load(p)
 	h := k.h
 	growF32(&k.dhg, avxGroup*h*lanes)
 	growF32(&k.zg, avxGroup*h*lanes)
 }
 
-func (k *avx512Kernel) epoch(w, g []float64) (sseT, sseV float64) {
+func (k *vecKernel) epoch(w, g []float64) (sseT, sseV float64) {
 	k.prepare(w)
 	k.oa = outAcc{gv: &k.gv[0], gb: &k.gb[0]}
 	for g0 := 0; g0 < k.nb; g0 += avxGroup {
@@ -141,7 +172,7 @@ type outAcc struct {
 // every block, two blocks at a time (fwdDenseU, nibU), and their tanh
 // (tanhN); then the output unit, the losses and the deltas block by block
 // (outU; outH for more than maxTileUnits hidden units).
-func (k *avx512Kernel) forward(g0, g1 int) {
+func (k *vecKernel) forward(g0, g1 int) {
 	h, d, dn, nq := k.h, k.d, k.dn, k.nq
 	hl := h * lanes // block stride of zg and dhg
 	for blk := g0; blk < g1; blk += 2 {
@@ -150,31 +181,31 @@ func (k *avx512Kernel) forward(g0, g1 int) {
 		za := (blk - g0) * hl // block A's hidden outputs; block B's follow at +hl
 		for j0 := 0; j0 < h; j0 += maxTileUnits {
 			u := min(maxTileUnits, h-j0)
-			fwdDense[u](at(k.x, xa), k.dx*lanes*4, at(k.W, j0*d), d*4, dn, &k.zg[za+j0*lanes], hl*4, &k.b[j0])
+			k.r.fwdDense[u](at(k.x, xa), k.dx*lanes*4, at(k.W, j0*d), d*4, dn, &k.zg[za+j0*lanes], hl*4, &k.b[j0])
 			if nq > 0 {
-				nibbles[u](&k.tab[j0*nq*lanes], nq*lanes*4, &k.nib[na], nq*lanes*4, nq, &k.zg[za+j0*lanes], hl*4)
+				k.r.nibbles[u](&k.tab[j0*nq*lanes], nq*lanes*4, &k.nib[na], nq*lanes*4, nq, &k.zg[za+j0*lanes], hl*4)
 			}
 		}
 	}
-	tanhN(&k.zg[0], (g1-g0)*h, &consts[0])
+	k.r.tanhN(&k.zg[0], (g1-g0)*h, &consts[0])
 	ntr := max(0, min(g1, k.nbT)-g0) // training blocks of the group
 	r := g0 * lanes                  // the group's first row in t, wt, wt64, wv64
 	if h <= maxTileUnits {
-		outs[h](&k.zg[0], &k.dhg[0], &k.v[0], &k.c, &k.t[r], &k.wt[r], &k.wt64[r], &k.wv64[r], g1-g0, ntr, &k.oa, &consts[0])
+		k.r.outs[h](&k.zg[0], &k.dhg[0], &k.v[0], &k.c, &k.t[r], &k.wt[r], &k.wt64[r], &k.wv64[r], g1-g0, ntr, &k.oa, &consts[0])
 		return
 	}
-	outH(&k.zg[0], &k.dhg[0], &k.v[0], &k.c, &k.t[r], &k.wt[r], &k.wt64[r], &k.wv64[r], g1-g0, ntr, &k.oa, &consts[0], h)
+	k.r.outH(&k.zg[0], &k.dhg[0], &k.v[0], &k.c, &k.t[r], &k.wt[r], &k.wt64[r], &k.wv64[r], g1-g0, ntr, &k.oa, &consts[0], h)
 }
 
 // backward adds the input-weight gradient of training blocks [g0, g1):
 // gW[j][c] += dh_j * x_c, per lane, block by block, in tiles of up to
 // maxTileUnits units by a few columns (the assembly loops).
-func (k *avx512Kernel) backward(g0, g1 int) {
+func (k *vecKernel) backward(g0, g1 int) {
 	h, d := k.h, k.d
 	xs, hs, gs := k.dx*lanes*4, h*lanes*4, d*lanes*4 // byte strides: block of x, block of dhg, unit of gW
 	n := g1 - g0
 	for j0 := 0; j0 < h; j0 += maxTileUnits {
-		tiles := bwdTiles[min(maxTileUnits, h-j0)]
+		tiles := k.r.bwdTiles[min(maxTileUnits, h-j0)]
 		w := len(tiles) - 1
 		for c := 0; c < d; c += w {
 			cw := min(w, d-c)
@@ -187,7 +218,7 @@ func (k *avx512Kernel) backward(g0, g1 int) {
 // rows at a time: the rows are mapped and transposed into two column-major
 // blocks, then the hidden units go through fwdDenseU (all columns dense, in
 // active order) and tanhN, the output unit through predOut.
-func (k *avx512Kernel) predict(w []float64, src *rowSource, out []float64) {
+func (k *vecKernel) predict(w []float64, src *rowSource, out []float64) {
 	n := len(src.idx)
 	d, h := k.d, k.h
 	Wp := growF32(&k.Wp, h*d) // float32 weights, active column order
@@ -216,10 +247,10 @@ func (k *avx512Kernel) predict(w []float64, src *rowSource, out []float64) {
 		}
 		for j0 := 0; j0 < h; j0 += maxTileUnits {
 			u := min(maxTileUnits, h-j0)
-			fwdDense[u](at(xp, 0), d*lanes*4, at(Wp, j0*d), d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0])
+			k.r.fwdDense[u](at(xp, 0), d*lanes*4, at(Wp, j0*d), d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0])
 		}
-		tanhN(&zp[0], 2*h, &consts[0])
-		predOut(&zp[0], at(vp, 0), &cw, h, 2, &y[0], &consts[0])
+		k.r.tanhN(&zp[0], 2*h, &consts[0])
+		k.r.predOut(&zp[0], at(vp, 0), &cw, h, 2, &y[0], &consts[0])
 		for r := range rows {
 			out[i0+r] = float64(y[r])
 		}

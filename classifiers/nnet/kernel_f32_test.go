@@ -20,9 +20,10 @@ var f32Shapes = []struct{ dNum, dHot, h, n, nTrain int }{
 }
 
 // TestF32KernelsAgree: every float32x16 kernel runnable on this CPU (avx512
-// on an amd64 machine with AVX-512, in any build)
-// computes bit for bit what the plain-Go statement f32GoKernel computes. It
-// skips when no such kernel can run here.
+// on an amd64 machine with AVX-512, avx2 on one with AVX2 and FMA, in any
+// build) computes bit for bit what the plain-Go statement f32GoKernel
+// computes, on every shape of f32Shapes (h from 1 to 11, and 16). It skips
+// when no such kernel can run here.
 func TestF32KernelsAgree(t *testing.T) {
 	ran := false
 	for _, ki := range kernels {
@@ -30,6 +31,7 @@ func TestF32KernelsAgree(t *testing.T) {
 			continue
 		}
 		ran = true
+		t.Logf("checking %s against float32-go", ki.name)
 		rng := rand.New(rand.NewPCG(8, 9))
 		for _, s := range f32Shapes {
 			p := randomProblem(rng, s.dNum, s.dHot, s.h, s.n, s.nTrain)
@@ -85,24 +87,47 @@ func TestF32KernelsAgree(t *testing.T) {
 	}
 }
 
-// TestAutoPicksAVX512: "auto" takes the avx512 kernel exactly when the CPU
-// can run it (in the default build: the kernel needs no GOEXPERIMENT), the
-// scalar kernel otherwise, and asking for avx512 where it cannot run is an
-// error that says so.
-func TestAutoPicksAVX512(t *testing.T) {
-	want := "scalar"
-	if avx512OK() {
-		want = "avx512"
+// TestAutoPicksVectorKernel: "auto" takes the avx512 kernel when the CPU
+// can run it (in the default build: the kernels need no GOEXPERIMENT), else
+// the avx2 kernel when the CPU has AVX2 and FMA, else the scalar kernel; and
+// asking for a vector kernel the CPU cannot run is an error that says so.
+// The CPU's features are then masked (hasAVX512, hasAVX2) to check the
+// choice a CPU without AVX-512, and one without AVX2, would make.
+func TestAutoPicksVectorKernel(t *testing.T) {
+	check := func(what string) {
+		t.Helper()
+		want := "scalar"
+		switch {
+		case hasAVX512:
+			want = "avx512"
+		case hasAVX2:
+			want = "avx2"
+		}
+		if got := KernelName(); got != want {
+			t.Fatalf("%s: KernelName() = %q, want %q (hasAVX512 %v, hasAVX2 %v)", what, got, want, hasAVX512, hasAVX2)
+		}
+		for _, k := range []struct {
+			name string
+			ok   bool
+		}{{"avx512", hasAVX512}, {"avx2", hasAVX2}} {
+			if got := KernelNumerics(k.name); got != NumericsFloat32x16 {
+				t.Errorf("%s: KernelNumerics(%s) = %q", what, k.name, got)
+			}
+			if _, err := resolveKernel(k.name); (err == nil) != k.ok {
+				t.Errorf("%s: resolveKernel(%s): error %v, available %v", what, k.name, err, k.ok)
+			}
+		}
 	}
-	if got := KernelName(); got != want {
-		t.Fatalf("KernelName() = %q, want %q (avx512OK %v)", got, want, avx512OK())
+	check("this CPU")
+	saved512, saved2 := hasAVX512, hasAVX2
+	defer func() { hasAVX512, hasAVX2 = saved512, saved2 }()
+	hasAVX512 = false
+	check("AVX-512 masked")
+	if saved2 && KernelName() != "avx2" {
+		t.Fatalf("AVX-512 masked on an AVX2 CPU: KernelName() = %q, want avx2", KernelName())
 	}
-	if got := KernelNumerics("avx512"); got != NumericsFloat32x16 {
-		t.Errorf("KernelNumerics(avx512) = %q", got)
-	}
-	if _, err := resolveKernel("avx512"); (err == nil) != avx512OK() {
-		t.Errorf("resolveKernel(avx512): error %v, avx512OK %v", err, avx512OK())
-	}
+	hasAVX2 = false
+	check("AVX-512 and AVX2 masked")
 }
 
 // TestF32NearF64: an epoch in the float32x16 numerics is close to the
