@@ -61,7 +61,8 @@ func bankLike(rng *rand.Rand, n int, pos float64) Data {
 // divided by the number of cores estimates the wall time on a quiet one),
 // nominal GFLOP/s over wall time (nnet.FlopsPerEpoch) and mean epochs per
 // net.
-// It runs once per kernel available (sub-benchmarks scalar, avx512).
+// It runs once per kernel available (sub-benchmarks avx512, avx2, scalar,
+// float32-go).
 func BenchmarkBag100Bank(b *testing.B) {
 	forKernels(b, func(b *testing.B, kernel string) { benchBag(b, kernel, false) })
 }
@@ -73,12 +74,10 @@ func BenchmarkBag100BankDuplicated(b *testing.B) {
 }
 
 // forKernels runs f as a sub-benchmark for each kernel this binary and CPU
-// can run, leaving out float32-go (the slow reference of the vector kernels).
+// can run, float32-go (the slow plain-Go reference of the vector kernels)
+// included.
 func forKernels(b *testing.B, f func(b *testing.B, kernel string)) {
 	for _, k := range nnet.Kernels() {
-		if k == "float32-go" {
-			continue
-		}
 		b.Run(k, func(b *testing.B) { f(b, k) })
 	}
 }
