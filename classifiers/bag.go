@@ -44,7 +44,7 @@ const (
 //	val_fraction: 0.25   # fraction of the bootstrap held out for validation
 //	split: position      # position (published) | unique
 //	rprop: {delta0: 0.07, inc: 1.2, dec: 0.5, delta_max: 50, min_grad: 1e-5}
-//	kernel: auto         # auto (fastest here) | scalar (float64) | avx512 | float32-go (float32x16 numerics)
+//	kernel: auto         # auto (fastest here) | scalar (float64) | avx512 | avx2 | float32-go (float32x16 numerics)
 //	workers: 0           # goroutines training nets; 0 = GOMAXPROCS; never changes scores
 type NNetBag struct {
 	Bags        int `yaml:"bags"`

@@ -52,7 +52,7 @@
 // Options (YAML field, default): bags 100; hidden 5 (PSB 2019: 7);
 // max_epochs 500 (PSB 2019: 5000); max_fail 25; val_fraction 0.25; split
 // position | unique; rprop {delta0 0.07, inc 1.2, dec 0.5, delta_max 50,
-// min_grad 1e-5}; kernel auto | scalar | avx512 | float32-go (nnet's epoch
+// min_grad 1e-5}; kernel auto | scalar | avx512 | avx2 | float32-go (nnet's epoch
 // kernel; auto = the fastest here); workers 0 = GOMAXPROCS (execution only,
 // not in Key). Key names the kernel's numerics when they are not the scalar
 // kernel's float64, so cached scores of one numerics are never served for

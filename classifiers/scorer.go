@@ -132,7 +132,7 @@ func Defaults(name string) (Config, error) {
 }
 
 // KernelName says which compute kernel a classifier runs (e.g. scalar,
-// avx512), for manifests, records and the start line of a run; "" when the
+// avx512, avx2), for manifests, records and the start line of a run; "" when the
 // classifier has no such notion.
 func KernelName(c Config) string {
 	if k, ok := c.(interface{ KernelName() string }); ok {

@@ -92,8 +92,7 @@ func smokeAUCs(t *testing.T, kernel string, sel Selection) map[string][3]float64
 // reproduces the pre-optimisation AUCs bit for bit; every float32x16
 // kernel (float32-go everywhere, on the first repeat to keep the test
 // short; avx512 and avx2 where the binary and CPU have them, on every
-// cell) agrees
-// with them within kernelTolCell per AUC and kernelTolMean on average; and
+// cell) agrees with them within kernelTolCell per AUC and kernelTolMean on average; and
 // all float32x16 kernels give the same AUCs bit for bit.
 func TestKernelTolerance(t *testing.T) {
 	needMirror(t)

@@ -1,7 +1,8 @@
 //go:build ignore
 
 // gen_avx512 writes kernel_avx512_amd64.s and kernel_avx512_tiles.go: every
-// vector loop of the AVX-512 kernel in Go assembly, so that the kernel
+// vector loop of the AVX-512 kernel in Go assembly (and the same for the
+// AVX2 kernel: kernel_avx2_amd64.s, kernel_avx2_tiles.go), so that the kernel
 // builds with the default toolchain (no GOEXPERIMENT) on any amd64 target
 // and is chosen at run time by CPU features (kernel_avx512.go). The loops
 // are unrolled for every number of hidden units U = 1..8 (and every tile
@@ -16,11 +17,14 @@
 // Structure: main writes, per instruction set, one assembly file (header,
 // then genISA) and one Go file of declarations and dispatch tables
 // (declsISA, through writeGo); the shared pieces are header, the constant
-// offsets, and emitTanh, which takes its registers and constant operands
-// as arguments. Another instruction set is another pair genISA/declsISA and
-// another pair of files; for AVX2 (16 YMM registers, no EVEX) each 16-row
-// block is two 8-lane halves at byte offsets 0 and 32 of the same layout,
-// with routine names suffixed so that both sets link into one binary.
+// offsets, emitTanh, which takes its registers and constant operands as
+// arguments, and decls. There are two sets: AVX-512 (genAVX512,
+// declsAVX512: kernel_avx512_amd64.s, kernel_avx512_tiles.go) and AVX2
+// (genAVX2, declsAVX2: kernel_avx2_amd64.s, kernel_avx2_tiles.go; 16 YMM
+// registers, no EVEX: each 16-row block is two 8-lane halves at byte
+// offsets 0 and 32 of the same layout, routine names suffixed AVX2 so that
+// both sets link into one binary). Each set's Go file ends with its
+// vecRoutines table (kernel_avx512.go).
 package main
 
 import (

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The AVX-512 kernel's assembly and its Go declarations are generated.
+// The AVX-512 and AVX2 kernels' assembly and Go declarations are generated.
 //go:generate go run gen_avx512.go
 
 // The epoch kernel is the hot loop of every reproduction: one forward pass over every row of a net's bootstrap, the training
@@ -19,9 +19,13 @@ import (
 //     every amd64 binary, chosen at run time when the CPU has AVX-512;
 //     kernel_avx512_other.go elsewhere, where it is never available): the
 //     float32x16 numerics of kernel_f32.go, 16 rows per register;
+//   - avx2 (the same orchestration, vecKernel in kernel_avx512.go, over the
+//     routines of kernel_avx2_amd64.s): the same numerics and bits, each
+//     16-row block as two 8-lane YMM halves, chosen when the CPU has AVX2
+//     and FMA but not AVX-512;
 //   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go, one
-//     lane at a time, on any CPU: the statement the avx512 kernel is tested
-//     against bit for bit, never chosen by "auto".
+//     lane at a time, on any CPU: the statement the avx512 and avx2 kernels
+//     are tested against bit for bit, never chosen by "auto".
 
 // problem is one net's training set: n rows of d mapped inputs, the rows
 // with a training weight first. The rows come from src (Trainer.Train) or,
@@ -167,7 +171,8 @@ func resolveKernel(name string) (kernelInfo, error) {
 // KernelName names the epoch kernel Train uses by default (Params.Kernel ""
 // or "auto"): the fastest one this binary and CPU can run. "scalar" is the
 // portable float64 kernel; "avx512" the float32 AVX-512 kernel, in every
-// amd64 binary and chosen when the CPU has AVX-512.
+// amd64 binary and chosen when the CPU has AVX-512; "avx2" the same
+// numerics with AVX2 and FMA, chosen on amd64 CPUs without AVX-512.
 func KernelName() string {
 	k, _ := resolveKernel("")
 	return k.name

@@ -25,8 +25,9 @@ type Params struct {
 	// Kernel names the epoch kernel (kernel.go): "" or "auto" for the
 	// fastest one this build and CPU can run (KernelName), "scalar" for the
 	// portable float64 kernel, "avx512" for the float32 AVX-512 kernel
-	// (amd64 CPUs with AVX-512), "float32-go" for its numerics in plain Go
-	// on any CPU. Kernels with different numerics (KernelNumerics) train
+	// (amd64 CPUs with AVX-512), "avx2" for the same numerics and bits with
+	// AVX2 (amd64 CPUs with AVX2 and FMA), "float32-go" for those numerics
+	// in plain Go on any CPU. Kernels with different numerics (KernelNumerics) train
 	// slightly different nets.
 	Kernel string `yaml:"kernel"`
 }
