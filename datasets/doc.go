@@ -11,7 +11,7 @@
 // feature encoding, expected n / n_pos / d, and fingerprints. Loading is
 // strict: unknown fields, type errors and invalid entries are all reported
 // at once with file:line. Data sets that the project's mirror lacks
-// (Covertype, Epileptic Seizure, HAPT, the Elkan-Noto proteins) are
+// (Covertype, HAPT, the Elkan-Noto proteins) are
 // catalogued with Spec.Unavailable saying why and where to get them; loading
 // one whose files cannot be found returns an *UnavailableError
 // (errors.Is(err, ErrUnavailable)), which a reproduction reports and skips.

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -388,5 +389,42 @@ func TestMirrorMNISTCorruptedCopy(t *testing.T) {
 	var fe *FingerprintError
 	if !errors.As(err, &fe) || fe.File != sp.Files[0].Path || fe.Expected != sp.Files[0].Fingerprint {
 		t.Errorf("error %v, want a fingerprint mismatch in %s", err, sp.Files[0].Path)
+	}
+}
+
+// TestMirrorEpilepticCorruptedCopy: a copy of the mirror's Epileptic
+// data.csv with one EEG value changed is refused with a fingerprint error
+// naming the file, as for the other data sets.
+func TestMirrorEpilepticCorruptedCopy(t *testing.T) {
+	m := mirrorDir(t)
+	const rel = "machine-learning-databases/00388/data.csv"
+	b, err := os.ReadFile(filepath.Join(m, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first data row, "X21.V1.791",135,190,...: change its first value.
+	i := bytes.Index(b, []byte("\n\"X21.V1.791\",135,"))
+	if i < 0 {
+		t.Fatal(`the mirror's data.csv has no row "X21.V1.791",135,... after the header`)
+	}
+	bad := slices.Clone(b)
+	copy(bad[i+len("\n\"X21.V1.791\","):], "136")
+	dir := t.TempDir()
+	writeMirror(t, dir, map[string][]byte{rel: bad})
+	cat := projectCatalog(t)
+	st, err := Open(cat, Options{CacheDir: t.TempDir(), Mirror: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Load(bg, "epileptic")
+	sp, _ := cat.Lookup("epileptic")
+	var fe *FingerprintError
+	if !errors.As(err, &fe) || fe.File != rel || fe.Expected != sp.Files[0].Fingerprint {
+		t.Errorf("error %v, want a fingerprint mismatch in %s", err, rel)
+	}
+	for _, want := range []string{"epileptic: fingerprint mismatch in file " + rel, "expected " + sp.Files[0].Fingerprint, "got "} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
 	}
 }
