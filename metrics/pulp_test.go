@@ -5,8 +5,7 @@ package metrics
 // Unlabeled Samples", S+SSPR 2014, LNCS 8621, pp. 233-242): Eq. 3 against
 // exact rational and 700-bit references, the tie rule of the package
 // documentation, the worked examples, and the Pseudo-F and Lee & Liu
-// identities. The helpers carry a pulp prefix so as not to collide with the
-// other test files of the package.
+// identities. mustRank, bools and near are metrics_test.go's.
 
 import (
 	"fmt"
@@ -23,25 +22,6 @@ func pulpClose(got, want, tol float64) bool {
 	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
 }
 
-func pulpRank(t *testing.T, s []float64, y []bool) *Ranking {
-	t.Helper()
-	r, err := Rank(s, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func pulpBools(v ...int) []bool {
-	b := make([]bool, len(v))
-	for i, x := range v {
-		b[i] = x == 1
-	}
-	return b
-}
-
-func pulpNear(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
-
 // pulpRanked ranks labels given in ranking order (index 0 is the top) with
 // distinct scores N, N-1, ..., 1, so that cut-off i of the paper is Ranking
 // threshold i.
@@ -51,7 +31,7 @@ func pulpRanked(t *testing.T, labeled []bool) *Ranking {
 	for i := range s {
 		s[i] = float64(len(s) - i)
 	}
-	return pulpRank(t, s, labeled)
+	return mustRank(t, s, labeled)
 }
 
 // pulpCutoff holds the paper's per-cut-off measures computed straight from
@@ -333,7 +313,7 @@ func TestPUTiesBruteForce(t *testing.T) {
 		want.PseudoF /= w
 		want.MI /= w
 		want.Pearson /= w
-		pulpCompare(t, fmt.Sprintf("ties trial %d", trial), pulpRank(t, s, y).PU(), want, 1e-12)
+		pulpCompare(t, fmt.Sprintf("ties trial %d", trial), mustRank(t, s, y).PU(), want, 1e-12)
 	}
 }
 
@@ -354,12 +334,12 @@ func TestPULPWorkedExamples(t *testing.T) {
 		ll, f1, pf, mi, pearson float64 // as transcribed, to 1e-6; NaN = not given
 		mapv, auc               float64
 	}{
-		{pulpBools(1, 1, 0, 0), 11.0 / 30, 1.066667, 0.626667, 1.253333, 0.324511, 0.430940, 1, 1},
-		{pulpBools(0, 0, 1, 1), 0, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0},
-		{pulpBools(1, 0, 1, 0), 7.0 / 30, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0.833333, 0.75},
+		{bools(1, 1, 0, 0), 11.0 / 30, 1.066667, 0.626667, 1.253333, 0.324511, 0.430940, 1, 1},
+		{bools(0, 0, 1, 1), 0, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0},
+		{bools(1, 0, 1, 0), 7.0 / 30, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0.833333, 0.75},
 	} {
 		m := pulpRanked(t, c.labels).PU()
-		if !pulpNear(m.PULP, c.pulp, 1e-15) {
+		if !near(m.PULP, c.pulp, 1e-15) {
 			t.Errorf("%v: PULP = %.17g, want %.17g", c.labels, m.PULP, c.pulp)
 		}
 		for _, v := range []struct {
@@ -370,15 +350,15 @@ func TestPULPWorkedExamples(t *testing.T) {
 			{"MI", m.MI, c.mi}, {"Pearson", m.Pearson, c.pearson},
 			{"MAP", m.MAP, c.mapv}, {"AUC", m.AUC, c.auc},
 		} {
-			if !math.IsNaN(v.want) && !pulpNear(v.got, v.want, 1e-6) {
+			if !math.IsNaN(v.want) && !near(v.got, v.want, 1e-6) {
 				t.Errorf("%v: %s = %.9g, want %.6f", c.labels, v.name, v.got, v.want)
 			}
 		}
 	}
 	// The same values as exact fractions, to 1e-15 (by hand above).
-	m := pulpRanked(t, pulpBools(1, 1, 0, 0)).PU()
+	m := pulpRanked(t, bools(1, 1, 0, 0)).PU()
 	for _, v := range [][2]float64{{m.LeeLiu, 16.0 / 15}, {m.F1, 47.0 / 75}, {m.PseudoF, 94.0 / 75}} {
-		if !pulpNear(v[0], v[1], 1e-15) {
+		if !near(v[0], v[1], 1e-15) {
 			t.Errorf("[1,1,0,0]: %.17g, want %.17g", v[0], v[1])
 		}
 	}
@@ -556,7 +536,7 @@ func TestPseudoFAndLeeLiuIdentities(t *testing.T) {
 			}
 			y[0], y[n-1] = true, false
 		}
-		r := pulpRank(t, s, y)
+		r := mustRank(t, s, y)
 		N, T := float64(r.N()), float64(r.Positives())
 		pi := T / N
 		for k := 0; k < r.Len(); k++ {
