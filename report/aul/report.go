@@ -3,9 +3,7 @@ package aul
 import (
 	"fmt"
 	"html"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -82,12 +80,7 @@ func Write(dir string, in report.Input) (string, error) {
 	for _, c := range claims {
 		md.WriteString("- " + c + "\n")
 	}
-	if missing := in.Manifest.Unavailable; len(missing) > 0 {
-		md.WriteString("\nData sets of the config not in this run:\n\n")
-		for _, k := range slices.Sorted(maps.Keys(missing)) {
-			fmt.Fprintf(&md, "- %s: %s\n", k, missing[k])
-		}
-	}
+	md.WriteString(report.MissingMarkdown(in.Manifest.Unavailable))
 	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(md.String())); err != nil {
 		return "", err
 	}

@@ -3,40 +3,23 @@ package claesen2015
 import (
 	"fmt"
 	"html"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/report"
 )
 
-// Verdict is the outcome of checking a claim on the records.
-type Verdict int
+// Verdict and its values are the report core's (aliases keep the checks
+// short).
+type Verdict = report.Verdict
 
 const (
-	NotChecked Verdict = iota // the records lack what the check needs
-	Holds
-	Fails
+	NotChecked = report.NotChecked
+	Holds      = report.Holds
+	Fails      = report.Fails
 )
 
-func (v Verdict) String() string {
-	switch v {
-	case Holds:
-		return "holds"
-	case Fails:
-		return "does NOT hold"
-	}
-	return "not checked"
-}
-
-// verdict is Holds when ok, else Fails.
-func verdict(ok bool) Verdict {
-	if ok {
-		return Holds
-	}
-	return Fails
-}
+func verdict(ok bool) Verdict { return report.VerdictOf(ok) }
 
 // Claim is one of the paper's claims checked on the records.
 type Claim struct {
@@ -76,12 +59,7 @@ func claimsMarkdown(claims []Claim, missing map[string]string) string {
 	for _, c := range claims {
 		b.WriteString("- " + c.String() + "\n")
 	}
-	if len(missing) > 0 {
-		b.WriteString("\nData sets of the config not in this run:\n\n")
-		for _, k := range slices.Sorted(maps.Keys(missing)) {
-			fmt.Fprintf(&b, "- %s: %s\n", k, missing[k])
-		}
-	}
+	b.WriteString(report.MissingMarkdown(missing))
 	return b.String()
 }
 

@@ -4,33 +4,21 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/pueval/pueval/report"
 )
 
-// Verdict is the outcome of checking a claim on the records.
-type Verdict int
+// Verdict and its values are the report core's (aliases keep the checks
+// short).
+type Verdict = report.Verdict
 
 const (
-	NotChecked Verdict = iota // the records lack what the check needs
-	Holds
-	Fails
+	NotChecked = report.NotChecked
+	Holds      = report.Holds
+	Fails      = report.Fails
 )
 
-func (v Verdict) String() string {
-	switch v {
-	case Holds:
-		return "holds"
-	case Fails:
-		return "does NOT hold"
-	}
-	return "not checked"
-}
-
-func verdict(ok bool) Verdict {
-	if ok {
-		return Holds
-	}
-	return Fails
-}
+func verdict(ok bool) Verdict { return report.VerdictOf(ok) }
 
 // Claim is one of the paper's claims checked on the records.
 type Claim struct {

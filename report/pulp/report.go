@@ -221,11 +221,6 @@ func ClaimsMarkdown(claims []Claim, foldMeans bool, missing map[string]string) s
 	for _, c := range claims {
 		b.WriteString("- " + c.String() + "\n")
 	}
-	if len(missing) > 0 {
-		b.WriteString("\nData sets of the config not in this run:\n\n")
-		for _, k := range slices.Sorted(maps.Keys(missing)) {
-			fmt.Fprintf(&b, "- %s: %s\n", k, missing[k])
-		}
-	}
+	b.WriteString(report.MissingMarkdown(missing))
 	return b.String()
 }
