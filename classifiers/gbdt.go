@@ -92,16 +92,17 @@ func (o *GBDT) Key() string {
 	return fmt.Sprintf("%s/v%d %s folds=%d", GBDTName, gbdtVersion, o.Params.Key(), o.Folds)
 }
 
-// GBDTFoldStream is the random stream from which Score draws its folds for
-// a seed: PCG seeded with NetSeed(seed, 0). Exported so that tests and
-// oracles can reproduce a Score call's folds.
-func GBDTFoldStream(seed uint64) *rand.Rand {
+// FoldStream is the random stream from which the out-of-fold classifiers
+// (gbdt, svm) draw their Score's folds for a seed: PCG seeded with
+// NetSeed(seed, 0). Exported so that tests and oracles can reproduce a
+// Score call's folds.
+func FoldStream(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(NetSeed(seed, 0)))
 }
 
 // Score returns, for every row, the probability of class 1 (the logistic
 // function of the margin) given by the model trained on the other folds of
-// a stratified k-fold split drawn from GBDTFoldStream(seed)
+// a stratified k-fold split drawn from FoldStream(seed)
 // (gbdt.StratifiedFolds). Every row is out of fold exactly once (OOBCount
 // 1); Models describes the fold models in fold order.
 func (o *GBDT) Score(ctx context.Context, data Data, seed uint64) (*Result, error) {
@@ -112,7 +113,7 @@ func (o *GBDT) Score(ctx context.Context, data Data, seed uint64) (*Result, erro
 	if err != nil {
 		return nil, fmt.Errorf("classifier %s: %w", GBDTName, err)
 	}
-	oof, err := gbdt.OOF(ctx, data.X, data.Y, o.Folds, o.Params, GBDTFoldStream(seed))
+	oof, err := gbdt.OOF(ctx, data.X, data.Y, o.Folds, o.Params, FoldStream(seed))
 	if err != nil {
 		if errors.Is(err, gbdt.ErrOneClass) {
 			err = fmt.Errorf("%w (%w)", err, ErrOneClass)

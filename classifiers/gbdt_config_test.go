@@ -137,7 +137,7 @@ func TestGBDTScore(t *testing.T) {
 		t.Errorf("models %+v", a.Models)
 	}
 	// Scores are the sigmoid of the margins of gbdt.OOF on the same folds.
-	res, err := gbdt.OOF(context.Background(), data.X, data.Y, 5, o.Params, GBDTFoldStream(4))
+	res, err := gbdt.OOF(context.Background(), data.X, data.Y, 5, o.Params, FoldStream(4))
 	if err != nil {
 		t.Fatal(err)
 	}

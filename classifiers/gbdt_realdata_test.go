@@ -100,7 +100,7 @@ func TestGBDTOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fold, err := gbdt.StratifiedFolds(ds.Y, o.Folds, classifiers.GBDTFoldStream(oracle.Seed))
+		fold, err := gbdt.StratifiedFolds(ds.Y, o.Folds, classifiers.FoldStream(oracle.Seed))
 		if err != nil {
 			t.Fatal(err)
 		}

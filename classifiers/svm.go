@@ -151,18 +151,11 @@ func (o *SVM) Key() string {
 		SVMName, svmVersion, o.Kernel, o.C, o.Gamma, o.Weighting, o.UnlabeledWeight, o.PlattFolds, o.Tolerance, o.Folds)
 }
 
-// SVMFoldStream is the random stream from which Score draws its folds for
-// a seed: PCG seeded with NetSeed(seed, 0) (the stream GBDTFoldStream
-// uses). Fold model j of elkan-noto draws its inner Platt folds from
-// PCG(NetSeed(seed, j+1)).
-func SVMFoldStream(seed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(NetSeed(seed, 0)))
-}
-
 // Score returns, for every row, UnitScore of the decision value given by
 // the model trained on the other folds of a stratified k-fold split (k =
-// folds) drawn from SVMFoldStream(seed) (gbdt.StratifiedFolds), then as
-// ScoreFolds.
+// folds) drawn from FoldStream(seed) (gbdt.StratifiedFolds), then as
+// ScoreFolds. Fold model j of elkan-noto draws its inner Platt folds from
+// PCG(NetSeed(seed, j+1)).
 func (o *SVM) Score(ctx context.Context, data Data, seed uint64) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -170,7 +163,7 @@ func (o *SVM) Score(ctx context.Context, data Data, seed uint64) (*Result, error
 	if _, _, err := data.check(); err != nil {
 		return nil, fmt.Errorf("classifier %s: %w", SVMName, err)
 	}
-	folds, err := gbdt.StratifiedFolds(data.Y, o.Folds, SVMFoldStream(seed))
+	folds, err := gbdt.StratifiedFolds(data.Y, o.Folds, FoldStream(seed))
 	if err != nil {
 		return nil, fmt.Errorf("classifier %s: stratified folds: %w", SVMName, err)
 	}

@@ -129,7 +129,7 @@ func TestSVMDefaultsAndKey(t *testing.T) {
 // TestSVMScore checks the Scorer contract and that the scores are the
 // documented ones: UnitScore of the decision value of the model trained
 // (package svm, the same options) on the other folds of
-// gbdt.StratifiedFolds drawn from SVMFoldStream(seed).
+// gbdt.StratifiedFolds drawn from FoldStream(seed).
 func TestSVMScore(t *testing.T) {
 	data := svmPU(rand.New(rand.NewPCG(1, 1)), 400, 4, 2)
 	o := DefaultSVM()
@@ -162,7 +162,7 @@ func TestSVMScore(t *testing.T) {
 		}
 	}
 	// The scores of fold 3, by hand.
-	folds, err := gbdt.StratifiedFolds(data.Y, 8, SVMFoldStream(4))
+	folds, err := gbdt.StratifiedFolds(data.Y, 8, FoldStream(4))
 	if err != nil {
 		t.Fatal(err)
 	}
