@@ -35,11 +35,7 @@ func (m *PUMeasuresMeasure) Key() string           { return "pu-measures/v1" }
 func (m *PUMeasuresMeasure) New() (Measure, error) { return m, nil }
 func (m *PUMeasuresMeasure) UsesRecovery() bool    { return false }
 
-// PUMeasureNames are the metric names the measure writes, in the paper's
-// column order (Table 1: AUC, F1, L&L, MI, PEAR, MAP, PULP, PseudoF).
-var PUMeasureNames = []string{"auc", "f1", "ll", "mi", "pearson", "map", "pulp", "pseudo-f"}
-
-// puMeasureValues lists a metrics.PUMeasures in PUMeasureNames' order.
+// puMeasureValues lists a metrics.PUMeasures in results.PUMeasures' order.
 func puMeasureValues(m metrics.PUMeasures) []float64 {
 	return []float64{m.AUC, m.F1, m.LeeLiu, m.MI, m.Pearson, m.MAP, m.PULP, m.PseudoF}
 }
@@ -57,7 +53,7 @@ func (m *PUMeasuresMeasure) Measure(_ context.Context, c *CellRun, out *Values) 
 	for _, f := range folds {
 		k = max(k, f+1)
 	}
-	sums := map[string][]float64{results.PU: make([]float64, len(PUMeasureNames)), results.TrueLabels: make([]float64, len(PUMeasureNames))}
+	sums := map[string][]float64{results.PU: make([]float64, len(results.PUMeasures)), results.TrueLabels: make([]float64, len(results.PUMeasures))}
 	counts := map[string]int{}
 	for f := range k {
 		var scores []float64
@@ -79,7 +75,7 @@ func (m *PUMeasuresMeasure) Measure(_ context.Context, c *CellRun, out *Values) 
 				continue
 			}
 			vals := puMeasureValues(r.PU())
-			for j, name := range PUMeasureNames {
+			for j, name := range results.PUMeasures {
 				if c.Split.Folds != nil {
 					out.Set(name, results.FoldKey(set.key, f+1), vals[j])
 				}
@@ -92,7 +88,7 @@ func (m *PUMeasuresMeasure) Measure(_ context.Context, c *CellRun, out *Values) 
 		if counts[key] == 0 {
 			continue
 		}
-		for j, name := range PUMeasureNames {
+		for j, name := range results.PUMeasures {
 			out.Set(name, key, s[j]/float64(counts[key]))
 		}
 	}

@@ -34,7 +34,7 @@ func TestPUMeasuresPerFold(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, set := range []string{results.PU, results.TrueLabels} {
-		means := make([]float64, len(PUMeasureNames))
+		means := make([]float64, len(results.PUMeasures))
 		for f := range k {
 			var s []float64
 			var lab []bool
@@ -49,7 +49,7 @@ func TestPUMeasuresPerFold(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := puMeasureValues(r.PU())
-			for j, name := range PUMeasureNames {
+			for j, name := range results.PUMeasures {
 				got, ok := out.m[name][results.FoldKey(set, f+1)]
 				if !ok || got != want[j] {
 					t.Errorf("%s/%s@%d = %v (present %v), want %v", name, set, f+1, got, ok, want[j])
@@ -67,7 +67,7 @@ func TestPUMeasuresPerFold(t *testing.T) {
 				t.Errorf("%s fold %d: Pseudo-F %v != (N/t) F1 = %v", set, f+1, pf, float64(len(s))/float64(tF)*f1)
 			}
 		}
-		for j, name := range PUMeasureNames {
+		for j, name := range results.PUMeasures {
 			if got := out.m[name][set]; math.Abs(got-means[j]) > 1e-15 {
 				t.Errorf("%s/%s = %v, want the fold mean %v", name, set, got, means[j])
 			}

@@ -215,7 +215,7 @@ metrics: [pu-measures]
 	}
 	alpha := map[string]float64{}
 	for _, r := range recs {
-		for _, m := range PUMeasureNames {
+		for _, m := range results.PUMeasures {
 			for f := 1; f <= 4; f++ {
 				for _, set := range []string{results.PU, results.TrueLabels} {
 					if _, ok := r.Metrics[m][results.FoldKey(set, f)]; !ok {

@@ -64,3 +64,9 @@ func SplitKey(key string) (kind, id string) {
 // FoldKey is the key of key's value on the held-out fold f (1-based):
 // key + "@" + f.
 func FoldKey(key string, f int) string { return key + "@" + strconv.Itoa(f) }
+
+// PUMeasures are the metric names the measure pu-measures writes (the PULP
+// paper's eight measures, metrics.PUMeasures) and report pulp reads, in the
+// paper's column order (Table 1: AUC, F1, L&L, MI, PEAR, MAP, PULP,
+// PseudoF).
+var PUMeasures = []string{"auc", "f1", "ll", "mi", "pearson", "map", "pulp", "pseudo-f"}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -674,5 +675,17 @@ func TestWrite(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(d, "claims.md")); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// The report's columns are the metrics the measure pu-measures writes, in
+// the same order (results.PUMeasures is the contract between the two).
+func TestMeasuresFollowTheRecords(t *testing.T) {
+	var keys []string
+	for _, m := range Measures {
+		keys = append(keys, m.Key)
+	}
+	if !slices.Equal(keys, results.PUMeasures) {
+		t.Errorf("report columns %v, records' metrics %v", keys, results.PUMeasures)
 	}
 }
