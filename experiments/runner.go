@@ -685,16 +685,15 @@ func (r *Runner) score(ctx context.Context, clf classifiers.Config, key string, 
 	if rows != nil {
 		x = gatherRows(data.X, rows)
 	}
+	fs, ok := scorer.(classifiers.FoldScorer)
+	if folds != nil && !ok {
+		return nil, nil, fmt.Errorf("%s cannot train on the protocol's cross-validation folds (it has no ScoreFolds)", clf.Name())
+	}
+	r.trained.Add(1)
 	var res *classifiers.Result
 	if folds == nil {
-		r.trained.Add(1)
 		res, err = scorer.Score(ctx, classifiers.Data{X: x, Y: y}, seed)
 	} else {
-		fs, ok := scorer.(classifiers.FoldScorer)
-		if !ok {
-			return nil, nil, fmt.Errorf("%s cannot train on the protocol's cross-validation folds (it has no ScoreFolds)", clf.Name())
-		}
-		r.trained.Add(1)
 		res, err = fs.ScoreFolds(ctx, classifiers.Data{X: x, Y: y}, folds, seed)
 	}
 	if err != nil {
