@@ -44,7 +44,7 @@ const (
 //	val_fraction: 0.25   # fraction of the bootstrap held out for validation
 //	split: position      # position (published) | unique
 //	rprop: {delta0: 0.07, inc: 1.2, dec: 0.5, delta_max: 50, min_grad: 1e-5}
-//	kernel: auto         # auto (fastest here) | scalar (float64) | avx512 | avx2 | float32-go (float32x16 numerics)
+//	kernel: auto         # auto (fastest float32x16 kernel here) | avx512 | avx2 | float32-go | scalar (float64)
 //	workers: 0           # goroutines training nets; 0 = GOMAXPROCS; never changes scores
 type NNetBag struct {
 	Bags        int `yaml:"bags"`
@@ -113,8 +113,9 @@ func (o *NNetBag) New() (Scorer, error) {
 
 // Key is a canonical string of the options that change scores (all but
 // workers) and the algorithm version. It names the numerics of the kernel
-// that will run (nnet.KernelNumerics: kernel "auto" resolves to this
-// machine's fastest), except for the scalar kernel's float64, whose keys
+// that will run (nnet.KernelNumerics: kernel "auto" resolves to the
+// float32x16 numerics on every machine unless $PUEVAL_KERNEL forces
+// scalar), except for the scalar kernel's float64, whose keys
 // predate the vector kernels: scores of kernels with different numerics
 // differ in the last bits and never share a cache entry.
 func (o *NNetBag) Key() string {

@@ -10,8 +10,9 @@
 // computed only by models that did not see the row. Scores are a
 // deterministic function of (data, options, seed) and the numerics of the
 // kernel that runs (nnet.KernelNumerics; option kernel "auto" picks the
-// fastest kernel of the machine): bit-identical for any worker count, and,
-// for one numerics, across builds and machines (no multiply-add is left for
+// machine's fastest kernel of the float32x16 numerics, the same bits on
+// every machine): bit-identical for any worker count, and, for one
+// numerics, across builds and machines (no multiply-add is left for
 // the compiler to fuse, see nnet). Bad data (NaN or infinite features, a
 // single class, mismatched lengths) is an error, not a panic; a cancelled
 // context stops the work and returns an error wrapping its cause.
@@ -52,8 +53,8 @@
 // Options (YAML field, default): bags 100; hidden 5 (PSB 2019: 7);
 // max_epochs 500 (PSB 2019: 5000); max_fail 25; val_fraction 0.25; split
 // position | unique; rprop {delta0 0.07, inc 1.2, dec 0.5, delta_max 50,
-// min_grad 1e-5}; kernel auto | scalar | avx512 | avx2 | float32-go (nnet's epoch
-// kernel; auto = the fastest here); workers 0 = GOMAXPROCS (execution only,
+// min_grad 1e-5}; kernel auto | avx512 | avx2 | float32-go | scalar (nnet's
+// epoch kernel; auto = the fastest float32x16 kernel here, scalar = float64); workers 0 = GOMAXPROCS (execution only,
 // not in Key). Key names the kernel's numerics when they are not the scalar
 // kernel's float64, so cached scores of one numerics are never served for
 // another; KernelName says which kernel runs, for manifests and records.

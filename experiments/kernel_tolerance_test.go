@@ -1,6 +1,9 @@
 package experiments
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"maps"
 	"math"
 	"slices"
@@ -170,5 +173,75 @@ func TestScoreCacheSeparatesKernels(t *testing.T) {
 				t.Errorf("%s after float32-go (same numerics): %+v (want 4 cache hits)", k, sum)
 			}
 		}
+	}
+}
+
+// TestForcedKernelsSameRecords: the records of both smoke configs are the
+// same, value for value, whichever float32x16 kernel runs: the default
+// ("auto": the fastest here) and each other one this CPU can run, forced
+// through $PUEVAL_KERNEL (avx2 on an AVX-512 machine, and float32-go,
+// plain Go, everywhere). Only the kernel's name, the timings and the
+// training work may differ, and the name must be the forced kernel's in
+// every record and in the manifest. This is what makes records identical
+// across CPUs and builds.
+func TestForcedKernelsSameRecords(t *testing.T) {
+	needMirror(t)
+	st, names := openData(t)
+	auto := nnet.KernelName()
+	if nnet.KernelNumerics(auto) != nnet.NumericsFloat32x16 {
+		t.Fatalf("auto takes kernel %q, numerics %q: want float32x16 on every machine", auto, nnet.KernelNumerics(auto))
+	}
+	run := func(t *testing.T, config, kernel string) []results.Record {
+		t.Helper()
+		cfg, err := ReadConfig(config, LoadOptions{Catalog: names})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells, err := cfg.Cells(Selection{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		sum, err := (&Runner{Config: cfg, Data: st, Workers: 2}).Run(context.Background(), cells, dir)
+		if err != nil || sum.Failed != 0 {
+			t.Fatalf("%s with kernel %s: %+v, %v", config, kernel, sum, err)
+		}
+		recs, err := results.ReadRecords(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := results.ReadManifest(dir); err != nil || m.Kernel != kernel {
+			t.Errorf("%s: manifest names kernel %q, want %q (%v)", config, m.Kernel, kernel, err)
+		}
+		for i := range recs {
+			if recs[i].Kernel != kernel {
+				t.Errorf("%s, %s: record names kernel %q, want %q", config, recs[i].Cell, recs[i].Kernel, kernel)
+			}
+			recs[i].Kernel, recs[i].Timings, recs[i].Work = "", nil, nil
+		}
+		return recs
+	}
+	for _, config := range []string{"aaai2017-smoke", "psb2019-smoke"} {
+		t.Run(config, func(t *testing.T) {
+			t.Setenv(nnet.KernelEnv, "")
+			want := run(t, config, auto)
+			for _, kernel := range nnet.Kernels() {
+				if kernel == auto || nnet.KernelNumerics(kernel) != nnet.NumericsFloat32x16 {
+					continue
+				}
+				t.Setenv(nnet.KernelEnv, kernel)
+				got := run(t, config, kernel)
+				if len(got) != len(want) {
+					t.Fatalf("kernel %s: %d records, %s: %d", kernel, len(got), auto, len(want))
+				}
+				for i := range want {
+					a, _ := json.Marshal(got[i])
+					b, _ := json.Marshal(want[i])
+					if !bytes.Equal(a, b) {
+						t.Errorf("kernel %s, record %d (%s) differs from kernel %s's:\n%s\n%s", kernel, i, want[i].Cell, auto, a, b)
+					}
+				}
+			}
+		})
 	}
 }

@@ -69,10 +69,14 @@
 // every build.
 //
 // Params.Kernel selects the epoch kernel (kernel.go): "auto" (the default)
-// takes the fastest this binary and CPU can run (KernelName: "avx512" on an
-// amd64 CPU with AVX-512 F, CD, BW, DQ and VL, in any build, a plain
-// go install included; else "avx2" on an amd64 CPU with AVX2 and FMA; else
-// "scalar"; avx512, avx2 and float32-go share the float32x16 numerics). Kernels
+// takes the fastest float32x16 kernel this binary and CPU can run
+// (KernelName: "avx512" on an amd64 CPU with AVX-512 F, CD, BW, DQ and VL,
+// in any build, a plain go install included; else "avx2" on an amd64 CPU
+// with AVX2 and FMA; else "float32-go", plain Go). So every machine
+// computes the same float32x16 numerics by default and gives the same
+// records; "scalar" (float64, the published code's precision) is chosen by
+// name only, and the environment variable PUEVAL_KERNEL (KernelEnv) forces
+// what "auto" takes, for tests and benchmarks. Kernels
 // with the same numerics (KernelNumerics) compute the same bits; the
 // vector kernels' float32x16 numerics (kernel_f32.go: float32 inputs and
 // weights, fused multiply-adds, per-lane sums over 16 interleaved row

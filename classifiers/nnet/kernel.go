@@ -2,6 +2,7 @@ package nnet
 
 import (
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -23,9 +24,12 @@ import (
 //     routines of kernel_avx2_amd64.s): the same numerics and bits, each
 //     16-row block as two 8-lane YMM halves, chosen when the CPU has AVX2
 //     and FMA but not AVX-512;
-//   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go, one
-//     lane at a time, on any CPU: the statement the avx512 and avx2 kernels
-//     are tested against bit for bit, never chosen by "auto".
+//   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go on any
+//     CPU: the statement the avx512 and avx2 kernels are tested against bit
+//     for bit, and what "auto" takes where no vector kernel runs.
+//
+// "auto" never takes the scalar kernel: every machine computes the
+// float32x16 numerics by default, so records are identical across CPUs.
 
 // problem is one net's training set: n rows of d mapped inputs, the rows
 // with a training weight first. The rows come from src (Trainer.Train) or,
@@ -112,21 +116,24 @@ type kernelInfo struct {
 	new      func() kernel
 }
 
-// kernels lists the epoch kernels: the portable statement of the vector
-// kernels' numerics (kernel_f32.go), the portable scalar kernel, and the
-// vector kernels, whose ok says whether this CPU can run them (on other
-// architectures than theirs, never). The list is kept sorted by rank.
+// kernels lists the epoch kernels: the portable scalar kernel, the
+// portable statement of the vector kernels' numerics in plain Go
+// (kernel_f32.go), and the vector kernels, whose ok says whether this CPU
+// can run them (on other architectures than theirs, never). The list is
+// kept sorted by rank. "auto" never takes the scalar kernel, so that every
+// machine computes the same float32x16 numerics by default and records are
+// identical across CPUs and builds; the scalar kernel (float64, the
+// published MATLAB code's precision) is chosen by name.
 var kernels = []kernelInfo{{
-	// Never chosen by "auto": it is the portable reference of the vector
-	// kernels, slower than the scalar kernel, selectable by name to
-	// reproduce their nets bit for bit on any CPU.
-	name: "float32-go", numerics: NumericsFloat32x16, rank: -1, manual: true,
-	ok:  func() bool { return true },
-	new: func() kernel { return new(f32GoKernel) },
-}, {
-	name: "scalar", numerics: NumericsFloat64, rank: 0,
+	name: "scalar", numerics: NumericsFloat64, rank: -1, manual: true,
 	ok:  func() bool { return true },
 	new: func() kernel { return new(scalarKernel) },
+}, {
+	// The float32x16 numerics on any CPU: "auto" takes it where no vector
+	// kernel runs.
+	name: "float32-go", numerics: NumericsFloat32x16, rank: 0,
+	ok:  func() bool { return true },
+	new: func() kernel { return new(f32GoKernel) },
 }, {
 	name: "avx2", numerics: NumericsFloat32x16, rank: 1,
 	ok: avx2OK, new: newAVX2Kernel,
@@ -134,6 +141,15 @@ var kernels = []kernelInfo{{
 	name: "avx512", numerics: NumericsFloat32x16, rank: 2,
 	ok: avx512OK, new: newAVX512Kernel,
 }}
+
+// KernelEnv is the environment variable that forces what "auto" (and an
+// empty Params.Kernel) selects, for tests and benchmarks: e.g.
+// PUEVAL_KERNEL=avx2 on an AVX-512 machine. A kernel named in a
+// configuration is not overridden. Kernels of one numerics give the same
+// bits, so forcing one of them changes only the speed (and the kernel that
+// records and manifests name); forcing "scalar" changes the numerics, and
+// with them the score-cache key.
+const KernelEnv = "PUEVAL_KERNEL"
 
 // Numerics of the kernels (KernelNumerics).
 const (
@@ -148,6 +164,13 @@ const (
 // resolveKernel returns the kernel a Params.Kernel value selects.
 func resolveKernel(name string) (kernelInfo, error) {
 	if name == "" || name == "auto" {
+		if forced := os.Getenv(KernelEnv); forced != "" && forced != "auto" {
+			k, err := resolveKernel(forced)
+			if err != nil {
+				return k, fmt.Errorf("environment %s: %w", KernelEnv, err)
+			}
+			return k, nil
+		}
 		for i := len(kernels) - 1; i >= 0; i-- {
 			if k := kernels[i]; !k.manual && k.ok() {
 				return k, nil
@@ -169,17 +192,20 @@ func resolveKernel(name string) (kernelInfo, error) {
 }
 
 // KernelName names the epoch kernel Train uses by default (Params.Kernel ""
-// or "auto"): the fastest one this binary and CPU can run. "scalar" is the
-// portable float64 kernel; "avx512" the float32 AVX-512 kernel, in every
-// amd64 binary and chosen when the CPU has AVX-512; "avx2" the same
-// numerics with AVX2 and FMA, chosen on amd64 CPUs without AVX-512.
+// or "auto"): the fastest float32x16 kernel this binary and CPU can run, or
+// the one $PUEVAL_KERNEL names (KernelEnv; "" if it names none available).
+// "avx512" is the float32 AVX-512 kernel, in every amd64 binary and chosen
+// when the CPU has AVX-512; "avx2" the same numerics with AVX2 and FMA,
+// chosen on amd64 CPUs without AVX-512; "float32-go" the same numerics in
+// plain Go, chosen where neither runs. "scalar", the portable float64
+// kernel, is never the default.
 func KernelName() string {
 	k, _ := resolveKernel("")
 	return k.name
 }
 
 // Kernels lists the kernels this binary and CPU can run, in the order
-// "auto" prefers them (float32-go, which "auto" never chooses, last).
+// "auto" prefers them (scalar, which "auto" never chooses, last).
 func Kernels() []string {
 	var names []string
 	for i := len(kernels) - 1; i >= 0; i-- {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -89,14 +90,15 @@ func TestF32KernelsAgree(t *testing.T) {
 
 // TestAutoPicksVectorKernel: "auto" takes the avx512 kernel when the CPU
 // can run it (in the default build: the kernels need no GOEXPERIMENT), else
-// the avx2 kernel when the CPU has AVX2 and FMA, else the scalar kernel; and
+// the avx2 kernel when the CPU has AVX2 and FMA, else float32-go (never
+// the scalar kernel: the default numerics are float32x16 everywhere); and
 // asking for a vector kernel the CPU cannot run is an error that says so.
 // The CPU's features are then masked (hasAVX512, hasAVX2) to check the
 // choice a CPU without AVX-512, and one without AVX2, would make.
 func TestAutoPicksVectorKernel(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
-		want := "scalar"
+		want := "float32-go"
 		switch {
 		case hasAVX512:
 			want = "avx512"
@@ -257,5 +259,41 @@ func TestTanh32(t *testing.T) {
 	t.Logf("max |tanh32 - tanh| = %.2g on %d points", worst, len(xs))
 	if worst > 3.5e-7 {
 		t.Errorf("max error %.2g > 3.5e-7", worst)
+	}
+}
+
+// TestKernelEnvForcesAuto: $PUEVAL_KERNEL decides what "auto" and ""
+// select (and so the numerics and the cache key), a kernel named in the
+// parameters is not overridden, and a name that is unknown or unavailable
+// on this CPU is an error that names the variable.
+func TestKernelEnvForcesAuto(t *testing.T) {
+	t.Setenv(KernelEnv, "scalar")
+	if got := KernelName(); got != "scalar" {
+		t.Fatalf("%s=scalar: KernelName() = %q", KernelEnv, got)
+	}
+	if got := KernelNumerics("auto"); got != NumericsFloat64 {
+		t.Fatalf("%s=scalar: KernelNumerics(auto) = %q, want %q", KernelEnv, got, NumericsFloat64)
+	}
+	if got := (Params{Kernel: "float32-go"}).KernelName(); got != "float32-go" {
+		t.Fatalf("%s=scalar: an explicit float32-go became %q", KernelEnv, got)
+	}
+	t.Setenv(KernelEnv, "float32-go")
+	if got := (Params{}).KernelName(); got != "float32-go" {
+		t.Fatalf("%s=float32-go: Params{}.KernelName() = %q", KernelEnv, got)
+	}
+	t.Setenv(KernelEnv, "auto")
+	if got, want := KernelName(), kernels[len(kernels)-1].name; hasAVX512 && got != want {
+		t.Fatalf("%s=auto: KernelName() = %q, want %q", KernelEnv, got, want)
+	}
+	for _, bad := range []string{"avx1024", "avx512"} {
+		if bad == "avx512" && hasAVX512 {
+			continue
+		}
+		t.Setenv(KernelEnv, bad)
+		p := DefaultParams()
+		err := p.Validate()
+		if err == nil || !strings.Contains(err.Error(), KernelEnv) || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%s=%s: Validate() = %v, want an error naming the variable and the kernel", KernelEnv, bad, err)
+		}
 	}
 }
