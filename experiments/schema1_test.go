@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/classifiers/nnet"
+	"github.com/pueval/pueval/configs"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -23,13 +25,24 @@ import (
 // see its README), read through the schema-1 -> schema-2 key mapping of
 // results.UpgradeRecord: identity, seed, sizes, true alpha and beta, the
 // estimates, every metric value, status, warnings and kernel must be equal
-// bit for bit, and no key may be missing or added.
+// bit for bit, and no key may be missing or added. The aucpr measure reads
+// the recovered PR curve as those records did (precision eq3, area step;
+// today's default reading is another, recovery.DefaultPRCurve).
 func TestSchema1RecordsReproduced(t *testing.T) {
 	needMirror(t)
 	st, names := openData(t)
 	for _, name := range []string{"aaai2017-smoke", "psb2019-smoke"} {
 		t.Run(name, func(t *testing.T) {
-			cfg, err := ReadConfig(name, LoadOptions{Catalog: names})
+			src, err := fs.ReadFile(configs.FS, name+".yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			const now = "{name: aucpr, outside: [drop, clip], precision: [roc, eq3], area: [trapezoid, step]}"
+			const then = "{name: aucpr, outside: [drop, clip], precision: [eq3], area: [step]}"
+			if strings.Contains(string(src), "name: aucpr") && !strings.Contains(string(src), now) {
+				t.Fatalf("%s: its aucpr line is not %s", name, now)
+			}
+			cfg, err := ParseConfig([]byte(strings.Replace(string(src), now, then, 1)), name+".yaml", LoadOptions{Catalog: names})
 			if err != nil {
 				t.Fatal(err)
 			}

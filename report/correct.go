@@ -40,13 +40,13 @@ func CorrectionFigures(rc *recovery.Recovery, o recovery.Outside) ([]Figure, err
 	for _, p := range r.PR() {
 		pX, pY = append(pX, p.Recall), append(pY, p.Precision)
 	}
-	for _, p := range rc.PR(o) {
+	for _, p := range rc.PRCurveOf(o, recovery.DefaultPRCurve) {
 		rX, rY = append(rX, p.Recall), append(rY, p.Precision)
 	}
 	pr := LineChart{Title: "Precision-recall", XLabel: "recall", YLabel: "precision", XMin: 0, XMax: 1, YMin: 0, YMax: 1,
 		Series: []Series{
 			{Name: fmt.Sprintf("PU: labeled vs unlabeled (AP %.3f)", s.AUCPR.PU), X: pX, Y: pY, Color: puColor, Dashed: true},
-			{Name: fmt.Sprintf("recovered, on the unlabeled set (AP %.3f)", s.AUCPR.Indirect), X: rX, Y: rY, Color: recoveredColor},
+			{Name: fmt.Sprintf("recovered, on the unlabeled set (AUC-PR %.3f)", s.AUCPR.Indirect), X: rX, Y: rY, Color: recoveredColor},
 		}}
 	var figs []Figure
 	for _, c := range []struct {

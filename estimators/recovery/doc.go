@@ -50,13 +50,22 @@
 //     overestimated and nearly every point falls outside); sort by eta
 //     ascending (ties by gamma); make gamma non-decreasing with a running
 //     maximum; add (0,0) and (1,1); AUC = trapezoid area.
-//   - AUC-PR, indirect only ([Recovery.PR], [Recovery.IndirectAUCPR]): at the
-//     thresholds Algorithm 1 keeps (descending threshold order), recall =
-//     gamma and precision = alpha gamma / eta_pu (Eq. 3) clipped to [0, 1];
-//     AUC-PR = average precision as in package metrics, sum_k (R_k - R_{k-1})
-//     P_k, where R_k is the running maximum of the recovered recall, so that a
-//     recall that dips and comes back (gamma need not be monotone in the
-//     threshold after recovery) is counted once.
+//   - AUC-PR, indirect only ([Recovery.AUCPR]). The appendix defines the
+//     recovered precision by Eq. 3 and says only that it "leads to an
+//     equivalent indirect algorithm", which admits two curves and two area
+//     rules ([PRCurve], [PRArea]), equal in exact population arithmetic:
+//     PREq3 ([Recovery.PR], [Recovery.IndirectAUCPR]) takes the thresholds
+//     Algorithm 1 keeps (descending threshold order), recall = gamma and
+//     precision = alpha gamma / eta_pu clipped to [0, 1]; PRFromROC reads
+//     the curve off Algorithm 1's recovered ROC curve, precision = alpha
+//     gamma / (alpha gamma + (1 - alpha) eta). AreaStep is average precision
+//     as in package metrics, sum_k (R_k - R_{k-1}) P_k, AreaTrapezoid the
+//     trapezoid rule, both with R_k the running maximum of the recovered
+//     recall, so that a recall that dips and comes back (gamma need not be
+//     monotone in the threshold after recovery) is counted once. The default
+//     (DefaultPRCurve, DefaultPRArea: roc, trapezoid) is the reading that
+//     reproduces the paper's Table 2; the comparison of all four on the full
+//     reproduction is in the README ("AUC-PR recovery").
 //
 // Known inconsistency: AAAI-2017 Figure 4 says (alpha, beta, AUC) = (0.25,
 // 0.75, 0.90) gives AUC_pu = 0.80 "from Equation 4", but Eq. 4 gives 0.70, and

@@ -32,7 +32,7 @@ func Example() {
 	}
 	// Output:
 	// AUC: PU 0.8000, direct 0.8750, indirect 0.9028
-	// AUC-PR: PU 0.7556, indirect 0.5000
+	// AUC-PR: PU 0.7556, indirect 0.6111
 	// max acc  PU 0.7500 at >= 0.986, recovered 0.8750 at >= 0.699
 	// max bacc PU 0.8000 at >= 0.699, recovered 0.8750 at >= 0.699
 	// max f1   PU 0.7500 at >= 0.699, recovered 0.8889 at >= 0.699

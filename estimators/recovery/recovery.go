@@ -289,7 +289,8 @@ type Summary struct {
 type AUCs struct{ PU, Direct, Indirect float64 }
 
 // AUCPRs are the PU AUC-PR (average precision of labeled vs unlabeled) and
-// its indirect recovery on the unlabeled set.
+// its indirect recovery on the unlabeled set (the default reading:
+// DefaultPRCurve, DefaultPRArea).
 type AUCPRs struct{ PU, Indirect float64 }
 
 // Optima are the maximum of a threshold metric over thresholds, uncorrected
@@ -320,7 +321,7 @@ func (rc *Recovery) Summary(o Outside) (Summary, error) {
 	s := Summary{
 		Alpha: rc.alpha, Beta: rc.beta, C: rc.c, Pi: rc.pi, Outside: o,
 		AUC:   AUCs{PU: rc.r.AUC(), Direct: rc.DirectAUC(), Indirect: rc.IndirectAUC(o)},
-		AUCPR: AUCPRs{PU: rc.r.AveragePrecision(), Indirect: rc.IndirectAUCPR(o)},
+		AUCPR: AUCPRs{PU: rc.r.AveragePrecision(), Indirect: rc.AUCPR(o, DefaultPRCurve, DefaultPRArea)},
 	}
 	opt := func(m Measure) Optima { return Optima{PU: rc.PUMax(m), Recovered: rc.Max(m)} }
 	s.Acc, s.BAcc, s.F1, s.MCC = opt(Accuracy), opt(BalancedAccuracy), opt(F1), opt(MCC)

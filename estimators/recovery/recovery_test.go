@@ -57,6 +57,12 @@ func mustNew(t testing.TB, r *metrics.Ranking, alpha, beta float64) *Recovery {
 // AUC-PR (Eq. 3, rho = gamma/(5 eta_pu)): .943 1/3, .863 2/3, .789 1/3, .699
 // 1/2, then 1/3, 1/4, 1/5. Drop: 1/3*1/3 + 1/3*2/3 + 1/3*1/2 = 1/2. Clip adds
 // .986 (recall 1/3, eta_pu = 0 so precision 1): 1/3 + 2/9 + 1/6 = 13/18.
+// AUC-PR read off the recovered ROC curve (precision gamma/(gamma + 4 eta)),
+// drop: (1/12, 2/3) 2/3, (1/6, 2/3) 1/2, (1/4, 1) 1/2, then recall 1;
+// trapezoid: 2/3*2/3 (the first segment at its own precision) + 1/3*(1/2 +
+// 1/2)/2 (from the vertical drop to 1/2) = 11/18; step: the same 11/18.
+// Clip: (0, 1/3) comes first with precision 1; trapezoid 1/3*1 + 1/3*(1 +
+// 2/3)/2 + 1/3*1/2 = 7/9; step 1/3 + 2/9 + 1/6 = 13/18.
 // PSB: c = 3/8, pi = 3/8 + (5/8)(1/5) = 1/2 (the true share of positives, 4/8).
 // With pi = 1/2, acc = bacc = (1 + gamma - eta)/2, largest at .699: 7/8. F =
 // gamma/(1/2 + theta): .699 gives 8/9, the largest (.863: 16/21, .473: 4/5).
@@ -97,6 +103,10 @@ func TestAAAIFigure1Hand(t *testing.T) {
 		{"indirect AUC clip", rc.IndirectAUC(Clip), 11.0 / 12},
 		{"indirect AUC-PR drop", rc.IndirectAUCPR(Drop), 0.5},
 		{"indirect AUC-PR clip", rc.IndirectAUCPR(Clip), 13.0 / 18},
+		{"AUC-PR roc trapezoid drop", rc.AUCPR(Drop, PRFromROC, AreaTrapezoid), 11.0 / 18},
+		{"AUC-PR roc step drop", rc.AUCPR(Drop, PRFromROC, AreaStep), 11.0 / 18},
+		{"AUC-PR roc trapezoid clip", rc.AUCPR(Clip, PRFromROC, AreaTrapezoid), 7.0 / 9},
+		{"AUC-PR roc step clip", rc.AUCPR(Clip, PRFromROC, AreaStep), 13.0 / 18},
 	} {
 		if !near(c.got, c.want, 1e-15) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
@@ -252,6 +262,17 @@ func TestExactMixtureIdentity(t *testing.T) {
 		for _, o := range Outsides {
 			if got, want := rc.IndirectAUCPR(o), truthU.AveragePrecision(); !near(got, want, 1e-14) {
 				t.Errorf("%+v: indirect AUC-PR (%v) %v, true AP on U %v", c, o, got, want)
+			}
+			// Both readings of the recovered PR curve are the true one in
+			// exact arithmetic, under both area rules.
+			trapz := prArea(truthU.PR(), AreaTrapezoid)
+			for _, pc := range []PRCurve{PREq3, PRFromROC} {
+				if got, want := rc.AUCPR(o, pc, AreaStep), truthU.AveragePrecision(); !near(got, want, 1e-14) {
+					t.Errorf("%+v: AUC-PR (%v, %v, step) %v, true AP on U %v", c, o, pc, got, want)
+				}
+				if got := rc.AUCPR(o, pc, AreaTrapezoid); !near(got, trapz, 1e-14) {
+					t.Errorf("%+v: AUC-PR (%v, %v, trapezoid) %v, true trapezoid area on U %v", c, o, pc, got, trapz)
+				}
 			}
 		}
 		for _, m := range Measures {
@@ -454,6 +475,21 @@ func TestCurveProperties(t *testing.T) {
 			if a := rc.IndirectAUCPR(o); a < 0 || a > 1 {
 				t.Errorf("%v %v: AUC-PR %v", ab, o, a)
 			}
+			if a, b := rc.AUCPR(o, PREq3, AreaStep), rc.IndirectAUCPR(o); a != b {
+				t.Errorf("%v %v: AUCPR(eq3, step) %v, IndirectAUCPR %v: the same sum", ab, o, a, b)
+			}
+			for _, pc := range []PRCurve{PREq3, PRFromROC} {
+				for _, ar := range []PRArea{AreaStep, AreaTrapezoid} {
+					if a := rc.AUCPR(o, pc, ar); a < 0 || a > 1 {
+						t.Errorf("%v %v: AUC-PR (%v, %v) %v", ab, o, pc, ar, a)
+					}
+				}
+			}
+			for _, p := range rc.PRCurveOf(o, PRFromROC) {
+				if p.Precision < 0 || p.Precision > 1 || p.Recall < 0 || p.Recall > 1 {
+					t.Errorf("%v %v: ROC-read PR point %+v outside the unit square", ab, o, p)
+				}
+			}
 			if o == Clip && len(roc) != rc.Len() {
 				t.Errorf("%v: clip kept %d of %d thresholds", ab, len(roc), rc.Len())
 			}
@@ -503,7 +539,7 @@ func TestSummary(t *testing.T) {
 		}
 		if s.Alpha != 0.2 || s.Beta != 1 || s.C != rc.C() || s.Pi != rc.Pi() || s.Outside != o ||
 			s.AUC != (AUCs{PU: 0.8, Direct: rc.DirectAUC(), Indirect: rc.IndirectAUC(o)}) ||
-			s.AUCPR != (AUCPRs{PU: rc.Ranking().AveragePrecision(), Indirect: rc.IndirectAUCPR(o)}) {
+			s.AUCPR != (AUCPRs{PU: rc.Ranking().AveragePrecision(), Indirect: rc.AUCPR(o, DefaultPRCurve, DefaultPRArea)}) {
 			t.Errorf("%v: summary %+v", o, s)
 		}
 		for _, m := range Measures {
@@ -549,5 +585,37 @@ func TestAllTied(t *testing.T) {
 	}
 	if a := rc.IndirectAUCPR(Clip); a != 0.3 {
 		t.Errorf("AUC-PR %v", a)
+	}
+}
+
+// TestPRArea: the two area rules on a curve worked by hand, with a
+// vertical segment and a dip of the recall. Step: 0.5*1 + 0.5*0.6 = 0.8.
+// Trapezoid: the first segment from (0, 1) to (0.5, 1) is 0.5; the vertical
+// drop to 0.5 starts the next one, 0.5*(0.5+0.6)/2 = 0.275; the dip to
+// recall 0.4 adds nothing: 0.775.
+func TestPRArea(t *testing.T) {
+	pts := []metrics.PRPoint{{Recall: 0, Precision: 0}, {Recall: 0.5, Precision: 1}, {Recall: 0.5, Precision: 0.5},
+		{Recall: 0.4, Precision: 0.9}, {Recall: 1, Precision: 0.6}}
+	if got := prArea(pts, AreaStep); !near(got, 0.8, 1e-15) {
+		t.Errorf("step area %v, want 0.8", got)
+	}
+	if got := prArea(pts, AreaTrapezoid); !near(got, 0.775, 1e-15) {
+		t.Errorf("trapezoid area %v, want 0.775", got)
+	}
+	for _, s := range []string{"eq3", "roc"} {
+		if c, err := ParsePRCurve(s); err != nil || c.String() != s {
+			t.Errorf("ParsePRCurve(%q) = %v, %v", s, c, err)
+		}
+	}
+	for _, s := range []string{"step", "trapezoid"} {
+		if a, err := ParsePRArea(s); err != nil || a.String() != s {
+			t.Errorf("ParsePRArea(%q) = %v, %v", s, a, err)
+		}
+	}
+	if _, err := ParsePRCurve("Eq3"); err == nil {
+		t.Error("ParsePRCurve accepted Eq3")
+	}
+	if _, err := ParsePRArea("trapz"); err == nil {
+		t.Error("ParsePRArea accepted trapz")
 	}
 }

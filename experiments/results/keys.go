@@ -15,6 +15,9 @@ import (
 //	direct:SOURCE             direct recovery (AAAI-2017 Eq. 4) with the (alpha, beta) of SOURCE
 //	indirect:SOURCE           indirect recovery (AAAI-2017 Algorithm 1, outside = drop, the paper's)
 //	indirect-clip:SOURCE      the same with outside = clip
+//	indirect+P-A:SOURCE, indirect-clip+P-A:SOURCE
+//	                          aucpr only: the same under another reading of the recovered PR curve than
+//	                          the config's first (precision P = eq3 or roc, area A = step or trapezoid)
 //	recovered:SOURCE          a threshold measure's maximum over thresholds of the recovered curve (PSB-2019)
 //	true                      the evaluated scores judged with the true labels (no truth model; PULP
 //	                          paper's "fully labelled" value)

@@ -77,6 +77,13 @@ func Write(dir string, in report.Input) (string, error) {
 				html.EscapeString(ct.Caption), ct.HTML(), base, base, base)
 		}
 	}
+	if pv, ok := PRVariants(recs, paper[2]); ok {
+		if err := pv.WriteFiles(dir, "table2-pr-readings"); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&h, "<h3>%s</h3>\n%s<p>Files: <a href=\"table2-pr-readings.md\">Markdown</a>, <a href=\"table2-pr-readings.csv\">CSV</a>.</p>\n",
+			html.EscapeString(pv.Caption), pv.HTML())
+	}
 	h.WriteString(`<p>Two truths. The paper's tables measure errors against a separately trained
 supervised model (the <em>traditional</em> truth), while the recovery formulas estimate the performance
 of the PU classifier itself (the <em>same-model</em> truth). Against the same-model truth, IR and DR
