@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +13,22 @@ import (
 // Progress reports how far a run is: a live bar on a terminal (cells done of
 // total, rate, ETA, the cell just finished), and plain lines at most every
 // Interval otherwise, so that CI logs and nohup files stay readable.
+//
+// The ETA. Cells of different data sets cost very different times (a Bank
+// cell of AAAI-2017 trains on 11,000 rows, a Housing cell on 506), so "cells
+// left / cells per minute" is wrong whenever the cells done so far are not a
+// fair sample of those left. With a Plan (the cells left per data set and a
+// prior weight per data set, e.g. rows x (columns + 1)), the reporter
+// estimates each data set's cost per cell as the median wall time of its
+// finished cells (the median, because a data set's first cell may also
+// train a shared model, such as AAAI-2017's traditional bag), and, for a
+// data set with none finished yet, as its prior weight times the seconds
+// per unit of weight of the data sets that have. The ETA is the estimated
+// cost of the cells left divided by the run's measured concurrency, the
+// summed wall times of the finished cells over the elapsed time (about -j). The runner also orders the
+// work repeat by repeat (experiments.Runner), so that every data set
+// finishes cells within the first minutes and the estimate is
+// representative early.
 type Progress struct {
 	mu       sync.Mutex
 	w        io.Writer
@@ -24,6 +41,89 @@ type Progress struct {
 	last     time.Time
 	Interval time.Duration
 	now      func() time.Time
+	plan     map[string]*dsCost // nil: ETA from the cell rate alone
+}
+
+// dsCost is what the ETA knows of one data set's cells.
+type dsCost struct {
+	prior float64   // the Plan's weight per cell
+	left  int       // cells not finished
+	done  int       // cells finished in this run
+	took  []float64 // their wall times, seconds
+}
+
+// Plan gives the reporter the cells still to run per data set and a prior
+// cost weight per cell of each data set (any positive unit: only ratios
+// between data sets matter). Call it before the first Done.
+func (p *Progress) Plan(left map[string]int, prior map[string]float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.plan = map[string]*dsCost{}
+	for ds, n := range left {
+		p.plan[ds] = &dsCost{prior: prior[ds], left: n}
+	}
+}
+
+// Finished records one finished cell of data set ds that took the given
+// wall time (failed or not) and reports, like Done.
+func (p *Progress) Finished(cell, ds string, took time.Duration, failed bool) {
+	p.mu.Lock()
+	if c := p.plan[ds]; c != nil {
+		c.left = max(0, c.left-1)
+		c.done++
+		c.took = append(c.took, took.Seconds())
+	}
+	p.mu.Unlock()
+	p.Done(cell, failed)
+}
+
+// planETA is the cost-weighted ETA (see Progress), or false when no data set
+// has a finished cell to calibrate it.
+func (p *Progress) planETA(elapsed time.Duration) (time.Duration, bool) {
+	if p.plan == nil {
+		return 0, false
+	}
+	est := map[string]float64{}
+	var secs, weight float64
+	for ds, c := range p.plan {
+		if len(c.took) > 0 {
+			est[ds] = median(c.took)
+			secs += est[ds]
+			weight += c.prior
+		}
+	}
+	if len(est) == 0 {
+		return 0, false
+	}
+	var took, left float64
+	for ds, c := range p.plan {
+		for _, s := range c.took {
+			took += s
+		}
+		e, ok := est[ds]
+		if !ok {
+			if weight <= 0 || c.prior <= 0 {
+				return 0, false // no way to scale this data set's cost
+			}
+			e = c.prior * secs / weight
+		}
+		left += e * float64(c.left)
+	}
+	if took <= 0 || elapsed <= 0 {
+		return 0, false
+	}
+	concurrency := took / elapsed.Seconds()
+	return time.Duration(left / concurrency * float64(time.Second)), true
+}
+
+// median of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // NewProgress returns a reporter writing to w for a run of total cells of
@@ -70,7 +170,9 @@ func (p *Progress) line(now time.Time, cell string) string {
 	el := now.Sub(p.start)
 	rate := float64(p.done) / el.Seconds() // cells per second in this run
 	eta := "?"
-	if p.done > 0 && rate > 0 {
+	if d, ok := p.planETA(el); ok {
+		eta = fmtDuration(d)
+	} else if p.done > 0 && rate > 0 {
 		eta = fmtDuration(time.Duration(float64(p.total-all) / rate * float64(time.Second)))
 	}
 	var b strings.Builder

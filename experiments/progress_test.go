@@ -36,3 +36,62 @@ func TestProgressPlainLines(t *testing.T) {
 		t.Errorf("final line missing:\n%s", buf.String())
 	}
 }
+
+// TestProgressPlanETA: with a plan, the ETA weighs the cells left by what
+// their data sets cost. Two data sets of 4 cells, Big costing 10 s a cell
+// and Small 1 s (priors 10 and 1, rows x (columns + 1) in the runner), one
+// worker (concurrency: 2 s of cells in 2 s elapsed = 1). After Small's
+// first two cells the ETA is (2 x 1 + 4 x 10)/1 = 42 s, the true time
+// left, where the cell rate alone says 6 s. Big's first cell takes 30 s (it
+// also trains a shared model): once three of its cells are done the median,
+// 10 s, is its cost again, and with one Big and one Small cell left the ETA
+// is (10 + 1)/1 = 11 s, the true time left. With two workers (the same cells,
+// each taking twice the elapsed time they add) the ETA halves.
+func TestProgressPlanETA(t *testing.T) {
+	var buf bytes.Buffer
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := NewProgress(&buf, 8, 0)
+	p.now = func() time.Time { return clock }
+	p.start, p.last = clock, clock
+	p.Interval = 0 // a line per cell
+	p.Plan(map[string]int{"big": 4, "small": 4}, map[string]float64{"big": 10, "small": 1})
+	step := func(ds string, secs int) string {
+		t.Helper()
+		clock = clock.Add(time.Duration(secs) * time.Second)
+		buf.Reset()
+		p.Finished(ds+"/cell", ds, time.Duration(secs)*time.Second, false)
+		return buf.String()
+	}
+	step("small", 1)
+	if got := step("small", 1); !strings.Contains(got, "ETA 42s") {
+		t.Errorf("after two Small cells: %q, want ETA 42s", got)
+	}
+	step("big", 30)
+	step("big", 10)
+	step("big", 10)
+	if got := step("small", 1); !strings.Contains(got, "ETA 11s") {
+		t.Errorf("one Big and one Small cell left: %q, want ETA 11s", got)
+	}
+	// Two workers: two 2 s cells finish together after 2 s (concurrency
+	// 4 s / 2 s = 2); the two left take (2 x 2 s)/2 = 2 s.
+	two := NewProgress(&buf, 4, 0)
+	two.now = p.now
+	two.start, two.last, two.Interval = clock, clock, 0
+	two.Plan(map[string]int{"a": 4}, map[string]float64{"a": 1})
+	clock = clock.Add(2 * time.Second)
+	two.Finished("a/1", "a", 2*time.Second, false)
+	buf.Reset()
+	two.Finished("a/2", "a", 2*time.Second, false)
+	if !strings.Contains(buf.String(), "ETA 2s") {
+		t.Errorf("two workers: %q, want ETA 2s", buf.String())
+	}
+	// Without a plan the rate decides, as before.
+	q := NewProgress(&buf, 4, 0)
+	q.now = p.now
+	q.start, q.last, q.Interval = clock.Add(-2*time.Second), clock, 0
+	buf.Reset()
+	q.Finished("x", "nowhere", time.Second, false)
+	if !strings.Contains(buf.String(), "ETA 6s") {
+		t.Errorf("no plan: %q, want the rate's ETA 6s", buf.String())
+	}
+}

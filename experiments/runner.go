@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -189,6 +190,20 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	}
 
 	prog := NewProgress(r.Log, len(cells)-countUnavailable(cells, sum.Unavailable), sum.Skipped)
+	// Repeat by repeat: every data set then finishes cells early, which
+	// keeps the ETA representative from the first minutes (Progress); the
+	// order changes no result (each cell's seed is its own) and the store
+	// writes the records in grid order at the end.
+	slices.SortStableFunc(todo, func(a, b Cell) int { return cmp.Compare(a.Repeat, b.Repeat) })
+	left, prior := map[string]int{}, map[string]float64{}
+	for _, c := range todo {
+		name := c.Dataset.Name
+		left[name]++
+		if _, ok := prior[name]; !ok {
+			prior[name] = r.data[name].costWeight()
+		}
+	}
+	prog.Plan(left, prior)
 	workers := max(1, r.Workers)
 	jobs := make(chan Cell)
 	var wg sync.WaitGroup
@@ -202,9 +217,11 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 				var err error
 				// Profile samples carry the data set (pueval run --cpuprofile;
 				// go tool pprof -tagfocus dataset=bank).
+				began := time.Now()
 				pprof.Do(ctx, pprof.Labels("dataset", c.Dataset.Name), func(ctx context.Context) {
 					rec, err = r.runCell(ctx, c)
 				})
+				took := time.Since(began)
 				if err != nil && ctx.Err() != nil {
 					continue // interrupted: the cell is not finished, record nothing
 				}
@@ -231,7 +248,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 					}
 				}
 				mu.Unlock()
-				prog.Done(c.ID, rec.Status == results.StatusFailed)
+				prog.Finished(c.ID, c.Dataset.Name, took, rec.Status == results.StatusFailed)
 			}
 		})
 	}

@@ -43,6 +43,17 @@ type Data struct {
 	Warnings []string
 }
 
+// costWeight is the prior guess of what a cell of the data set costs,
+// rows x (columns + 1), for the ETA before any of its cells has finished
+// (Progress.Plan); only ratios between data sets matter.
+func (d *Data) costWeight() float64 {
+	if d.X == nil {
+		return float64(len(d.Scores))
+	}
+	n, c := d.X.Dims()
+	return float64(n) * float64(c+1)
+}
+
 // N is the number of rows.
 func (d *Data) N() int { return len(d.Y) }
 
