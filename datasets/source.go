@@ -412,7 +412,7 @@ var manifestMu sync.Mutex
 // reading, changing and rewriting it, so without the lock one could drop
 // another's entry. The returned function releases it (closing the file
 // releases the lock, also when the process dies). The caller holds
-// manifestMu.
+// manifestMu, and goes ahead without the lock when it cannot be had.
 func (o *Options) lockManifest() (unlock func(), err error) {
 	path := filepath.Join(filepath.Dir(o.manifestPath()), ".manifest.lock")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -445,11 +445,11 @@ func (o *Options) readManifest() map[string]manifestEntry {
 func (o *Options) recordManifest(rel string, e manifestEntry) error {
 	manifestMu.Lock()
 	defer manifestMu.Unlock()
-	unlock, err := o.lockManifest()
-	if err != nil {
-		return err
+	// Without the lock (a file system without flock) the update goes ahead:
+	// the manifest is provenance, and the file itself is in place already.
+	if unlock, err := o.lockManifest(); err == nil {
+		defer unlock()
 	}
-	defer unlock()
 	m := o.readManifest()
 	m[rel] = e
 	return o.writeManifest(m)
