@@ -5,7 +5,7 @@ LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/pueval
 JOBS    ?= 2
 
-.PHONY: all build test bench fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp smoke
+.PHONY: all build test test-slurm bench fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp smoke
 
 all: build
 
@@ -21,6 +21,14 @@ test:
 	$(GO) vet ./...
 	$(GO) test ./...
 	GOARCH=arm64 $(GO) vet ./classifiers/nnet
+
+## test-slurm: TestSlurmCluster alone: it starts a real one-node Slurm (munged, slurmctld, slurmd from Debian's
+## slurm-wlm and munge, as root, with a slurm.conf of its own on free ports) and runs the AAAI-2017 smoke config as a
+## 3-task job array and merge job through it, a cancelled and re-submitted shard, and a refused merge (about 2
+## minutes on 2 cores). It skips, saying why, when not root, without the packages or without PUEVAL_UCI_MIRROR.
+## Plain `go test ./...` skips it: it runs only with PUEVAL_TEST_SLURM=1, which this target sets.
+test-slurm:
+	PUEVAL_TEST_SLURM=1 $(GO) test -count=1 -timeout 15m -run '^TestSlurmCluster$$' -v ./cmd/pueval
 
 ## reproduce-aaai2017: the AAAI-2017 paper's full protocol into results/aaai2017, then its report
 ## (results/aaai2017/report/index.html). Data come from $$PUEVAL_UCI_MIRROR, else from UCI.

@@ -44,6 +44,7 @@ var allowedImports = map[string][]string{
 	"experiments":                {"*"},
 	"experiments/results":        {},
 	"internal/scorefile":         {},
+	"internal/slurm":             {},
 	"metrics":                    {},
 	"report":                     {"experiments/results", "metrics", "estimators/recovery"},
 	"report/aaai2017":            {"report", "experiments/results", "metrics", "estimators/recovery"},

@@ -402,7 +402,32 @@ type manifestEntry struct {
 	Fetched string `json:"fetched"`
 }
 
+// manifestMu serialises this process's updates of the cache manifest;
+// lockManifest serialises them with other processes sharing the cache.
 var manifestMu sync.Mutex
+
+// lockManifest takes the cache manifest's lock file (uci/.manifest.lock, an
+// advisory lock of the operating system): several pueval processes (the
+// shards of a job array) share one cache, and each updates the manifest by
+// reading, changing and rewriting it, so without the lock one could drop
+// another's entry. The returned function releases it (closing the file
+// releases the lock, also when the process dies). The caller holds
+// manifestMu, and goes ahead without the lock when it cannot be had.
+func (o *Options) lockManifest() (unlock func(), err error) {
+	path := filepath.Join(filepath.Dir(o.manifestPath()), ".manifest.lock")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if err := flock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil
+}
 
 func (o *Options) manifestPath() string { return filepath.Join(o.CacheDir, "uci", "manifest.json") }
 
@@ -420,6 +445,11 @@ func (o *Options) readManifest() map[string]manifestEntry {
 func (o *Options) recordManifest(rel string, e manifestEntry) error {
 	manifestMu.Lock()
 	defer manifestMu.Unlock()
+	// Without the lock (a file system without flock) the update goes ahead:
+	// the manifest is provenance, and the file itself is in place already.
+	if unlock, err := o.lockManifest(); err == nil {
+		defer unlock()
+	}
 	m := o.readManifest()
 	m[rel] = e
 	return o.writeManifest(m)
@@ -446,6 +476,9 @@ func (o *Options) discardFetched(rf *rawFile) RejectedFile {
 	r := RejectedFile{Local: rf.local}
 	manifestMu.Lock()
 	defer manifestMu.Unlock()
+	if unlock, err := o.lockManifest(); err == nil {
+		defer unlock()
+	}
 	m := o.readManifest()
 	e, ok := m[rf.cand.rel]
 	if !ok || e.SHA256 != rf.sha256 {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/pueval/pueval/experiments/results"
 )
 
 // Cell is one point of an experiment's grid: a data set, one value of each
@@ -81,6 +83,11 @@ type Selection struct {
 	Datasets []string // keep these data sets (nil = all)
 	Shard    int      // with Shards > 0: keep the cells whose grid index = Shard-1 mod Shards
 	Shards   int
+}
+
+// record is the selection as a manifest records it.
+func (s Selection) record() results.Selection {
+	return results.Selection{Repeats: s.Repeats, Datasets: slices.Clone(s.Datasets), Shard: s.Shard, Shards: s.Shards}
 }
 
 // Cells expands the grid in order: data sets as listed, then the axes of the

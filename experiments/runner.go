@@ -44,6 +44,9 @@ type Runner struct {
 	Log io.Writer
 	// CodeVersion is recorded in the manifest.
 	CodeVersion string
+	// Selection is the part of the grid the cells passed to Run were
+	// selected by, recorded in the manifest (pueval merge reads it).
+	Selection Selection
 
 	protocol   Protocol
 	estimators []runEstimator
@@ -134,7 +137,10 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	man := results.Manifest{Experiment: cfg.Experiment, Config: cfg.Source, ConfigHash: cfg.Hash, ConfigKey: cfg.KeyHash(),
 		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: cfg.KernelName(),
 		Report: cfg.Report, Protocol: cfg.Protocol.Name(),
-		Data: map[string]string{}, Started: start.UTC(), Machine: machine()}
+		Data: map[string]string{}, Started: start.UTC(), Machine: Machine()}
+	if sel := r.Selection.record(); !sel.IsZero() {
+		man.Selection = &sel
+	}
 	for _, e := range cfg.Estimators {
 		man.Estimators = append(man.Estimators, e.ID)
 	}
@@ -420,7 +426,8 @@ func countUnavailable(cells []Cell, un map[string]string) int {
 	return n
 }
 
-func machine() results.Machine {
+// Machine describes the machine this process runs on, as a manifest records it.
+func Machine() results.Machine {
 	host, _ := os.Hostname()
 	return results.Machine{Host: host, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()}
 }

@@ -140,7 +140,7 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 			return "", fmt.Errorf("score cache: %w (--score-cache DIR puts it elsewhere; --no-score-cache runs without it)", err)
 		}
 	}
-	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version()}
+	r := &experiments.Runner{Config: cfg, Data: store, Cache: cache, Workers: f.workers, Log: e.stderr, CodeVersion: Version(), Selection: sel}
 	kernel := cfg.KernelName()
 	if kernel == "" {
 		kernel = "n/a"

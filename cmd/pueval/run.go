@@ -33,6 +33,8 @@ func init() {
 		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
 		{"bounds", "--input FILE (--beta B | --beta-interval LO,HI | --peek-positives N --peek-negatives M) [--band bootstrap|dkw] [--resamples N] [--level L] [--seed S] [--ties grouped|input-order] [--format json|table] [--plot DIR]", "bound the ROC and PR curves, AUC and AUPR of a classifier from positive and unlabeled data (Claesen et al. 2015)", runBounds},
 		{"run", "CONFIG [-o DIR] [-j N] [--repeats N] [--datasets a,b] [--shard k/n]", "run an experiment config (a file, or the name of a built-in one such as aaai2017-smoke) into DIR/records.jsonl", runRun},
+		{"merge", "OUT SHARD_DIR... [--config CONFIG] [--partial]", "merge the results directories of the shards of a run (pueval run --shard k/n) into OUT, as one run would have written them", runMerge},
+		{"slurm", "CONFIG --array N [-o DIR] [--partition P] [--time T] [--cpus-per-task C] [-j N] [--repeats N] [--datasets a,b] [--pueval PATH] [--submit]", "write (and with --submit, submit) a Slurm job array that runs CONFIG as N shards, and a job after it that merges them into DIR and writes the report", runSlurm},
 		{"reproduce", "PAPER [-o DIR] [-j N] [--repeats N] [--datasets a,b]", "run a paper's built-in config into results/PAPER, then write its report", runReproduce},
 		{"report", "DIR", "write the tables and figures of a results directory into DIR/report (index.html)", runReport},
 		{"config", "check CONFIG", "check an experiment config: every error at once with its line", runConfig},

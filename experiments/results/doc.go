@@ -19,6 +19,15 @@
 //     options, its input and its random stream, so one that changes only the
 //     measures or the truths reuses those too. Entries carry a SHA-256
 //     checksum; a corrupt entry is reported and treated as missing.
+//     Every entry is written to a temporary file and renamed into place, so
+//     runs on several machines (the shards of a Slurm job array) can share
+//     one cache on a shared file system: a reader sees a whole entry or
+//     none, and two writers of one key write the same bytes.
+//
+// [Merge] joins the directories of the shards of one config (pueval run
+// --shard k/n, a manifest's Selection) into one: records in grid order, a
+// manifest that lists the shards ([ShardRun]); it refuses shards of another
+// config, overlapping cells, torn records and, unless asked, missing cells.
 //
 // # Schema
 //

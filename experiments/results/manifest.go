@@ -44,7 +44,16 @@ type Manifest struct {
 	Failed      int               `json:"failed"`
 	Started     time.Time         `json:"started"`
 	Finished    *time.Time        `json:"finished,omitempty"` // nil while running or interrupted
-	Machine     Machine           `json:"machine"`
+	// Machine is where the run happened; for a directory written by Merge,
+	// where the merge ran (Shards says where each shard ran).
+	Machine Machine `json:"machine"`
+	// Selection is the part of the grid the run was asked for (pueval
+	// run's --repeats, --datasets, --shard); absent for the whole grid. Merge
+	// reads it to know which cells each shard must hold.
+	Selection *Selection `json:"selection,omitempty"`
+	// Shards lists the shards a directory written by Merge was merged from,
+	// in shard order; absent for a run.
+	Shards []ShardRun `json:"shards,omitempty"`
 	// Traditional describes the traditional-truth bags this run trained
 	// (by data set; absent when their scores came from the score cache).
 	Traditional map[string]*Work `json:"traditional,omitempty"`
@@ -56,6 +65,40 @@ type Machine struct {
 	OS   string `json:"os"`
 	Arch string `json:"arch"`
 	CPUs int    `json:"cpus"`
+}
+
+// Selection is the part of a config's grid that a run was asked for: the
+// first Repeats repeats (0: all), the data sets Datasets (none: all) and,
+// when Shards > 0, shard Shard of Shards (the cells whose grid index is
+// Shard-1 mod Shards).
+type Selection struct {
+	Repeats  int      `json:"repeats,omitempty"`
+	Datasets []string `json:"datasets,omitempty"`
+	Shard    int      `json:"shard,omitempty"`
+	Shards   int      `json:"shards,omitempty"`
+}
+
+// IsZero reports whether the selection is the whole grid.
+func (s Selection) IsZero() bool {
+	return s.Repeats == 0 && len(s.Datasets) == 0 && s.Shards == 0
+}
+
+// ShardRun describes one shard of a merged directory: where it was, which
+// shard it ran, on which machine, when, and with which code.
+type ShardRun struct {
+	// Dir is the shard's directory: relative to the merged directory when
+	// it lies inside it (shards/2), else absolute.
+	Dir         string     `json:"dir"`
+	Shard       string     `json:"shard"` // "k/n"
+	Machine     Machine    `json:"machine"`
+	Started     time.Time  `json:"started"`
+	Finished    *time.Time `json:"finished,omitempty"`
+	CodeVersion string     `json:"code_version"`
+	GoVersion   string     `json:"go_version"`
+	Kernel      string     `json:"kernel,omitempty"`
+	Cells       int        `json:"cells"`   // cells the shard was asked for
+	Records     int        `json:"records"` // records merged from it
+	Failed      int        `json:"failed"`  // of Records, with status failed
 }
 
 // WriteManifest writes dir/manifest.json atomically.

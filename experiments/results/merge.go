@@ -1,0 +1,641 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CellRef names a cell of a config's grid and its data set.
+type CellRef struct {
+	ID      string
+	Dataset string
+}
+
+// MergeOptions are what Merge needs besides the directories.
+type MergeOptions struct {
+	// ConfigKey is the key of the config the shards must have run (the
+	// config's key hash, Manifest.ConfigKey); empty: the first shard's.
+	ConfigKey string
+	// Cells expands the config's grid: the cells a run of sel holds, in
+	// grid order (experiments.Config.Cells). Required.
+	Cells func(sel Selection) ([]CellRef, error)
+	// Partial merges shards that lack cells (an unfinished shard, a shard
+	// not given) instead of refusing; the merged manifest then has no
+	// Finished time, and a later merge of the complete shards replaces it.
+	Partial bool
+	// Machine is where the merge runs, recorded as the merged manifest's.
+	Machine Machine
+}
+
+// MergeSummary is what Merge wrote.
+type MergeSummary struct {
+	Records, Failed int // records merged, and of them failed
+	Missing         int // cells of the selection no shard holds (only with Partial)
+	Shards          []ShardRun
+	// Warnings say what differs between the shards without changing the
+	// results: code versions, Go versions, kernels.
+	Warnings []string
+}
+
+// MissingCellsError is Merge's error when the shards lack cells of their
+// selection and MergeOptions.Partial is not set.
+type MissingCellsError struct {
+	Missing, Cells int
+	// Lacks says, for each shard that lacks cells (or is not given), which
+	// and why; one line each.
+	Lacks []string
+}
+
+func (e *MissingCellsError) Error() string {
+	return fmt.Sprintf("%d of the %d cells are missing: %s", e.Missing, e.Cells, strings.Join(e.Lacks, "; "))
+}
+
+// shardIn is one shard directory as Merge reads it.
+type shardIn struct {
+	dir      string // as given
+	man      Manifest
+	sel      Selection // Shards >= 1
+	recs     []Record
+	expected []CellRef
+	lock     *Lock
+}
+
+func (s *shardIn) label() string {
+	return fmt.Sprintf("shard %s (%d/%d)", s.dir, s.sel.Shard, s.sel.Shards)
+}
+
+// Merge merges the results directories of the shards of one config (each
+// written by pueval run --shard k/n) into out: records.jsonl with one record
+// per cell in grid order, and a manifest that lists the shards. The result
+// is what one run of the whole selection into out would have written,
+// timings and the training work aside, so its report is the same.
+//
+// It refuses, with an error naming the shard directory (and the cell):
+// a directory without a manifest; a shard still being written (its lock is
+// held); a records file whose last line is torn (an interrupted shard: run it
+// again to finish it); shards of different configs (another config key, or
+// the same key from another config file) or of different selections; the
+// same cell in two shards (saying whether their values are identical or
+// which value conflicts); a record that is not a cell of its shard's
+// selection; a data set read with different data by two shards; and, unless
+// opts.Partial, cells that no shard holds (a MissingCellsError). out must
+// not be one of the shards, and must be empty or hold an earlier merge of
+// the same config (which is replaced).
+func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
+	var sum MergeSummary
+	if len(dirs) == 0 {
+		return sum, errors.New("no shard directories to merge")
+	}
+	if opts.Cells == nil {
+		return sum, errors.New("merge: no grid expansion (MergeOptions.Cells)")
+	}
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return sum, err
+	}
+	seenDir := map[string]string{}
+	for _, d := range dirs {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return sum, err
+		}
+		if a == absOut {
+			return sum, fmt.Errorf("shard %s is the output directory: merge into another directory", d)
+		}
+		if prev, ok := seenDir[a]; ok {
+			return sum, fmt.Errorf("shard %s is given twice (also as %s)", d, prev)
+		}
+		seenDir[a] = d
+	}
+
+	shards := make([]*shardIn, 0, len(dirs))
+	defer func() {
+		for _, s := range shards {
+			s.lock.Unlock()
+		}
+	}()
+	for _, d := range dirs {
+		s, err := readShard(d)
+		if err != nil {
+			return sum, err
+		}
+		shards = append(shards, s)
+	}
+	first := shards[0]
+	if err := checkSameConfig(shards, opts.ConfigKey); err != nil {
+		return sum, err
+	}
+	if err := checkSameSelection(shards); err != nil {
+		return sum, err
+	}
+	for _, s := range shards {
+		if s.expected, err = opts.Cells(s.sel); err != nil {
+			return sum, fmt.Errorf("shard %s: the cells of its selection: %w", s.dir, err)
+		}
+	}
+
+	// Every record must be a cell of its shard, and no cell may be in two shards.
+	owner := map[string]*shardIn{} // cell -> shard that holds it
+	byCell := map[string]Record{}
+	for _, s := range shards {
+		mine := map[string]bool{}
+		for _, c := range s.expected {
+			mine[c.ID] = true
+		}
+		for _, r := range s.recs {
+			if !mine[r.Cell] {
+				return sum, fmt.Errorf("%s holds cell %s, which is not a cell of its selection: "+
+					"was the directory written by another selection or shard count?", s.label(), r.Cell)
+			}
+			if o, ok := owner[r.Cell]; ok {
+				if diff := recordDiff(byCell[r.Cell], r); diff != "" {
+					return sum, fmt.Errorf("cell %s is in both %s and %s, with conflicting values (%s)", r.Cell, o.label(), s.label(), diff)
+				}
+				return sum, fmt.Errorf("cell %s is in both %s and %s, with identical values (timings aside): the same shard given twice?",
+					r.Cell, o.label(), s.label())
+			}
+			owner[r.Cell], byCell[r.Cell] = s, r
+		}
+	}
+	slices.SortStableFunc(shards, func(a, b *shardIn) int { return a.sel.Shard - b.sel.Shard })
+	for i := 1; i < len(shards); i++ {
+		if shards[i].sel.Shard == shards[i-1].sel.Shard {
+			return sum, fmt.Errorf("%s and %s are the same shard: give each shard once", shards[i-1].label(), shards[i].label())
+		}
+	}
+
+	// The data: every shard must have read the same data for a data set.
+	man := first.man
+	man.Data, man.Unavailable, man.Warnings, man.Traditional = map[string]string{}, nil, nil, nil
+	dataFrom := map[string]*shardIn{}
+	for _, s := range shards {
+		for _, name := range slices.Sorted(maps.Keys(s.man.Data)) {
+			fp := s.man.Data[name]
+			if prev, ok := man.Data[name]; ok && prev != fp {
+				return sum, fmt.Errorf("data set %s differs between %s (fingerprint %.12s) and %s (fingerprint %.12s): the shards read different data",
+					name, dataFrom[name].label(), prev, s.label(), fp)
+			}
+			man.Data[name], dataFrom[name] = fp, s
+		}
+		for _, w := range s.man.Warnings {
+			if !slices.Contains(man.Warnings, w) {
+				man.Warnings = append(man.Warnings, w)
+			}
+		}
+		for k, w := range s.man.Traditional {
+			if man.Traditional == nil {
+				man.Traditional = map[string]*Work{}
+			}
+			if _, ok := man.Traditional[k]; !ok {
+				man.Traditional[k] = w
+			}
+		}
+	}
+
+	// The cells of the whole selection. A data set is unavailable when every
+	// shard that should hold cells of it says so.
+	whole := Selection{Repeats: first.sel.Repeats, Datasets: first.sel.Datasets}
+	all, err := opts.Cells(whole)
+	if err != nil {
+		return sum, fmt.Errorf("the cells of the selection: %w", err)
+	}
+	unavailable := unavailableEverywhere(shards)
+	if len(unavailable) > 0 {
+		man.Unavailable = unavailable
+	}
+	shardOf := map[string]*shardIn{}
+	for _, s := range shards {
+		for _, c := range s.expected {
+			shardOf[c.ID] = s
+		}
+	}
+	// The cells of the shards k/n of which no directory was given.
+	n := first.sel.Shards
+	given := map[int]bool{}
+	for _, s := range shards {
+		given[s.sel.Shard] = true
+	}
+	notGivenOf := map[string]int{}
+	for k := 1; k <= n; k++ {
+		if given[k] {
+			continue
+		}
+		cells, err := opts.Cells(Selection{Repeats: whole.Repeats, Datasets: whole.Datasets, Shard: k, Shards: n})
+		if err != nil {
+			return sum, fmt.Errorf("the cells of shard %d/%d: %w", k, n, err)
+		}
+		for _, c := range cells {
+			notGivenOf[c.ID] = k
+		}
+	}
+	var merged []Record
+	lacks := map[*shardIn][]string{}
+	notGiven := map[int][]string{} // shard k -> its cells, when no directory of it was given
+	for _, c := range all {
+		if _, skip := unavailable[c.Dataset]; skip {
+			continue
+		}
+		if r, ok := byCell[c.ID]; ok {
+			merged = append(merged, r)
+			continue
+		}
+		if s := shardOf[c.ID]; s != nil {
+			lacks[s] = append(lacks[s], c.ID)
+			continue
+		}
+		k := notGivenOf[c.ID] // 0: no shard k/n holds it
+		notGiven[k] = append(notGiven[k], c.ID)
+	}
+	missing := 0
+	var lines []string
+	for _, s := range shards {
+		cells := lacks[s]
+		if len(cells) == 0 {
+			continue
+		}
+		missing += len(cells)
+		lines = append(lines, fmt.Sprintf("%s lacks %d cell(s) (%s): %s", s.label(), len(cells), example(cells), whyLacking(s, cells)))
+	}
+	for _, k := range slices.Sorted(maps.Keys(notGiven)) {
+		cells := notGiven[k]
+		missing += len(cells)
+		if k > 0 {
+			lines = append(lines, fmt.Sprintf("shard %d/%d was not given (%d cell(s), %s)", k, n, len(cells), example(cells)))
+		} else {
+			lines = append(lines, fmt.Sprintf("%d cell(s) belong to no shard given (%s)", len(cells), example(cells)))
+		}
+	}
+	if missing > 0 && !opts.Partial {
+		return sum, &MissingCellsError{Missing: missing, Cells: len(merged) + missing, Lacks: lines}
+	}
+
+	// The merged manifest: one run of the whole selection, with its shards.
+	man.Cells = len(all)
+	man.Done, man.Failed = 0, 0
+	for _, r := range merged {
+		if r.Status == StatusOK {
+			man.Done++
+		} else {
+			man.Failed++
+		}
+	}
+	man.Selection = nil
+	if !whole.IsZero() {
+		man.Selection = &whole
+	}
+	man.Machine = opts.Machine
+	man.Started, man.Finished = first.man.Started, nil
+	var finished *time.Time
+	complete := missing == 0
+	codes, gos, kernels := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, s := range shards {
+		if s.man.Started.Before(man.Started) {
+			man.Started = s.man.Started
+		}
+		if s.man.Finished == nil {
+			complete = false
+		} else if finished == nil || s.man.Finished.After(*finished) {
+			finished = s.man.Finished
+		}
+		codes[s.man.CodeVersion], gos[s.man.GoVersion] = true, true
+		if s.man.Kernel != "" {
+			kernels[s.man.Kernel] = true
+		}
+		sr := ShardRun{Dir: shardDirName(absOut, s.dir), Shard: fmt.Sprintf("%d/%d", s.sel.Shard, s.sel.Shards),
+			Machine: s.man.Machine, Started: s.man.Started, Finished: s.man.Finished, CodeVersion: s.man.CodeVersion,
+			GoVersion: s.man.GoVersion, Kernel: s.man.Kernel, Cells: len(s.expected), Records: len(s.recs)}
+		for _, r := range s.recs {
+			if r.Status != StatusOK {
+				sr.Failed++
+			}
+		}
+		man.Shards = append(man.Shards, sr)
+	}
+	if complete {
+		man.Finished = finished
+	}
+	man.CodeVersion = joinKeys(codes)
+	man.GoVersion = joinKeys(gos)
+	man.Kernel = joinKeys(kernels)
+	for what, set := range map[string]map[string]bool{"code versions": codes, "Go versions": gos, "kernels": kernels} {
+		if len(set) > 1 {
+			sum.Warnings = append(sum.Warnings, fmt.Sprintf("the shards ran with different %s (%s); each shard's is in the manifest", what, joinKeys(set)))
+		}
+	}
+	slices.Sort(sum.Warnings)
+
+	if err := writeMerged(out, man, merged); err != nil {
+		return sum, err
+	}
+	sum.Records, sum.Failed, sum.Missing, sum.Shards = len(merged), man.Failed, missing, man.Shards
+	return sum, nil
+}
+
+// readShard reads a shard directory under its lock: its manifest and its
+// records, refusing a torn records file.
+func readShard(dir string) (*shardIn, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("shard %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("shard %s is not a directory", dir)
+	}
+	man, err := ReadManifest(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("shard %s has no %s: not a pueval results directory, or its run never started", dir, ManifestFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("shard %s: %w", dir, err)
+	}
+	if man.ConfigKey == "" {
+		return nil, fmt.Errorf("shard %s was written by a pueval older than config keys (manifest schema %d): run the shard again with this pueval (it keeps its finished cells)", dir, man.Schema)
+	}
+	if len(man.Shards) > 0 {
+		return nil, fmt.Errorf("shard %s is itself a merge of %d shards: merge its shards instead", dir, len(man.Shards))
+	}
+	lock, err := LockDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("shard %s: %w", dir, err)
+	}
+	recs, err := readRecordsWhole(filepath.Join(dir, RecordsFile))
+	if err != nil {
+		lock.Unlock()
+		return nil, fmt.Errorf("shard %s: %w", dir, err)
+	}
+	sel := Selection{Shard: 1, Shards: 1}
+	if man.Selection != nil {
+		sel = *man.Selection
+		if sel.Shards == 0 {
+			sel.Shard, sel.Shards = 1, 1
+		}
+	}
+	return &shardIn{dir: dir, man: man, sel: sel, recs: recs, lock: lock}, nil
+}
+
+// readRecordsWhole reads a records file like ReadRecords but refuses a torn
+// last line: merging would silently drop that cell's finished work.
+func readRecordsWhole(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s := &Store{last: map[string]Record{}}
+	good, err := s.load(f, path)
+	if err != nil {
+		return nil, err
+	}
+	end, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
+	if good != end {
+		return nil, fmt.Errorf("%s ends in a torn record (%d bytes after the last whole one): the shard was interrupted while writing; "+
+			"run it again to finish it (it keeps its finished cells and cuts the torn line), then merge", path, end-good)
+	}
+	return s.Records(), nil
+}
+
+// checkSameConfig refuses shards whose config key or config file differ,
+// or whose key is not want (when want is set).
+func checkSameConfig(shards []*shardIn, want string) error {
+	first := shards[0]
+	for _, s := range shards[1:] {
+		if s.man.ConfigKey != first.man.ConfigKey {
+			return fmt.Errorf("%s holds the results of another configuration (experiment %s from %s, config key %.12s) than %s "+
+				"(experiment %s from %s, config key %.12s): merge shards of one config",
+				s.label(), s.man.Experiment, s.man.Config, s.man.ConfigKey, first.label(), first.man.Experiment, first.man.Config, first.man.ConfigKey)
+		}
+		if s.man.ConfigHash != first.man.ConfigHash {
+			return fmt.Errorf("%s ran another config file (sha256 %.12s, from %s) than %s (sha256 %.12s, from %s), with the same results key: "+
+				"the file was edited between the shards (its description or report); run the shard again with the others' config file "+
+				"(it keeps its finished cells) so that one config describes the merge",
+				s.label(), s.man.ConfigHash, s.man.Config, first.label(), first.man.ConfigHash, first.man.Config)
+		}
+	}
+	if want != "" && first.man.ConfigKey != want {
+		return fmt.Errorf("the shards hold the results of another configuration (experiment %s from %s, config key %.12s) than the config given (config key %.12s)",
+			first.man.Experiment, first.man.Config, first.man.ConfigKey, want)
+	}
+	return nil
+}
+
+// checkSameSelection refuses shards of different selections or shard counts.
+func checkSameSelection(shards []*shardIn) error {
+	first := shards[0]
+	for _, s := range shards[1:] {
+		if s.sel.Repeats != first.sel.Repeats || !slices.Equal(s.sel.Datasets, first.sel.Datasets) {
+			return fmt.Errorf("%s ran another selection (%s) than %s (%s): merge shards run with the same --repeats and --datasets",
+				s.label(), describeSelection(s.sel), first.label(), describeSelection(first.sel))
+		}
+		if s.sel.Shards != first.sel.Shards {
+			return fmt.Errorf("%s is one of %d shards but %s one of %d: merge the shards of one split",
+				s.label(), s.sel.Shards, first.label(), first.sel.Shards)
+		}
+	}
+	return nil
+}
+
+func describeSelection(s Selection) string {
+	var parts []string
+	if s.Repeats > 0 {
+		parts = append(parts, "--repeats "+strconv.Itoa(s.Repeats))
+	}
+	if len(s.Datasets) > 0 {
+		parts = append(parts, "--datasets "+strings.Join(s.Datasets, ","))
+	}
+	if len(parts) == 0 {
+		return "every repeat and data set"
+	}
+	return strings.Join(parts, " ")
+}
+
+// unavailableEverywhere returns the data sets that every shard expected to
+// hold cells of lists as unavailable, with the first shard's reason.
+func unavailableEverywhere(shards []*shardIn) map[string]string {
+	out := map[string]string{}
+	denied := map[string]bool{}
+	for _, s := range shards {
+		needs := map[string]bool{}
+		for _, c := range s.expected {
+			needs[c.Dataset] = true
+		}
+		for d := range needs {
+			why, ok := s.man.Unavailable[d]
+			if !ok {
+				denied[d] = true
+				continue
+			}
+			if _, seen := out[d]; !seen {
+				out[d] = why
+			}
+		}
+	}
+	for d := range denied {
+		delete(out, d)
+	}
+	return out
+}
+
+// whyLacking says why a shard lacks cells, and what to do.
+func whyLacking(s *shardIn, cells []string) string {
+	var gone []string
+	for _, c := range s.expected {
+		if why, ok := s.man.Unavailable[c.Dataset]; ok && slices.Contains(cells, c.ID) && !slices.Contains(gone, c.Dataset+": "+why) {
+			gone = append(gone, c.Dataset+": "+why)
+		}
+	}
+	if len(gone) > 0 {
+		return "their data were unavailable there (" + strings.Join(gone, "; ") + ") though other shards had them"
+	}
+	if s.man.Finished == nil {
+		return "it did not finish: run it again (it resumes from its finished cells)"
+	}
+	return "it finished without them: run it again to run them"
+}
+
+// example names the first cell of a list, and how many more there are.
+func example(cells []string) string {
+	if len(cells) == 1 {
+		return cells[0]
+	}
+	return fmt.Sprintf("%s and %d more", cells[0], len(cells)-1)
+}
+
+func joinKeys(set map[string]bool) string {
+	return strings.Join(slices.Sorted(maps.Keys(set)), ", ")
+}
+
+// shardDirName is the shard's directory as the merged manifest names it:
+// relative to the merged directory when inside it, else absolute.
+func shardDirName(absOut, dir string) string {
+	a, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	if rel, err := filepath.Rel(absOut, a); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return a
+}
+
+// writeMerged writes the merged records and manifest into out under its
+// lock, refusing an out that holds anything but an earlier merge of the
+// same config.
+func writeMerged(out string, man Manifest, recs []Record) error {
+	lock, err := LockDir(out)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	old, err := ReadManifest(out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if fi, serr := os.Stat(filepath.Join(out, RecordsFile)); serr == nil && fi.Size() > 0 {
+			return fmt.Errorf("%s holds records but no manifest: merge into another directory", out)
+		}
+	case err != nil:
+		return err
+	case len(old.Shards) == 0:
+		return fmt.Errorf("%s holds the results of a run (not of a merge): merge into another directory, or delete its %s and %s to replace them",
+			out, RecordsFile, ManifestFile)
+	case old.ConfigKey != man.ConfigKey:
+		return fmt.Errorf("%s holds a merge of another configuration (experiment %s, config key %.12s): merge into another directory",
+			out, old.Experiment, old.ConfigKey)
+	}
+	var buf bytes.Buffer
+	for _, r := range recs {
+		b, err := r.Marshal()
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+	}
+	if err := WriteFileAtomic(filepath.Join(out, RecordsFile), buf.Bytes()); err != nil {
+		return err
+	}
+	return WriteManifest(out, man)
+}
+
+// recordDiff describes the first difference between two records of one
+// cell, timings and training work aside: "" when they are the same.
+func recordDiff(a, b Record) string {
+	a.Timings, a.Work, b.Timings, b.Work = nil, nil, nil, nil
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	if erra != nil || errb != nil {
+		return fmt.Sprintf("unreadable: %v %v", erra, errb)
+	}
+	if bytes.Equal(ja, jb) {
+		return ""
+	}
+	var ma, mb any
+	if json.Unmarshal(ja, &ma) != nil || json.Unmarshal(jb, &mb) != nil {
+		return "they differ"
+	}
+	if d := jsonDiff("", ma, mb); d != "" {
+		return d
+	}
+	return "they differ"
+}
+
+// jsonDiff returns the path and values of the first difference between two
+// decoded JSON values, keys in sorted order.
+func jsonDiff(path string, a, b any) string {
+	ma, oka := a.(map[string]any)
+	mb, okb := b.(map[string]any)
+	if oka && okb {
+		keys := slices.Sorted(maps.Keys(ma))
+		for k := range mb {
+			if _, ok := ma[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			va, ina := ma[k]
+			vb, inb := mb[k]
+			switch {
+			case !ina:
+				return fmt.Sprintf("%s: absent vs %s", p, short(vb))
+			case !inb:
+				return fmt.Sprintf("%s: %s vs absent", p, short(va))
+			}
+			if d := jsonDiff(p, va, vb); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if bytes.Equal(ja, jb) {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s vs %s", path, short(a), short(b))
+}
+
+// short is a JSON value's text, cut to a readable length.
+func short(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
+}
