@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgpdf"
 )
 
 // Grid is a function sampled on a regular grid for a heat map: Z[r][c] at
@@ -184,8 +185,9 @@ func (h *heatLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 	}
 	trX, trY := plt.Transforms(&c)
 	rect := vg.Rectangle{Min: vg.Point{X: trX(x0), Y: trY(y0)}, Max: vg.Point{X: trX(x1), Y: trY(y1)}}
+	base := baseCanvas(c.Canvas)
 	dpi := float64(PNGDPI)
-	if d, ok := c.Canvas.(interface{ DPI() float64 }); ok {
+	if d, ok := base.(interface{ DPI() float64 }); ok {
 		dpi = math.Max(dpi, d.DPI())
 	}
 	w := max(1, int(math.Round(rect.Size().X.Dots(dpi))))
@@ -200,7 +202,39 @@ func (h *heatLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 			img.Pix[py*img.Stride+px] = h.colorIndex(h.grid.Z[r][colOf[px]])
 		}
 	}
+	if _, ok := base.(*vgpdf.Canvas); ok {
+		flipRows(img)
+	}
 	c.DrawImage(rect, img)
+}
+
+// baseCanvas is the backend under the draw.Canvas layers that plots and
+// crops wrap around it (vgimg, vgpdf or vgsvg).
+func baseCanvas(cv vg.Canvas) vg.Canvas {
+	for {
+		switch c := cv.(type) {
+		case draw.Canvas:
+			cv = c.Canvas
+		case *draw.Canvas:
+			cv = c.Canvas
+		default:
+			return cv
+		}
+	}
+}
+
+// flipRows turns img upside down. gonum/plot's PDF canvas (v0.17) draws
+// images upside down: its page transform flips the y axis and DrawImage
+// does not undo it, so the PDF gets the image flipped beforehand.
+func flipRows(img *image.Paletted) {
+	h := img.Rect.Dy()
+	for top, bottom := 0, h-1; top < bottom; top, bottom = top+1, bottom-1 {
+		a := img.Pix[top*img.Stride : top*img.Stride+img.Stride]
+		b := img.Pix[bottom*img.Stride : bottom*img.Stride+img.Stride]
+		for i := range a {
+			a[i], b[i] = b[i], a[i]
+		}
+	}
 }
 
 // colourBar draws the palette as a vertical bar over [min, max]: band i is

@@ -1,8 +1,14 @@
 package report
 
 import (
+	"bytes"
+	"image"
 	"image/color"
+	"image/png"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
 )
 
 // TestZeroTicks: the labelled ticks are multiples of a round step and
@@ -225,4 +232,84 @@ func TestDenseHeatMapsSmall(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHeatMapPDFUpright: the PDF shows a map the way up the PNG does.
+// gonum/plot's PDF canvas draws images upside down, and the canvas a
+// plotter gets is wrapped in draw.Canvas layers, so the map is flipped for
+// the PDF backend under them. The test rasterises the PDF with poppler's
+// pdftoppm (skipped where it is not installed) and compares it with the PNG:
+// the undefined (grey) triangle above the diagonal is grey in both.
+func TestHeatMapPDFUpright(t *testing.T) {
+	grey := color.RGBA{150, 150, 150, 255}
+	hm := HeatMaps{Cols: 1, Min: 0, Max: 1, Undefined: grey, EqualAxes: true,
+		Panels: []HeatPanel{{Grid: uniformGrid(40, 0, func(x, y float64) bool { return y > x })}}}
+	f := hm.Figure("upright", 8*vg.Centimeter, 6*vg.Centimeter)
+	var backend vg.Canvas
+	probe := hm.panelPlot(hm.Panels[0], HeatPalette())
+	probe.Add(plotterFunc(func(c draw.Canvas, _ *plot.Plot) { backend = baseCanvas(c.Canvas) }))
+	probe.Draw(draw.New(vgpdf.New(8*vg.Centimeter, 6*vg.Centimeter)))
+	if _, ok := backend.(*vgpdf.Canvas); !ok {
+		t.Errorf("a plotter's canvas unwraps to %T, not the PDF canvas", backend)
+	}
+	pdftoppm, err := exec.LookPath("pdftoppm")
+	if err != nil {
+		t.Skip("pdftoppm (poppler-utils) is not installed: the PDF is not rasterised")
+	}
+	dir := t.TempDir()
+	pdf, err := f.Render("pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.pdf"), pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(pdftoppm, "-r", strconv.Itoa(PNGDPI), "-png", "-singlefile",
+		filepath.Join(dir, "f.pdf"), filepath.Join(dir, "f")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v\n%s", err, out)
+	}
+	fromPDF := readPNG(t, filepath.Join(dir, "f.png"))
+	b, err := f.Render("png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPNG, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	greyPNG, both := 0, 0
+	bounds := fromPNG.Bounds().Intersect(fromPDF.Bounds())
+	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+		for x := bounds.Min.X; x < bounds.Max.X; x++ {
+			if color.RGBAModel.Convert(fromPNG.At(x, y)) != grey {
+				continue
+			}
+			greyPNG++
+			r, g, bl, _ := fromPDF.At(x, y).RGBA()
+			if near := func(v uint32) bool { return math.Abs(float64(v>>8)-150) <= 6 }; near(r) && near(g) && near(bl) {
+				both++
+			}
+		}
+	}
+	if greyPNG < 1000 || float64(both) < 0.95*float64(greyPNG) {
+		t.Errorf("of the PNG's %d grey pixels, %d are grey in the PDF: the PDF's map is not the PNG's way up", greyPNG, both)
+	}
+}
+
+// plotterFunc is a plotter from a function.
+type plotterFunc func(draw.Canvas, *plot.Plot)
+
+func (f plotterFunc) Plot(c draw.Canvas, p *plot.Plot) { f(c, p) }
+
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
