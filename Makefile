@@ -5,7 +5,7 @@ LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/pueval
 JOBS    ?= 2
 
-.PHONY: all build test test-slurm bench fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp smoke
+.PHONY: all build test test-slurm test-browser screenshots bench fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp smoke
 
 all: build
 
@@ -29,6 +29,23 @@ test:
 ## Plain `go test ./...` skips it: it runs only with PUEVAL_TEST_SLURM=1, which this target sets.
 test-slurm:
 	PUEVAL_TEST_SLURM=1 $(GO) test -count=1 -timeout 15m -run '^TestSlurmCluster$$' -v ./cmd/pueval
+
+## test-browser: the reports of the smoke runs loaded in headless Chromium (internal/browser): the test fails if an
+## image does not load, a table overflows the page or text runs out of its box, and here (PUEVAL_TEST_BROWSER=1)
+## if no browser is installed (Debian: apt-get install chromium). The smoke runs need $$PUEVAL_UCI_MIRROR.
+test-browser:
+	PUEVAL_TEST_BROWSER=1 $(GO) test -count=1 -run 'TestCheckFindsBrokenPages|TestScreenshot|TestReportsInBrowser' ./internal/browser/... ./cmd/pueval
+
+## screenshots: docs/report-aaai2017.png and docs/report-psb2019.png, full-page screenshots of the reports of full
+## runs (AAAI2017_RESULTS, PSB2019_RESULTS: results directories, default results/aaai2017 and results/psb2019),
+## redrawn from their records first. Needs Chromium.
+AAAI2017_RESULTS ?= results/aaai2017
+PSB2019_RESULTS  ?= results/psb2019
+screenshots: build
+	$(BIN) report $(AAAI2017_RESULTS)
+	$(BIN) report $(PSB2019_RESULTS)
+	$(GO) run ./internal/browser/shoot -o docs/report-aaai2017.png $(AAAI2017_RESULTS)/report/index.html
+	$(GO) run ./internal/browser/shoot -o docs/report-psb2019.png $(PSB2019_RESULTS)/report/index.html
 
 ## reproduce-aaai2017: the AAAI-2017 paper's full protocol into results/aaai2017, then its report
 ## (results/aaai2017/report/index.html). Data come from $$PUEVAL_UCI_MIRROR, else from UCI.

@@ -43,7 +43,7 @@ func CorrectionFigures(rc *recovery.Recovery, o recovery.Outside) ([]Figure, err
 	for _, p := range rc.PRCurveOf(o, recovery.DefaultPRCurve) {
 		rX, rY = append(rX, p.Recall), append(rY, p.Precision)
 	}
-	pr := LineChart{Title: "Precision-recall", XLabel: "recall", YLabel: "precision", XMin: 0, XMax: 1, YMin: 0, YMax: 1,
+	pr := LineChart{Title: fmt.Sprintf("Precision-recall (alpha %.3f, beta %.3f, outside = %s)", rc.Alpha(), rc.Beta(), o), XLabel: "recall", YLabel: "precision", XMin: 0, XMax: 1, YMin: 0, YMax: 1,
 		Series: []Series{
 			{Name: fmt.Sprintf("PU: labeled vs unlabeled (AP %.3f)", s.AUCPR.PU), X: pX, Y: pY, Color: puColor, Dashed: true},
 			{Name: fmt.Sprintf("recovered, on the unlabeled set (AUC-PR %.3f)", s.AUCPR.Indirect), X: rX, Y: rY, Color: recoveredColor},

@@ -3,8 +3,9 @@
 // reports that paper packages fill from their init functions.
 //
 // Reports. A config's report: field names a registered Paper; Write renders
-// it into a directory with index.html, the data sets the run could not use
-// and the failed cells. The paper reproductions live in subpackages (one
+// it into a directory with index.html: the run's facts from the manifest
+// (code version, kernel, dates, machine, data notes), the paper's sections,
+// the data sets the run could not use and the failed cells. The paper reproductions live in subpackages (one
 // per paper, each drawing that paper's tables and figures beside the
 // published numbers, which it embeds as CSV with a header comment naming
 // their source; ReadPaperCSV reads them); a program gets them by importing
@@ -22,11 +23,17 @@
 // Tables. Table renders rows of numbers as Markdown, LaTeX, CSV and HTML,
 // each number optionally beside the published one: "ours (paper, ours -
 // paper)" in Markdown and HTML, "ours (paper)" in LaTeX, and the columns X,
-// X_paper, X_diff in CSV. Numbers are printed at three decimals (the papers'
+// X_paper, X_diff in CSV. In HTML a table with published values ends with
+// two summary rows per column (Table.Summary): the means of ours and of the
+// paper's values over the rows that have both, and their mean absolute
+// difference. Numbers are printed at three decimals (the papers'
 // precision), CSV at six significant digits.
 //
 // Figures are saved as PNG (200 dpi), PDF and SVG, byte-identical from run
-// to run. Box plots use type-7 quartiles (Hyndman & Fan 1996; R's and
+// to run; axes are labelled at round steps that include 0 (ZeroTicks). Heat
+// maps are drawn as one raster image per map at the PNG's resolution (cells
+// drawn one by one leave seams in vector viewers and made 25 MB SVGs), with
+// a sequential palette, light for small values (HeatPalette). Box plots use type-7 quartiles (Hyndman & Fan 1996; R's and
 // numpy's default): with h = (n-1)p on the sorted sample,
 // Q(p) = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]); whiskers reach
 // the most extreme data within 1.5 IQR of the box (Tukey; the default of the

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -38,7 +39,8 @@ func setupPlotting() {
 	})
 }
 
-// newPlot returns a plot with the report's style: sans fonts, light horizontal grid.
+// newPlot returns a plot with the report's style: sans fonts, light horizontal
+// grid, round ticks that label 0 (ZeroTicks).
 func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	setupPlotting()
 	p := plot.New()
@@ -46,6 +48,9 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.Title.TextStyle.Font.Size = vg.Points(11)
+	// Round ticks that label 0 whenever the range spans it; a nominal axis
+	// (NominalX) or a chart's own ticks replace these.
+	p.X.Tick.Marker, p.Y.Tick.Marker = ZeroTicks{}, ZeroTicks{}
 	g := plotter.NewGrid()
 	g.Vertical.Color = nil
 	g.Horizontal.Color = color.Gray{Y: 225}
@@ -308,4 +313,48 @@ func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
 	p.Close()
 	c.Fill(p)
+}
+
+// ZeroTicks label an axis at multiples of a round step (1, 2, 2.5 or 5
+// times a power of ten, giving at most 6 intervals), so 0 is labelled
+// whenever it lies in the range, with unlabelled minor ticks halfway.
+// gonum's default ticker starts its labels at the range's lower end
+// (-0.5, -0.2, 0.1), which leaves a box plot of errors without a 0 to
+// read the sign of the error against.
+type ZeroTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (ZeroTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	raw := (hi - lo) / 6
+	pow := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * pow
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*pow >= raw*(1-1e-9) {
+			step = m * pow
+			break
+		}
+	}
+	decimals := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	if math.Abs(step/pow-2.5) < 1e-9 {
+		decimals++
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(lo/step*2 - 1e-9); k <= math.Floor(hi/step*2+1e-9); k++ {
+		v := k * step / 2
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		switch {
+		case v == 0:
+			ticks = append(ticks, plot.Tick{Value: 0, Label: "0"})
+		case int64(k)%2 == 0:
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+		default:
+			ticks = append(ticks, plot.Tick{Value: v})
+		}
+	}
+	return ticks
 }

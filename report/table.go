@@ -7,6 +7,7 @@ import (
 	"html"
 	"io/fs"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -286,17 +287,20 @@ func (t Table) CSV() string {
 }
 
 // HTML renders the table for the index page (without the caption, which
-// the page sets as a heading), published values in a grey span.
+// the page sets as a heading): a published value follows ours in a grey
+// span (the page's style sets it on a line of its own, which keeps wide
+// tables within the page), and a Compared table ends with the summary rows
+// of comparisonSummary.
 func (t Table) HTML() string {
 	var b strings.Builder
-	b.WriteString("<table>\n<tr>")
+	b.WriteString("<table>\n<thead><tr>")
 	for _, c := range t.Labels {
 		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c.Name))
 	}
 	for _, c := range t.Values {
 		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c.Name))
 	}
-	b.WriteString("</tr>\n")
+	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
 		b.WriteString("<tr>")
 		for i := range t.Labels {
@@ -305,17 +309,95 @@ func (t Table) HTML() string {
 		for i, c := range t.Values {
 			v := r.value(i)
 			if p, ok := r.paper(i); ok {
-				fmt.Fprintf(&b, "<td>%s <span class=\"paper\">(%s, %s)</span></td>", c.format(v), c.format(p), signed3(v-p))
+				b.WriteString(comparedCell(c, v, p))
 			} else {
 				fmt.Fprintf(&b, "<td>%s</td>", c.format(v))
 			}
 		}
 		b.WriteString("</tr>\n")
 	}
+	b.WriteString("</tbody>\n")
+	b.WriteString(t.summaryHTML())
 	b.WriteString("</table>\n")
 	for _, n := range t.Notes {
 		fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", html.EscapeString(n))
 	}
+	return b.String()
+}
+
+// comparedCell is a value cell with its published counterpart: "ours
+// (paper, ours - paper)".
+func comparedCell(c Column, ours, paper float64) string {
+	return fmt.Sprintf("<td>%s <span class=\"paper\">(%s, %s)</span></td>", c.format(ours), c.format(paper), signed3(ours-paper))
+}
+
+// ColumnSummary compares one value column with the paper over the rows
+// that have both values: their number, the mean of ours and of the
+// published values, and the mean absolute difference.
+type ColumnSummary struct {
+	N                int
+	Ours, Paper, Abs float64 // NaN when N is 0
+}
+
+// Summary compares every value column with the paper (a table without
+// published values gives N = 0 everywhere).
+func (t Table) Summary() []ColumnSummary {
+	out := make([]ColumnSummary, len(t.Values))
+	for i := range t.Values {
+		var s ColumnSummary
+		for _, r := range t.Rows {
+			v := r.value(i)
+			p, ok := r.paper(i)
+			if !ok || math.IsNaN(v) || math.IsNaN(p) {
+				continue
+			}
+			s.N++
+			s.Ours += v
+			s.Paper += p
+			s.Abs += math.Abs(v - p)
+		}
+		if s.N == 0 {
+			s.Ours, s.Paper, s.Abs = math.NaN(), math.NaN(), math.NaN()
+		} else {
+			n := float64(s.N)
+			s.Ours, s.Paper, s.Abs = s.Ours/n, s.Paper/n, s.Abs/n
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// summaryHTML is the foot of a Compared table, so a reader need not scan
+// every row to see how the reproduction compares: per column, the means of
+// ours and of the paper's values over the rows that have both (with their
+// difference), and the mean absolute difference. Empty for a table that is
+// not Compared or has no published value.
+func (t Table) summaryHTML() string {
+	if !t.Compared || len(t.Values) == 0 {
+		return ""
+	}
+	sum := t.Summary()
+	if !slices.ContainsFunc(sum, func(s ColumnSummary) bool { return s.N > 0 }) {
+		return ""
+	}
+	span := ""
+	if len(t.Labels) > 1 {
+		span = fmt.Sprintf(" colspan=\"%d\"", len(t.Labels))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<tfoot>\n<tr><th%s>ours vs paper: mean over the rows with both</th>", span)
+	for i, c := range t.Values {
+		if s := sum[i]; s.N > 0 {
+			b.WriteString(strings.Replace(comparedCell(c, s.Ours, s.Paper), "<td>", fmt.Sprintf("<td title=\"%d rows\">", s.N), 1))
+		} else {
+			b.WriteString("<td>-</td>")
+		}
+	}
+	fmt.Fprintf(&b, "</tr>\n<tr><th%s>mean |ours - paper|</th>", span)
+	for i := range t.Values {
+		fmt.Fprintf(&b, "<td>%s</td>", f3(sum[i].Abs))
+	}
+	b.WriteString("</tr>\n</tfoot>\n")
 	return b.String()
 }
 

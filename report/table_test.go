@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,14 +62,47 @@ func TestTableCSV(t *testing.T) {
 	}
 }
 
+// TestTableHTML: head, body, and the foot of a Compared table comparing
+// each column with the paper over the rows that have both values (here
+// only a_b's first row: c's published value is missing).
 func TestTableHTML(t *testing.T) {
 	want := "<table>\n" +
-		"<tr><th>Data</th><th>runs</th><th>a_b</th><th>c</th></tr>\n" +
+		"<thead><tr><th>Data</th><th>runs</th><th>a_b</th><th>c</th></tr></thead>\n<tbody>\n" +
 		"<tr><td>x_1</td><td>2</td><td>0.500 <span class=\"paper\">(0.400, +0.100)</span></td><td>-0.250 <span class=\"paper\">(-, -)</span></td></tr>\n" +
 		"<tr><td>y|z&amp;w</td><td>1</td><td>-</td><td>+0.125</td></tr>\n" +
-		"</table>\n<p class=\"note\">n1</p>\n"
+		"</tbody>\n<tfoot>\n" +
+		"<tr><th colspan=\"2\">ours vs paper: mean over the rows with both</th><td title=\"1 rows\">0.500 <span class=\"paper\">(0.400, +0.100)</span></td><td>-</td></tr>\n" +
+		"<tr><th colspan=\"2\">mean |ours - paper|</th><td>0.100</td><td>-</td></tr>\n" +
+		"</tfoot>\n</table>\n<p class=\"note\">n1</p>\n"
 	if got := handTable().HTML(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	// Without published values there is no foot.
+	tab := handTable()
+	tab.Compared, tab.Rows[0].Paper = false, nil
+	if got := tab.HTML(); strings.Contains(got, "tfoot") {
+		t.Errorf("a table without published values has a foot:\n%s", got)
+	}
+}
+
+// TestTableSummary: means over the rows that have both values, by hand:
+// ours 0.5 and 0.3 against 0.4 and 0.6 give means 0.4 and 0.5 and a mean
+// absolute difference of (0.1 + 0.3)/2 = 0.2; the row without a published
+// value and the NaN are left out.
+func TestTableSummary(t *testing.T) {
+	nan := math.NaN()
+	tab := Table{Compared: true, Values: []Column{{Name: "x"}, {Name: "y"}},
+		Rows: []Row{
+			{Values: []float64{0.5, 1}, Paper: []float64{0.4, nan}},
+			{Values: []float64{0.3, 2}, Paper: []float64{0.6, nan}},
+			{Values: []float64{9, 3}},
+		}}
+	s := tab.Summary()
+	if s[0].N != 2 || math.Abs(s[0].Ours-0.4) > 1e-15 || math.Abs(s[0].Paper-0.5) > 1e-15 || math.Abs(s[0].Abs-0.2) > 1e-15 {
+		t.Errorf("x: %+v", s[0])
+	}
+	if s[1].N != 0 || !math.IsNaN(s[1].Ours) {
+		t.Errorf("y: %+v", s[1])
 	}
 }
 

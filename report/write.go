@@ -13,7 +13,8 @@ import (
 )
 
 // Write renders the report named by in.Manifest.Report into dir (created
-// if needed): index.html with the report's title, the report's sections,
+// if needed): index.html with the report's title, the run's facts (code
+// version, kernel, dates, data notes: factsSection), the report's sections,
 // the data sets the run could not use (Manifest.Unavailable) and the failed
 // cells. It returns index.html's path. A schema-1 manifest names no report:
 // the reports whose Schema1Metrics occur in the ok records are rendered (the
@@ -27,7 +28,8 @@ func Write(dir string, in Input) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
-	var sections, titles []string
+	sections := []string{factsSection(in)}
+	var titles []string
 	for _, p := range chosen {
 		frag, err := p.Write(dir, in)
 		if err != nil {
@@ -64,12 +66,18 @@ func WriteIndex(dir, title string, sections ...string) error {
 	fmt.Fprintf(&b, `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>%s</title>
 <style>
-body { font-family: sans-serif; max-width: 1400px; margin: 1em auto; padding: 0 1em; }
+body { font-family: sans-serif; max-width: 1400px; margin: 1em auto; padding: 0 1em; line-height: 1.35; }
 table { border-collapse: collapse; font-size: 85%%; margin: 0.5em 0; }
-th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
-th { background: #f0f0f0; } td:first-child { text-align: left; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; vertical-align: top; }
+th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
+td .paper { display: block; font-size: 90%%; }
+tfoot th, tfoot td { background: #f6f6ee; border-top: 2px solid #999; }
+table.facts { font-size: 90%%; } table.facts td { text-align: left; } table.facts th { white-space: nowrap; }
+table.facts ul { margin: 0; padding-left: 1.2em; }
 .paper { color: #777; } .note { color: #a33; }
-figure { margin: 1em 0; } pre { background: #f6f6f6; padding: 0.5em; }
+p, li, figcaption, table.facts td { overflow-wrap: anywhere; }
+figure { margin: 1em 0; } img { max-width: 100%%; height: auto; }
+pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; overflow-wrap: anywhere; }
 </style></head><body>
 <h1>%s</h1>
 `, html.EscapeString(title), html.EscapeString(title))
@@ -112,7 +120,7 @@ func failedSection(recs []results.Record) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("<h3>Failed cells (left out of the tables and figures)</h3>\n<ul>\n")
+	b.WriteString("<h3 id=\"failed\">Failed cells (left out of the tables and figures)</h3>\n<ul>\n")
 	for _, k := range order {
 		cells := count[k]
 		fmt.Fprintf(&b, "<li>%s, %d cell(s), e.g. %s: %s</li>\n", html.EscapeString(k.ds), len(cells),
@@ -129,7 +137,7 @@ func missingSection(missing map[string]string) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("<h3>Data sets not in this run</h3>\n<ul>\n")
+	b.WriteString("<h3 id=\"missing\">Data sets not in this run</h3>\n<ul>\n")
 	for _, k := range slices.Sorted(maps.Keys(missing)) {
 		fmt.Fprintf(&b, "<li>%s: %s</li>\n", html.EscapeString(k), html.EscapeString(missing[k]))
 	}

@@ -208,6 +208,9 @@ func TestCorrectEstimateHook(t *testing.T) {
 	}
 }
 
+// TestCorrectPlot: --plot draws both figures in the three formats, each
+// titled with the alpha and beta it recovers with (issue 19: the PR plot had
+// a bare "Precision-recall").
 func TestCorrectPlot(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "plots")
 	in := writeFile(t, "pu.csv", aaaiFigure1PU)
@@ -217,6 +220,12 @@ func TestCorrectPlot(t *testing.T) {
 	for _, f := range []string{"roc.png", "roc.pdf", "roc.svg", "pr.png", "pr.pdf", "pr.svg"} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, f := range []string{"roc.svg", "pr.svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(string(b), "(alpha 0.200, beta 1.000, outside = ") {
+			t.Errorf("%s is not titled with alpha and beta (%v)", f, err)
 		}
 	}
 }

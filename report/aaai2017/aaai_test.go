@@ -146,10 +146,16 @@ func TestWriteThroughSchema1Manifest(t *testing.T) {
 		"0.095 <span class=\"paper\">(0.093, +0.002)</span>", "Two truths.", "fig2a.png", "fig2d.png",
 		"Sign test: indirect vs direct AUC recovery", "aaai2017-fig3.png", "aaai2017-fig4.png", "gas: not in the mirror",
 		// testdata/records.jsonl has one failed cell: landsat beta .75 repeat 1, error "boom".
-		"landsat, 1 cell(s), e.g. landsat/beta=0.75/repeat=1: boom"} {
+		"landsat, 1 cell(s), e.g. landsat/beta=0.75/repeat=1: boom",
+		// Tables as HTML, not Markdown in <pre>: the sign test, and the rows comparing every column with the paper.
+		"<td>DR vs IR (real alpha, beta)</td>", "<th colspan=\"6\">ours vs paper: mean over the rows with both</th>",
+		"<th colspan=\"6\">mean |ours - paper|</th>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)
 		}
+	}
+	if strings.Contains(page, "<pre>") {
+		t.Error("index.html has preformatted text (the sign test was Markdown in <pre>)")
 	}
 	if strings.Contains(page, "Summary of the records") {
 		t.Error("a schema-1 AAAI directory got the summary too")

@@ -76,7 +76,7 @@ var infeasibleGrey = color.Gray{Y: 150}
 // Rows are the AUC values, columns the (alpha, beta) pairs.
 func Figure3() (report.Figure, error) {
 	hm := report.HeatMaps{XLabel: "alpha-hat", YLabel: "beta-hat", BarLabel: "|AUC - AUC_est|", Cols: 9,
-		Min: 0, Max: 1, Undefined: infeasibleGrey,
+		Min: 0, Max: 1, Undefined: infeasibleGrey, EqualAxes: true,
 		LineLegend: []report.Series{{Name: "infeasible: AUC_est outside [0, 1]"}, {Name: "true alpha, beta (dotted)", Color: color.Black, Dashed: true}}}
 	for _, auc := range []float64{0.65, 0.80, 0.95} {
 		for _, alpha := range []float64{0.05, 0.25, 0.50} {
@@ -91,7 +91,7 @@ func Figure3() (report.Figure, error) {
 			}
 		}
 	}
-	return hm.Figure("aaai2017-fig3", 44*vg.Centimeter, 16*vg.Centimeter), nil
+	return hm.Figure("aaai2017-fig3", 44*vg.Centimeter, 14*vg.Centimeter), nil
 }
 
 // Figure4 draws Figure 4: the heat map for (alpha, beta, AUC) =
@@ -129,10 +129,17 @@ func Figure4() (report.Figure, []string, error) {
 		line("AUC_est = 0", -d*(2*auc-1), color.Black, true),
 		line("AUC_est = 1 - AUC", -d, color.RGBA{R: 0xb0, A: 0xff}, true),
 	}
+	// The corner points of the paper's right panel: where both estimates are
+	// at their extremes, Eq. 4 returns the PU AUC itself, or its complement.
+	corners := []report.Mark{
+		{Name: fmt.Sprintf("AUC_est = AUC_pu = %.2f at (0, 1)", aucPU), X: 0, Y: 1, Color: report.QualitativeColor(1)},
+		{Name: fmt.Sprintf("AUC_est = 1 - AUC_pu = %.2f at (1, 0)", 1-aucPU), X: 1, Y: 0, Color: report.QualitativeColor(0)},
+	}
 	white := color.White
 	hm := report.HeatMaps{XLabel: "alpha-hat", YLabel: "beta-hat", BarLabel: "|AUC - AUC_est|", Cols: 1, Min: 0, Max: 1, Undefined: white,
+		EqualAxes: true,
 		Panels: []report.HeatPanel{{Title: fmt.Sprintf("AUC = %.2f, alpha = %.2f, beta = %.2f: AUC_pu = %.2f by Eq. 4 (caption: 0.80)", auc, alpha, beta, aucPU),
-			Grid: g, VLines: []float64{alpha}, HLines: []float64{beta}, Lines: lines}},
+			Grid: g, VLines: []float64{alpha}, HLines: []float64{beta}, Lines: lines, Marks: corners}},
 		LineLegend: append([]report.Series{{Name: "infeasible (white): AUC_est outside [0, 1]"}}, lines...)}
 	// The white infeasible region needs a swatch that shows: use light grey in the legend.
 	hm.LineLegend[0].Color = nil

@@ -3,6 +3,7 @@ package aaai2017
 import (
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,6 +30,10 @@ func TestEq4ErrorGrid(t *testing.T) {
 	}
 }
 
+// TestAnalyticFiguresRender draws Figures 3 and 4: every vector file under
+// 2 MB (Figure 3's SVG was 24.7 MB when the maps were drawn cell by cell),
+// and Figure 4's legend names the corner points AUC_pu and 1 - AUC_pu of the
+// paper's right panel (0.70 and 0.30 by Eq. 4, as TestEq4ErrorGrid).
 func TestAnalyticFiguresRender(t *testing.T) {
 	t.Parallel() // drawing the figures takes seconds
 	dir := os.Getenv("PUEVAL_FIGURE_DIR")
@@ -39,6 +44,22 @@ func TestAnalyticFiguresRender(t *testing.T) {
 		files, notes, err := report.WriteAnalyticFigure(name, dir)
 		if err != nil || len(files) < 3 {
 			t.Errorf("%s: %v %v", name, files, err)
+		}
+		for _, f := range files {
+			fi, err := os.Stat(f)
+			if err != nil {
+				t.Error(err)
+			} else if !strings.HasSuffix(f, ".png") && fi.Size() > 2<<20 {
+				t.Errorf("%s: %d bytes, over 2 MB", f, fi.Size())
+			}
+		}
+		if name == "aaai2017-fig4" {
+			svg, _ := os.ReadFile(filepath.Join(dir, name+".svg"))
+			for _, want := range []string{"AUC_est = AUC_pu = 0.70 at (0, 1)", "AUC_est = 1 - AUC_pu = 0.30 at (1, 0)"} {
+				if !strings.Contains(string(svg), want) {
+					t.Errorf("fig4's legend lacks %q", want)
+				}
+			}
 		}
 		if name == "aaai2017-fig4" && (len(notes) != 1 || !strings.Contains(notes[0], "0.70")) {
 			t.Errorf("fig4 note %v", notes)

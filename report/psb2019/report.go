@@ -48,6 +48,7 @@ func Write(dir string, in report.Input) (string, error) {
 		return "", err
 	}
 	h.WriteString(an)
+	h.WriteString("<h3>PSB-2019 Figure 2: errors of PU, CR and CE by beta</h3>\n")
 	for i, bc := range Figure2(in.Records, est) {
 		name := fmt.Sprintf("psb-fig2%c", 'a'+i)
 		if _, err := bc.Figure(name, 14*vg.Centimeter, 8*vg.Centimeter).Save(dir); err != nil {

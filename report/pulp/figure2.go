@@ -122,51 +122,11 @@ func lineOf(m string, xs, ys []float64) (*plotter.Line, *plotter.Scatter, bool) 
 	return l, s, !math.IsNaN(xy[0].X)
 }
 
-// zeroTicks label an axis at multiples of a round step (1, 2, 2.5 or 5
-// times a power of ten, giving at most 6 intervals), so 0 is labelled
-// whenever it lies in the range, with unlabelled minor ticks halfway.
-type zeroTicks struct{}
-
-func (zeroTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) || math.IsInf(hi-lo, 0) {
-		return plot.DefaultTicks{}.Ticks(lo, hi)
-	}
-	raw := (hi - lo) / 6
-	pow := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := 10 * pow
-	for _, m := range []float64{1, 2, 2.5, 5} {
-		if m*pow >= raw*(1-1e-9) {
-			step = m * pow
-			break
-		}
-	}
-	decimals := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
-	if math.Abs(step/pow-2.5) < 1e-9 {
-		decimals++
-	}
-	var ticks []plot.Tick
-	for k := math.Ceil(lo/step*2 - 1e-9); k <= math.Floor(hi/step*2+1e-9); k++ {
-		v := k * step / 2
-		if math.Abs(v) < step*1e-9 {
-			v = 0
-		}
-		switch {
-		case v == 0:
-			ticks = append(ticks, plot.Tick{Value: 0, Label: "0"})
-		case int64(k)%2 == 0:
-			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
-		default:
-			ticks = append(ticks, plot.Tick{Value: v})
-		}
-	}
-	return ticks
-}
-
 // gridTicks label the Pr[y=1] grid and the ends 0 and 1 of the x axis
 // (gonum's default ticks, with 0, when the grid has more than 11 values).
 func gridTicks(pis []float64) plot.Ticker {
 	if len(pis) > 11 {
-		return zeroTicks{}
+		return report.ZeroTicks{}
 	}
 	ticks := []plot.Tick{{Value: 0, Label: "0"}}
 	for _, p := range pis {
@@ -223,7 +183,7 @@ func Figure2(a Analysis, name string, w, h vg.Length) report.Figure {
 				p.X.Label.Text = "Pr[y=1] in the unlabeled set"
 				p.X.Min, p.X.Max = 0, 1
 				p.X.Tick.Marker = gridTicks(a.Pis)
-				p.Y.Tick.Marker = zeroTicks{}
+				p.Y.Tick.Marker = report.ZeroTicks{}
 				g := plotter.NewGrid()
 				g.Vertical.Color = nil
 				g.Horizontal.Color = color.Gray{Y: 225}
