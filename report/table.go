@@ -45,6 +45,11 @@ type Row struct {
 	// Paper holds the published values, one per value column (NaN where the
 	// paper has none); nil when the paper has no such row.
 	Paper []float64
+	// NotComparable, when set, says why the row is not comparable with the
+	// paper's (e.g. the data differ): its published values still show, but
+	// the summary rows (Summary) leave it out. The table's notes should say
+	// it where a reader sees the row.
+	NotComparable string
 }
 
 // Label is a label cell, with its text in the formats that need another.
@@ -340,7 +345,7 @@ type ColumnSummary struct {
 }
 
 // Summary compares every value column with the paper (a table without
-// published values gives N = 0 everywhere).
+// published values gives N = 0 everywhere), over the comparable rows.
 func (t Table) Summary() []ColumnSummary {
 	out := make([]ColumnSummary, len(t.Values))
 	for i := range t.Values {
@@ -348,7 +353,7 @@ func (t Table) Summary() []ColumnSummary {
 		for _, r := range t.Rows {
 			v := r.value(i)
 			p, ok := r.paper(i)
-			if !ok || math.IsNaN(v) || math.IsNaN(p) {
+			if !ok || math.IsNaN(v) || math.IsNaN(p) || r.NotComparable != "" {
 				continue
 			}
 			s.N++

@@ -3,6 +3,7 @@ package aaai2017
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -19,8 +20,9 @@ import (
 // variant key (indirect+PRECISION-AREA:real, e.g. eq3-step; the aucpr
 // measure's precision and area options). The last column is the paper's IR.
 // The table is what the choice of reading rests on (README, "AUC-PR
-// recovery"); ok is false when the records hold no variant.
-func PRVariants(recs []results.Record, paper []Row) (report.Table, bool) {
+// recovery"); ok is false when the records hold no variant. The rows of the
+// data sets in notComparable are marked and left out of the mean row.
+func PRVariants(recs []results.Record, paper []Row, notComparable map[string]string) (report.Table, bool) {
 	truthKey := results.TruthKey(Traditional)
 	prefix := results.Indirect + "+"
 	var variants []string // the kinds after "indirect+", sorted
@@ -107,7 +109,7 @@ func PRVariants(recs []results.Record, paper []Row) (report.Table, bool) {
 		row.Values = append(row.Values, pv)
 		// The mean row is over the rows the paper has, so that the
 		// columns compare on the same rows.
-		if !math.IsNaN(pv) {
+		if !math.IsNaN(pv) && notComparable[k.ds] == "" {
 			for i, v := range row.Values {
 				if !math.IsNaN(v) {
 					sums[i] += v
@@ -117,7 +119,8 @@ func PRVariants(recs []results.Record, paper []Row) (report.Table, bool) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	mean := report.Row{Labels: []report.Label{{Text: "mean over the paper's rows"}, {Text: ""}}}
+	markNotComparable(&t, notComparable)
+	mean := report.Row{Labels: []report.Label{{Text: "mean over the paper's comparable rows"}, {Text: ""}}}
 	for i := range sums {
 		v := math.NaN()
 		if counts[i] > 0 {
@@ -127,4 +130,51 @@ func PRVariants(recs []results.Record, paper []Row) (report.Table, bool) {
 	}
 	t.Rows = append(t.Rows, mean)
 	return t, true
+}
+
+// notComparable lists the data sets whose rows do not compare with the
+// paper's, with the reason: those the run's manifest warns are incomplete
+// (the mirror's Gas has 8 of its 10 batches, so its alpha and sizes are not
+// the paper's).
+func notComparable(m results.Manifest) map[string]string {
+	out := map[string]string{}
+	for _, w := range m.Warnings {
+		name, why, ok := strings.Cut(w, ": ")
+		if ok && strings.HasPrefix(why, "incomplete") {
+			out[name] = why
+		}
+	}
+	return out
+}
+
+// markNotComparable marks the rows of the data sets in why (the first label
+// is the data set) with a dagger, sets their NotComparable, so the summary
+// rows leave them out, and says why in a note under the table.
+func markNotComparable(t *report.Table, why map[string]string) {
+	marked := map[string]bool{}
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		if len(r.Labels) == 0 {
+			continue
+		}
+		name := r.Labels[0].Text
+		reason, ok := why[name]
+		if !ok {
+			continue
+		}
+		r.NotComparable = reason
+		l := &r.Labels[0]
+		if l.CSV == "" {
+			l.CSV = name
+		}
+		if l.LaTeX == "" {
+			l.LaTeX = report.LaTeXEscape(name)
+		}
+		l.Text += " †"
+		l.LaTeX += `$^\dagger$`
+		marked[name] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(marked)) {
+		t.Notes = append(t.Notes, fmt.Sprintf("† %s: not comparable with the paper's rows (%s); left out of the summary rows.", name, why[name]))
+	}
 }

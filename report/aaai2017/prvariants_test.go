@@ -2,6 +2,7 @@ package aaai2017
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/pueval/pueval/experiments/results"
@@ -36,7 +37,7 @@ func TestPRVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, ok := PRVariants(recs, paper)
+	tab, ok := PRVariants(recs, paper, nil)
 	if !ok {
 		t.Fatal("no table")
 	}
@@ -55,7 +56,51 @@ func TestPRVariants(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := PRVariants(recs[3:3], paper); ok {
+	if _, ok := PRVariants(recs[3:3], paper, nil); ok {
 		t.Error("a table from no records")
+	}
+}
+
+// TestNotComparable: a manifest warning that a data set is incomplete marks
+// its rows with a dagger and a note, keeps its published values in the row,
+// and leaves it out of the summary rows; the CSV keeps the plain name.
+func TestNotComparable(t *testing.T) {
+	m := results.Manifest{Warnings: []string{
+		"gas: incomplete: 2 of 10 files missing (batch7.dat, batch10.dat)",
+		"bank: fingerprint not verified",
+	}}
+	why := notComparable(m)
+	if len(why) != 1 || why["gas"] != "incomplete: 2 of 10 files missing (batch7.dat, batch10.dat)" {
+		t.Fatalf("notComparable = %v", why)
+	}
+	paper, err := Published(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := []Row{{Dataset: "bank", Beta: 1, IR: 0.01}, {Dataset: "gas", Beta: 1, IR: 0.5}}
+	for i := range ours {
+		for _, f := range []*float64{&ours[i].PU, &ours[i].DR, &ours[i].IE, &ours[i].DE, &ours[i].E} {
+			*f = math.NaN()
+		}
+	}
+	ct := CompareTable(1, "t", ours, paper, nil)
+	markNotComparable(&ct, why)
+	if ct.Rows[1].Labels[0].Text != "gas †" || ct.Rows[1].Labels[0].CSV != "gas" || ct.Rows[1].NotComparable == "" || ct.Rows[1].Paper == nil {
+		t.Errorf("gas row %+v", ct.Rows[1])
+	}
+	if ct.Rows[0].NotComparable != "" || ct.Rows[0].Labels[0].Text != "bank" {
+		t.Errorf("bank row %+v", ct.Rows[0])
+	}
+	if len(ct.Notes) != 1 || !strings.Contains(ct.Notes[0], "gas: not comparable") {
+		t.Errorf("notes %q", ct.Notes)
+	}
+	// The IR summary is Bank's row alone: ours 0.01, the paper's 0.007 (Table 1, Bank, beta 1).
+	for i, c := range ct.Values {
+		if c.Name == "IR" {
+			s := ct.Summary()[i]
+			if s.N != 1 || math.Abs(s.Ours-0.01) > 1e-12 || math.Abs(s.Paper-0.007) > 1e-12 {
+				t.Errorf("IR summary %+v, want Bank's row only", s)
+			}
+		}
 	}
 }

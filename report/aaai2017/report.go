@@ -57,6 +57,9 @@ func Write(dir string, in report.Input) (string, error) {
 		}
 		paper[t] = p
 	}
+	// Data sets whose data differ from the paper's (the mirror's Gas): their
+	// rows are marked where they are and left out of the comparisons.
+	incomparable := notComparable(in.Manifest)
 	var tradRows []Row
 	for _, truth := range truths {
 		for _, t := range []int{1, 2} {
@@ -70,6 +73,7 @@ func Write(dir string, in report.Input) (string, error) {
 			}
 			ct := CompareTable(t, fmt.Sprintf("Table %d (%s), mean absolute errors against the %s. Each cell: ours (paper, ours - paper).",
 				t, metricLabel[metric], truth.what), ours, paper[t], warns)
+			markNotComparable(&ct, incomparable)
 			base := fmt.Sprintf("table%d%s", t, truth.suffix)
 			if err := ct.WriteFiles(dir, base); err != nil {
 				return "", err
@@ -78,7 +82,7 @@ func Write(dir string, in report.Input) (string, error) {
 				html.EscapeString(ct.Caption), ct.HTML(), base, base, base)
 		}
 	}
-	if pv, ok := PRVariants(recs, paper[2]); ok {
+	if pv, ok := PRVariants(recs, paper[2], incomparable); ok {
 		if err := pv.WriteFiles(dir, "table2-pr-readings"); err != nil {
 			return "", err
 		}
