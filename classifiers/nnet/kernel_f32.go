@@ -3,8 +3,9 @@ package nnet
 import "math"
 
 // The float32x16 numerics (NumericsFloat32x16) shared by the vector kernels
-// (kernel_avx512.go) and by f32GoKernel, their portable statement in plain
-// Go, which computes the same bits one lane at a time (TestF32KernelsAgree).
+// (vecKernel, kernel_vec.go) and by f32GoKernel, their portable statement in
+// plain Go, which computes the same bits one lane at a time
+// (TestF32KernelsAgree).
 //
 // Layout (f32Layout.load). Rows go in blocks of 16, lane l of block B being
 // row 16B + l; the rows with a training weight fill blocks [0, nbT), the

@@ -26,7 +26,8 @@ type Params struct {
 	// fastest one this build and CPU can run (KernelName), "scalar" for the
 	// portable float64 kernel, "avx512" for the float32 AVX-512 kernel
 	// (amd64 CPUs with AVX-512), "avx2" for the same numerics and bits with
-	// AVX2 (amd64 CPUs with AVX2 and FMA), "float32-go" for those numerics
+	// AVX2 (amd64 CPUs with AVX2 and FMA), "neon" for them with arm64's
+	// Advanced SIMD (arm64 CPUs), "float32-go" for those numerics
 	// in plain Go on any CPU. Kernels with different numerics (KernelNumerics) train
 	// slightly different nets.
 	Kernel string `yaml:"kernel"`
