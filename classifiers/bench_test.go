@@ -61,8 +61,8 @@ func bankLike(rng *rand.Rand, n int, pos float64) Data {
 // divided by the number of cores estimates the wall time on a quiet one),
 // nominal GFLOP/s over wall time (nnet.FlopsPerEpoch) and mean epochs per
 // net.
-// It runs once per kernel available (sub-benchmarks avx512, avx2, scalar,
-// float32-go).
+// It runs once per kernel available (sub-benchmarks avx512, avx2 or neon,
+// scalar, float32-go).
 func BenchmarkBag100Bank(b *testing.B) {
 	forKernels(b, func(b *testing.B, kernel string) { benchBag(b, kernel, false) })
 }

@@ -6,8 +6,10 @@ import (
 	"strings"
 )
 
-// The AVX-512 and AVX2 kernels' assembly and Go declarations are generated.
-//go:generate go run gen_avx512.go
+// The AVX-512, AVX2 and NEON kernels' assembly and Go declarations are
+// generated (gen_avx512.go holds the program and the amd64 sets,
+// gen_neon.go the arm64 set).
+//go:generate go run gen_avx512.go gen_neon.go
 
 // The epoch kernel is the hot loop of every reproduction: one forward pass over every row of a net's bootstrap, the training
 // and validation losses, and the back-propagated gradient over the rows with
@@ -16,17 +18,22 @@ import (
 //   - scalar (kernel_scalar.go): portable float64, bit-identical to
 //     referenceKernel (kernel_reference.go, the plainest statement) and to
 //     the code before issue 10's speed work;
-//   - avx512 (kernel_avx512.go, kernel_avx512_amd64.s: Go assembly, in
-//     every amd64 binary, chosen at run time when the CPU has AVX-512;
-//     kernel_avx512_other.go elsewhere, where it is never available): the
-//     float32x16 numerics of kernel_f32.go, 16 rows per register;
-//   - avx2 (the same orchestration, vecKernel in kernel_avx512.go, over the
-//     routines of kernel_avx2_amd64.s): the same numerics and bits, each
-//     16-row block as two 8-lane YMM halves, chosen when the CPU has AVX2
-//     and FMA but not AVX-512;
+//   - avx512 (vecKernel in kernel_vec.go over the routines of
+//     kernel_avx512_amd64.s: Go assembly, in every amd64 binary, chosen at
+//     run time when the CPU has AVX-512, kernel_vec_amd64.go; listed but
+//     never available elsewhere): the float32x16 numerics of
+//     kernel_f32.go, 16 rows per register;
+//   - avx2 (the same orchestration over the routines of
+//     kernel_avx2_amd64.s): the same numerics and bits, each 16-row block
+//     as two 8-lane YMM halves, chosen when the CPU has AVX2 and FMA but
+//     not AVX-512;
+//   - neon (the same orchestration over the routines of
+//     kernel_neon_arm64.s, in every arm64 binary, kernel_vec_arm64.go): the
+//     same numerics and bits, each 16-row block as four 4-lane NEON
+//     quarters, chosen on arm64 CPUs (all have ASIMD);
 //   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go on any
-//     CPU: the statement the avx512 and avx2 kernels are tested against bit
-//     for bit, and what "auto" takes where no vector kernel runs.
+//     CPU: the statement the avx512, avx2 and neon kernels are tested
+//     against bit for bit, and what "auto" takes where no vector kernel runs.
 //
 // "auto" never takes the scalar kernel: every machine computes the
 // float32x16 numerics by default, so records are identical across CPUs.
@@ -138,6 +145,10 @@ var kernels = []kernelInfo{{
 	name: "avx2", numerics: NumericsFloat32x16, rank: 1,
 	ok: avx2OK, new: newAVX2Kernel,
 }, {
+	// avx2 and neon never coexist (amd64 and arm64): the same rank.
+	name: "neon", numerics: NumericsFloat32x16, rank: 1,
+	ok: neonOK, new: newNEONKernel,
+}, {
 	name: "avx512", numerics: NumericsFloat32x16, rank: 2,
 	ok: avx512OK, new: newAVX512Kernel,
 }}
@@ -186,7 +197,7 @@ func resolveKernel(name string) (kernelInfo, error) {
 		}
 		return k, nil
 	}
-	known := []string{"auto", "scalar", "avx2", "avx512", "float32-go"}
+	known := []string{"auto", "scalar", "avx2", "avx512", "neon", "float32-go"}
 	return kernelInfo{}, fmt.Errorf("kernel = %q: want one of %s (available on this CPU: %s)",
 		name, strings.Join(known, ", "), strings.Join(Kernels(), ", "))
 }
@@ -196,8 +207,9 @@ func resolveKernel(name string) (kernelInfo, error) {
 // the one $PUEVAL_KERNEL names (KernelEnv; "" if it names none available).
 // "avx512" is the float32 AVX-512 kernel, in every amd64 binary and chosen
 // when the CPU has AVX-512; "avx2" the same numerics with AVX2 and FMA,
-// chosen on amd64 CPUs without AVX-512; "float32-go" the same numerics in
-// plain Go, chosen where neither runs. "scalar", the portable float64
+// chosen on amd64 CPUs without AVX-512; "neon" the same numerics with
+// arm64's Advanced SIMD, chosen on arm64; "float32-go" the same numerics in
+// plain Go, chosen where none of them runs. "scalar", the portable float64
 // kernel, is never the default.
 func KernelName() string {
 	k, _ := resolveKernel("")

@@ -3,8 +3,9 @@ package nnet
 import "math"
 
 // The float32x16 numerics (NumericsFloat32x16) shared by the vector kernels
-// (kernel_avx512.go) and by f32GoKernel, their portable statement in plain
-// Go, which computes the same bits one lane at a time (TestF32KernelsAgree).
+// (vecKernel, kernel_vec.go) and by f32GoKernel, their portable statement in
+// plain Go, which computes the same bits one lane at a time
+// (TestF32KernelsAgree).
 //
 // Layout (f32Layout.load). Rows go in blocks of 16, lane l of block B being
 // row 16B + l; the rows with a training weight fill blocks [0, nbT), the
@@ -414,11 +415,16 @@ func (k *f32GoKernel) epoch(w, g []float64) (sseT, sseV float64) {
 			if blk >= k.nbT {
 				continue
 			}
-			dl := (k.wt[slot] * e) * fma32(-y, y, 1)
+			// The conversions keep the products' rounding: the Go
+			// specification lets a compiler fuse t := x*y; s += t into
+			// one FMA, and gc does on arm64 and with GOAMD64=v3 (see
+			// madd), where the sums of dl and dh would otherwise differ
+			// from the vector kernels'.
+			dl := float32((k.wt[slot] * e) * fma32(-y, y, 1))
 			k.gc[l] += dl
 			for j := range h {
 				k.gv[j*lanes+l] = fma32(dl, z[j], k.gv[j*lanes+l])
-				dh := (dl * k.v[j]) * fma32(-z[j], z[j], 1)
+				dh := float32((dl * k.v[j]) * fma32(-z[j], z[j], 1))
 				k.gb[j*lanes+l] += dh
 				for c := range d {
 					i := (j*d+c)*lanes + l

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -21,10 +23,11 @@ var f32Shapes = []struct{ dNum, dHot, h, n, nTrain int }{
 }
 
 // TestF32KernelsAgree: every float32x16 kernel runnable on this CPU (avx512
-// on an amd64 machine with AVX-512, avx2 on one with AVX2 and FMA, in any
-// build) computes bit for bit what the plain-Go statement f32GoKernel
-// computes, on every shape of f32Shapes (h from 1 to 11, and 16). It skips
-// when no such kernel can run here.
+// on an amd64 machine with AVX-512, avx2 on one with AVX2 and FMA, neon on
+// arm64, in any build) computes bit for bit what the plain-Go statement
+// f32GoKernel computes, on every shape of f32Shapes (h from 1 to 11, and
+// 16), losses, gradient and prediction. It skips when no such kernel can
+// run here.
 func TestF32KernelsAgree(t *testing.T) {
 	ran := false
 	for _, ki := range kernels {
@@ -90,12 +93,19 @@ func TestF32KernelsAgree(t *testing.T) {
 
 // TestAutoPicksVectorKernel: "auto" takes the avx512 kernel when the CPU
 // can run it (in the default build: the kernels need no GOEXPERIMENT), else
-// the avx2 kernel when the CPU has AVX2 and FMA, else float32-go (never
-// the scalar kernel: the default numerics are float32x16 everywhere); and
-// asking for a vector kernel the CPU cannot run is an error that says so.
-// The CPU's features are then masked (hasAVX512, hasAVX2) to check the
-// choice a CPU without AVX-512, and one without AVX2, would make.
+// the avx2 kernel when the CPU has AVX2 and FMA, else, on arm64, the neon
+// kernel, else float32-go (never the scalar kernel: the default numerics are
+// float32x16 everywhere); and asking for a vector kernel the CPU cannot run
+// is an error that says so. The CPU's features are then masked (hasAVX512,
+// hasAVX2, hasNEON) to check the choice a CPU without AVX-512, one without
+// AVX2, and one without any of them would make. With PUEVAL_EXPECT_KERNEL
+// set (make test-cross, which runs the tests under emulated CPUs) "auto"
+// must pick that kernel: a CPU the emulator does not present as expected
+// would otherwise only make the vector tests skip.
 func TestAutoPicksVectorKernel(t *testing.T) {
+	if want := os.Getenv("PUEVAL_EXPECT_KERNEL"); want != "" && KernelName() != want {
+		t.Fatalf("PUEVAL_EXPECT_KERNEL=%s, but auto picks %q (available: %v)", want, KernelName(), Kernels())
+	}
 	check := func(what string) {
 		t.Helper()
 		want := "float32-go"
@@ -104,14 +114,17 @@ func TestAutoPicksVectorKernel(t *testing.T) {
 			want = "avx512"
 		case hasAVX2:
 			want = "avx2"
+		case hasNEON:
+			want = "neon"
 		}
 		if got := KernelName(); got != want {
-			t.Fatalf("%s: KernelName() = %q, want %q (hasAVX512 %v, hasAVX2 %v)", what, got, want, hasAVX512, hasAVX2)
+			t.Fatalf("%s: KernelName() = %q, want %q (hasAVX512 %v, hasAVX2 %v, hasNEON %v)",
+				what, got, want, hasAVX512, hasAVX2, hasNEON)
 		}
 		for _, k := range []struct {
 			name string
 			ok   bool
-		}{{"avx512", hasAVX512}, {"avx2", hasAVX2}} {
+		}{{"avx512", hasAVX512}, {"avx2", hasAVX2}, {"neon", hasNEON}} {
 			if got := KernelNumerics(k.name); got != NumericsFloat32x16 {
 				t.Errorf("%s: KernelNumerics(%s) = %q", what, k.name, got)
 			}
@@ -121,8 +134,11 @@ func TestAutoPicksVectorKernel(t *testing.T) {
 		}
 	}
 	check("this CPU")
-	saved512, saved2 := hasAVX512, hasAVX2
-	defer func() { hasAVX512, hasAVX2 = saved512, saved2 }()
+	if runtime.GOARCH == "arm64" && !hasNEON {
+		t.Errorf("arm64 without ASIMD: every ARMv8-A CPU has it")
+	}
+	saved512, saved2, savedNEON := hasAVX512, hasAVX2, hasNEON
+	defer func() { hasAVX512, hasAVX2, hasNEON = saved512, saved2, savedNEON }()
 	hasAVX512 = false
 	check("AVX-512 masked")
 	if saved2 && KernelName() != "avx2" {
@@ -130,6 +146,11 @@ func TestAutoPicksVectorKernel(t *testing.T) {
 	}
 	hasAVX2 = false
 	check("AVX-512 and AVX2 masked")
+	hasNEON = false
+	check("AVX-512, AVX2 and NEON masked")
+	if KernelName() != "float32-go" {
+		t.Fatalf("every vector kernel masked: KernelName() = %q, want float32-go (the float32x16 numerics everywhere)", KernelName())
+	}
 }
 
 // TestF32NearF64: an epoch in the float32x16 numerics is close to the

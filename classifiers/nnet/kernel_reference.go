@@ -46,11 +46,13 @@ func (k *referenceKernel) epoch(w, g []float64) (sseT, sseV float64) {
 		if i >= p.nTrain {
 			continue
 		}
-		dlt := p.wt[i] * e * madd(-y, y, 1)
+		// float64(...) keeps the products' rounding: a compiler may fuse
+		// t := x*y; s += t (see madd), and gc does on arm64.
+		dlt := float64(p.wt[i] * e * madd(-y, y, 1))
 		gc += dlt
 		for j := range h {
 			gv[j] = madd(dlt, z[j], gv[j])
-			dj := dlt * v[j] * madd(-z[j], z[j], 1)
+			dj := float64(dlt * v[j] * madd(-z[j], z[j], 1))
 			gb[j] += dj
 			gr := gW[j*d : j*d+d]
 			for kk, xv := range xr {

@@ -147,15 +147,17 @@ func (k *scalarKernel) epoch(w, g []float64) (sseT, sseV float64) {
 
 		// Backward for the pair, row 0's contribution before row 1's in
 		// every sum (the reference's row order).
-		d0 := k.wt[i] * e0 * madd(-y0, y0, 1)
-		d1 := k.wt[i+1] * e1 * madd(-y1, y1, 1)
+		// float64(...) keeps the products' rounding: a compiler may fuse
+		// t := x*y; s += t (see madd), and gc does on arm64.
+		d0 := float64(k.wt[i] * e0 * madd(-y0, y0, 1))
+		d1 := float64(k.wt[i+1] * e1 * madd(-y1, y1, 1))
 		gOut += d0
 		gOut += d1
 		for j, vj := range v {
 			gv[j] = madd(d0, z0[j], gv[j])
 			gv[j] = madd(d1, z1[j], gv[j])
-			q0 := d0 * vj * madd(-z0[j], z0[j], 1)
-			q1 := d1 * vj * madd(-z1[j], z1[j], 1)
+			q0 := float64(d0 * vj * madd(-z0[j], z0[j], 1))
+			q1 := float64(d1 * vj * madd(-z1[j], z1[j], 1))
 			gb[j] += q0
 			gb[j] += q1
 			dh0[j], dh1[j] = q0, q1

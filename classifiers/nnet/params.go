@@ -26,11 +26,11 @@ type Params struct {
 	// fastest float32x16 kernel this build and CPU can run (KernelName;
 	// $PUEVAL_KERNEL forces the choice), "avx512" for the float32 AVX-512
 	// kernel (amd64 CPUs with AVX-512), "avx2" for the same numerics and
-	// bits with AVX2 (amd64 CPUs with AVX2 and FMA), "float32-go" for those
-	// numerics in plain Go on any CPU, "scalar" for the portable float64
-	// kernel (the published code's precision; never chosen by "auto").
-	// Kernels with different numerics (KernelNumerics) train slightly
-	// different nets.
+	// bits with AVX2 (amd64 CPUs with AVX2 and FMA), "neon" for them with
+	// arm64's Advanced SIMD (arm64 CPUs), "float32-go" for those numerics
+	// in plain Go on any CPU, "scalar" for the portable float64 kernel (the
+	// published code's precision; never chosen by "auto"). Kernels with
+	// different numerics (KernelNumerics) train slightly different nets.
 	Kernel string `yaml:"kernel"`
 }
 
