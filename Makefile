@@ -9,8 +9,10 @@ JOBS    ?= 2
 
 all: build
 
-## build: bin/pueval. On amd64 it carries the AVX-512 kernel, chosen at run time on
-## CPUs with AVX-512 (pueval run prints the kernel it uses; so does the run's manifest).
+## build: bin/pueval. It carries the vector kernels of its architecture (AVX-512 and AVX2 on amd64,
+## NEON on arm64), chosen at run time by the CPU's features, all computing the same float32x16
+## numerics as the plain-Go kernel used elsewhere (pueval run prints the kernel it uses; so do the
+## run's manifest and records).
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/pueval
 
