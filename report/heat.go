@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"codeberg.org/go-pdf/fpdf"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -117,7 +118,18 @@ type heatLayer struct {
 	min, max  float64
 	pal       []color.Color
 	undefined color.Color
+	// seq numbers the maps of one figure. In a PDF the seq-th map is seq
+	// pixels wider than its area's resolution: the PDF library writes a
+	// page's images sorted by width (fpdf's catalog sort, which the
+	// package's init turns on) and, among equal widths, in the order of a
+	// Go map's iteration, which changes from run to run; distinct widths
+	// make the file the same every time.
+	seq int
 }
+
+// Reports are byte-identical from run to run: the PDF library's resource
+// catalogs (fonts, images) in a fixed order rather than a map's.
+func init() { fpdf.SetDefaultCatalogSort(true) }
 
 // cellEdges are the boundaries of cells centred at xs: midway between
 // centres, the outer ones as far out as the neighbouring half-cell (a unit
@@ -192,6 +204,9 @@ func (h *heatLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 	}
 	w := max(1, int(math.Round(rect.Size().X.Dots(dpi))))
 	ht := max(1, int(math.Round(rect.Size().Y.Dots(dpi))))
+	if _, ok := base.(*vgpdf.Canvas); ok {
+		w += h.seq
+	}
 	pal := append(slices.Clone(h.pal), h.undefined)
 	img := image.NewPaletted(image.Rect(0, 0, w, ht), pal)
 	colOf := cellOf(w, x0, x1, ex)
@@ -297,13 +312,19 @@ func casedLine(p *plot.Plot, xy plotter.XYs, col color.Color, width, casingWidth
 // panelPlot is the plot of one panel: the raster map, the reference lines,
 // the extra curves and the marks.
 func (hm HeatMaps) panelPlot(panel HeatPanel, pal []color.Color) *plot.Plot {
+	return hm.panelPlotSeq(panel, pal, 0)
+}
+
+// panelPlotSeq is panelPlot for the seq-th panel of a figure (see
+// heatLayer.seq).
+func (hm HeatMaps) panelPlotSeq(panel HeatPanel, pal []color.Color, seq int) *plot.Plot {
 	p := newPlot(panel.Title, hm.XLabel, hm.YLabel)
 	p.Title.TextStyle.Font.Size = vg.Points(8)
 	p.X.Label.TextStyle.Font.Size = vg.Points(8)
 	p.Y.Label.TextStyle.Font.Size = vg.Points(8)
 	p.X.Tick.Label.Font.Size = vg.Points(7)
 	p.Y.Tick.Label.Font.Size = vg.Points(7)
-	layer := &heatLayer{grid: panel.Grid, min: hm.Min, max: hm.Max, pal: pal, undefined: hm.Undefined}
+	layer := &heatLayer{grid: panel.Grid, min: hm.Min, max: hm.Max, pal: pal, undefined: hm.Undefined, seq: seq}
 	if layer.undefined == nil {
 		layer.undefined = color.White
 	}
@@ -402,7 +423,7 @@ func (hm HeatMaps) Figure(name string, w, h vg.Length) Figure {
 		tiles := draw.Tiles{Rows: rows, Cols: hm.Cols, PadX: vg.Points(6), PadY: vg.Points(6),
 			PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(2)}
 		for i, panel := range hm.Panels {
-			p := hm.panelPlot(panel, pal)
+			p := hm.panelPlotSeq(panel, pal, i)
 			tile := tiles.At(area, i%hm.Cols, i/hm.Cols)
 			if hm.EqualAxes {
 				tile = equalAxes(p, tile)
