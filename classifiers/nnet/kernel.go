@@ -23,9 +23,11 @@ import (
 //     routines of kernel_avx2_amd64.s): the same numerics and bits, each
 //     16-row block as two 8-lane YMM halves, chosen when the CPU has AVX2
 //     and FMA but not AVX-512;
-//   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go, one
-//     lane at a time, on any CPU: the statement the avx512 and avx2 kernels
-//     are tested against bit for bit, never chosen by "auto".
+//   - float32-go (kernel_f32go.go): the float32x16 numerics and bits in
+//     plain Go, on any CPU, 16 rows per block with the lanes innermost;
+//     never chosen by "auto". Every float32x16 kernel is tested bit for bit
+//     against f32RefKernel (kernel_f32ref_test.go), the plainest statement
+//     of the numerics, one lane at a time.
 
 // problem is one net's training set: n rows of d mapped inputs, the rows
 // with a training weight first. The rows come from src (Trainer.Train) or,
@@ -117,8 +119,8 @@ type kernelInfo struct {
 // vector kernels, whose ok says whether this CPU can run them (on other
 // architectures than theirs, never). The list is kept sorted by rank.
 var kernels = []kernelInfo{{
-	// Never chosen by "auto": it is the portable reference of the vector
-	// kernels, slower than the scalar kernel, selectable by name to
+	// Never chosen by "auto" (for now): the vector kernels' numerics in
+	// plain Go, about 2x the scalar kernel's time, selectable by name to
 	// reproduce their nets bit for bit on any CPU.
 	name: "float32-go", numerics: NumericsFloat32x16, rank: -1, manual: true,
 	ok:  func() bool { return true },

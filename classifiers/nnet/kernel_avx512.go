@@ -12,7 +12,7 @@ import (
 // instruction set's routines (r): avx512Routines, one block of 16 rows per
 // ZMM register (the avx512 kernel), or avx2Routines, each block as two YMM
 // halves (the avx2 kernel). Lane by lane both perform the operations of
-// f32GoKernel in the same order, so all three agree bit for bit
+// f32RefKernel in the same order, so they agree with it bit for bit
 // (TestF32KernelsAgree); only the schedule differs. The description below
 // names the AVX-512 routines; the AVX2 ones (suffixed AVX2) do the same per
 // half, nibU with two VPERMPS over table entries 0-7 and 8-15 and a
