@@ -96,7 +96,7 @@ func tieTriples(rng *rand.Rand, n int) [][3]float32 {
 }
 
 // TestFMA32Fast checks the kernel's float32 multiply-adds against exact
-// rounding (math/big): fmaFast, the colConv lane (convPath: exact32 and the
+// rounding (math/big): fma64 (tieFree, else fma32r), the colConv lane (convPath: exact32 and the
 // float32 conversion, else fma64) on every kind of operand, and the colInt
 // lane (intPath: tie32 and round32bits) where intSafe gives it the column,
 // on millions of random triples (2^-160 to 2^129: zeros, subnormals,
@@ -112,8 +112,8 @@ func TestFMA32Fast(t *testing.T) {
 	check := func(x, y, z float32) {
 		want := exactFMA32(x, y, z)
 		same := func(got float32) bool { return math.Float32bits(got) == math.Float32bits(want) }
-		if got := fmaFast(x, y, z); !same(got) {
-			t.Fatalf("fmaFast(%g, %g, %g) = %g, want %g", x, y, z, got, want)
+		if got := float32(fma64(float64(x), float64(y), float64(z))); !same(got) {
+			t.Fatalf("fma64(%g, %g, %g) = %g, want %g", x, y, z, got, want)
 		}
 		if got := convPath(x, y, z); !same(got) {
 			t.Fatalf("conversion path (%g, %g, %g) = %g, want %g", x, y, z, got, want)
@@ -173,7 +173,7 @@ func TestFMA32Fast(t *testing.T) {
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	for _, c := range [][3]float32{{inf, 1, 0}, {1, 2, -inf}, {inf, 0, 1}, {nan, 1, 2}, {1, 2, nan}, {inf, 1, -inf}} {
 		want := fma32(c[0], c[1], c[2])
-		for _, got := range []float32{fmaFast(c[0], c[1], c[2]), convPath(c[0], c[1], c[2])} {
+		for _, got := range []float32{float32(fma64(float64(c[0]), float64(c[1]), float64(c[2]))), convPath(c[0], c[1], c[2])} {
 			if got != want && !(got != got && want != want) {
 				t.Fatalf("%v: %g, fma32 %g", c, got, want)
 			}
