@@ -300,7 +300,9 @@ func (k *f32GoKernel) columnModes() {
 // the lanes (the multiply-adds of the fast path inline) leaves at a lane
 // whose test fails, before storing that lane's results; the outer loop does
 // that lane by fma64 and resumes the inner loop at the next. A call in the
-// inner loop would make the compiler save registers on every lane.
+// inner loop would make the compiler save registers on every lane. The lane
+// index is unsigned, so that the compiler proves it in bounds (go build
+// -gcflags=-d=ssa/check_bce finds no check in the inner loops).
 
 // hidden computes the block's hidden outputs z: a_j = b_j; a_j = fma(W_jk,
 // x_k, a_j) over the dense columns in order; a_j += T_jq[m_q] over the
@@ -343,7 +345,7 @@ func dense4(a *[4 * lanes]float64, x []float32, mode []uint8, w []float64) {
 		wc := (*[4]float64)(w[4*c:])
 		c0, c1, c2, c3 := wc[0], wc[1], wc[2], wc[3]
 		xc := (*[lanes]float32)(x[c*lanes:])
-		l := 0
+		l := uint(0)
 		switch m {
 		case colBin:
 			for l, xf := range xc {
@@ -406,7 +408,7 @@ func dense1(a []float64, x []float32, mode []uint8, w []float64) {
 	a, x, mode = a[:lanes], x[:n*lanes], mode[:n]
 	for c, wc := range w {
 		xc := (*[lanes]float32)(x[c*lanes:])
-		l := 0
+		l := uint(0)
 		switch mode[c] {
 		case colBin:
 			for l, xf := range xc {
@@ -482,7 +484,7 @@ func (t *tanhBuf) grow(n int) {
 // input) has the low 29 bits zero, as every float64 made from a float32
 // does, and comes out of round32bits unchanged.
 func (t *tanhBuf) tanh(z, a []float64) {
-	n := len(a)
+	n := uint(len(a))
 	z = z[:n]
 	x, y, p, q := t.x[:n], t.y[:n], t.p[:n], t.q[:n]
 	for i, v := range a {
@@ -504,7 +506,7 @@ func (t *tanhBuf) tanh(z, a []float64) {
 	horner(p, q, y, tanhP1f, 1)
 	// The last step of P, fma(p, y, P0), then x*P/Q clamped to [-1, 1].
 	const p0 = float64(tanhP0f)
-	i := 0
+	i := uint(0)
 	for {
 		for ; i < n; i++ {
 			b := math.Float64bits(p[i]*y[i] + p0)
@@ -531,10 +533,10 @@ func (t *tanhBuf) tanh(z, a []float64) {
 // horner is one Horner step of both polynomials: p_i = fma(p_i, y_i, cp),
 // q_i = fma(q_i, y_i, cq), rounded by round32bits (tanh).
 func horner(p, q, y []float64, cp, cq float32) {
-	n := len(y)
+	n := uint(len(y))
 	p, q = p[:n], q[:n]
 	dp, dq := float64(cp), float64(cq)
-	i := 0
+	i := uint(0)
 	for {
 		for ; i < n; i++ {
 			bp := math.Float64bits(p[i]*y[i] + dp)
@@ -604,7 +606,7 @@ func (k *f32GoKernel) output(blk int) {
 // outStep: o_l = fma(v, z_l, o_l).
 func outStep(o *[lanes]float64, v float64, z []float64) {
 	z = z[:lanes]
-	l := 0
+	l := uint(0)
 	for {
 		for ; l < lanes; l++ {
 			s := v*z[l] + o[l]
@@ -626,7 +628,7 @@ func outStep(o *[lanes]float64, v float64, z []float64) {
 // gb_l += dh_l.
 func backStep(dl *[lanes]float64, v float32, z []float64, gv, gb []float32, dh []float64) {
 	z, gv, gb, dh = z[:lanes], gv[:lanes], gb[:lanes], dh[:lanes]
-	l := 0
+	l := uint(0)
 	for {
 		for ; l < lanes; l++ {
 			zl := z[l]
@@ -693,7 +695,7 @@ func grad4(dh *[4 * lanes]float64, x []float32, mode []uint8, g []float64) {
 	for c, m := range mode {
 		xc := (*[lanes]float32)(x[c*lanes:])
 		gc := (*[4 * lanes]float64)(g[c*4*lanes:])
-		l := 0
+		l := uint(0)
 		switch m {
 		case colBin:
 			for l, xf := range xc {
@@ -760,7 +762,7 @@ func grad1(dh []float64, x []float32, mode []uint8, g []float64) {
 	for c, m := range mode {
 		xc := (*[lanes]float32)(x[c*lanes:])
 		gc := (*[lanes]float64)(g[c*lanes:])
-		l := 0
+		l := uint(0)
 		switch m {
 		case colBin:
 			for l, xf := range xc {
