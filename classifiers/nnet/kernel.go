@@ -120,8 +120,8 @@ type kernelInfo struct {
 // architectures than theirs, never). The list is kept sorted by rank.
 var kernels = []kernelInfo{{
 	// Never chosen by "auto" (for now): the vector kernels' numerics in
-	// plain Go, about 2x the scalar kernel's time, selectable by name to
-	// reproduce their nets bit for bit on any CPU.
+	// plain Go, 1.5-2.7x the scalar kernel's time (README, Performance),
+	// selectable by name to reproduce their nets bit for bit on any CPU.
 	name: "float32-go", numerics: NumericsFloat32x16, rank: -1, manual: true,
 	ok:  func() bool { return true },
 	new: func() kernel { return new(f32GoKernel) },
