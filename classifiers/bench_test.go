@@ -74,8 +74,7 @@ func BenchmarkBag100BankDuplicated(b *testing.B) {
 }
 
 // forKernels runs f as a sub-benchmark for each kernel this binary and CPU
-// can run, float32-go (the slow plain-Go reference of the vector kernels)
-// included.
+// can run, float32-go (the vector kernels' numerics in plain Go) included.
 func forKernels(b *testing.B, f func(b *testing.B, kernel string)) {
 	for _, k := range nnet.Kernels() {
 		b.Run(k, func(b *testing.B) { f(b, k) })

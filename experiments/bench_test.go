@@ -29,7 +29,7 @@ func BenchmarkCellAAAI(b *testing.B) {
 	ds := landsatForBench(b)
 	for _, kernel := range nnet.Kernels() {
 		if kernel == "float32-go" {
-			continue // the slow portable statement of the vector kernels
+			continue // the vector kernels' numerics in plain Go, the slowest
 		}
 		b.Run(kernel, func(b *testing.B) {
 			cfg, err := ReadConfig("aaai2017", LoadOptions{})

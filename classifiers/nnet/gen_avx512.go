@@ -19,7 +19,7 @@
 // gen_neon.go encodes itself, against a disassembler (verifyNEON).
 //
 // Numerics: each routine performs, lane by lane, the operations of
-// f32GoKernel (kernel_f32.go) in its order, with the vector FMA where it
+// f32RefKernel (kernel_f32ref_test.go) in its order, with the vector FMA where it
 // has fma32 (TestF32KernelsAgree checks the bits).
 //
 // Structure: main writes, per instruction set, one assembly file (header,
@@ -672,7 +672,7 @@ func maxC2(u int) int { return min(6, max(1, 15/(u+1))) }
 // genAVX2 writes the AVX2 routines (names suffixed AVX2): each 16-row block
 // is two YMM halves, lanes 0-7 at byte offset 0 and lanes 8-15 at 32, of
 // the AVX-512 layout. Every routine performs, lane by lane, the operations
-// of the AVX-512 routine of the same name (and of f32GoKernel) in the same
+// of the AVX-512 routine of the same name (and of f32RefKernel) in the same
 // order; the halves are separate passes, since only Y0..Y14 are free (Y15
 // is left alone like Z15). The 16-entry nibble tables are looked up with
 // two VPERMPS over entries 0-7 and 8-15 and a VBLENDVPS on index bit 3.

@@ -31,9 +31,11 @@ import (
 //     kernel_neon_arm64.s, in every arm64 binary, kernel_vec_arm64.go): the
 //     same numerics and bits, each 16-row block as four 4-lane NEON
 //     quarters, chosen on arm64 CPUs (all have ASIMD);
-//   - float32-go (kernel_f32.go): the float32x16 numerics in plain Go on any
-//     CPU: the statement the avx512, avx2 and neon kernels are tested
-//     against bit for bit, and what "auto" takes where no vector kernel runs.
+//   - float32-go (kernel_f32go.go): the float32x16 numerics and bits in
+//     plain Go, on any CPU, 16 rows per block with the lanes innermost: what
+//     "auto" takes where no vector kernel runs. Every float32x16 kernel is
+//     tested bit for bit against f32RefKernel (kernel_f32ref_test.go), the
+//     plainest statement of the numerics, one lane at a time.
 //
 // "auto" never takes the scalar kernel: every machine computes the
 // float32x16 numerics by default, so records are identical across CPUs.

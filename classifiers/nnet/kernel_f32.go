@@ -3,9 +3,9 @@ package nnet
 import "math"
 
 // The float32x16 numerics (NumericsFloat32x16) shared by the vector kernels
-// (vecKernel, kernel_vec.go) and by f32GoKernel, their portable statement in
-// plain Go, which computes the same bits one lane at a time
-// (TestF32KernelsAgree).
+// (vecKernel, kernel_vec.go) and the plain-Go kernel f32GoKernel (kernel_f32go.go),
+// which all compute the same bits as f32RefKernel (kernel_f32ref_test.go),
+// the plainest statement in Go, one lane at a time (TestF32KernelsAgree).
 //
 // Layout (f32Layout.load). Rows go in blocks of 16, lane l of block B being
 // row 16B + l; the rows with a training weight fill blocks [0, nbT), the
@@ -58,7 +58,7 @@ import "math"
 // TestKernelTolerance the scores').
 
 // f32Layout is a problem in the float32x16 layout, with the per-epoch
-// float32 weights and per-lane accumulators. Both float32x16 kernels embed
+// float32 weights and per-lane accumulators. The float32x16 kernels embed
 // it; only their epoch loops differ.
 type f32Layout struct {
 	dx      int // columns per block in x: d, or d+1 to make it odd
@@ -345,34 +345,6 @@ func fma32(x, y, z float32) float32 {
 	return r
 }
 
-// f32GoKernel is the float32x16 numerics in plain Go, one lane at a time:
-// the statement the vector kernels are tested against, and the kernel
-// "float32-go", which reproduces their nets bit for bit on any CPU (slowly).
-type f32GoKernel struct {
-	f32Layout
-}
-
-func (k *f32GoKernel) predict(w []float64, src *rowSource, out []float64) {
-	d, h := k.d, k.h
-	z := k.z[:h]
-	xr := grow(&k.xr, d)
-	for i := range src.idx {
-		src.mapRow(i, xr)
-		for j := range h {
-			a := float32(w[h*d+j])
-			for c, xv := range xr {
-				a = fma32(float32(w[j*d+c]), toF32(xv), a)
-			}
-			z[j] = tanh32(a)
-		}
-		o := float32(w[h*d+2*h])
-		for j := range h {
-			o = fma32(float32(w[h*d+h+j]), z[j], o)
-		}
-		out[i] = float64(tanh32(o))
-	}
-}
-
 // toF32 is the float32 of a mapped input for prediction, clamped to
 // [-1e30, 1e30] so that no product or sum of the forward pass overflows.
 func toF32(v float64) float32 {
@@ -382,56 +354,4 @@ func toF32(v float64) float32 {
 		v = -1e30
 	}
 	return float32(v)
-}
-
-func (k *f32GoKernel) epoch(w, g []float64) (sseT, sseV float64) {
-	k.prepare(w)
-	d, h, dn, nq := k.d, k.h, k.dn, k.nq
-	z := k.z[:h]
-	for blk := range k.nb {
-		xb := k.x[blk*k.dx*lanes : (blk+1)*k.dx*lanes]
-		for l := range lanes {
-			slot := blk*lanes + l
-			for j := range h {
-				a := k.b[j]
-				for c := range dn {
-					a = fma32(k.W[j*d+c], xb[c*lanes+l], a)
-				}
-				for q := range nq {
-					m := k.nib[(blk*nq+q)*lanes+l]
-					a += k.tab[(j*nq+q)*lanes+int(m)]
-				}
-				z[j] = tanh32(a)
-			}
-			o := k.c
-			for j := range h {
-				o = fma32(k.v[j], z[j], o)
-			}
-			y := tanh32(o)
-			e := y - k.t[slot]
-			e2 := e * e
-			k.sT[l] = math.FMA(k.wt64[slot], float64(e2), k.sT[l])
-			k.sV[l] = math.FMA(k.wv64[slot], float64(e2), k.sV[l])
-			if blk >= k.nbT {
-				continue
-			}
-			// The conversions keep the products' rounding: the Go
-			// specification lets a compiler fuse t := x*y; s += t into
-			// one FMA, and gc does on arm64 and with GOAMD64=v3 (see
-			// madd), where the sums of dl and dh would otherwise differ
-			// from the vector kernels'.
-			dl := float32((k.wt[slot] * e) * fma32(-y, y, 1))
-			k.gc[l] += dl
-			for j := range h {
-				k.gv[j*lanes+l] = fma32(dl, z[j], k.gv[j*lanes+l])
-				dh := float32((dl * k.v[j]) * fma32(-z[j], z[j], 1))
-				k.gb[j*lanes+l] += dh
-				for c := range d {
-					i := (j*d+c)*lanes + l
-					k.gW[i] = fma32(dh, xb[c*lanes+l], k.gW[i])
-				}
-			}
-		}
-	}
-	return k.finish(g)
 }

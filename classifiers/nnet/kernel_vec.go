@@ -9,7 +9,7 @@ import "unsafe"
 // ZMM register (the avx512 kernel), avx2Routines, each block as two YMM
 // halves (the avx2 kernel), or neonRoutines on arm64, each block as four
 // 4-lane NEON quarters (the neon kernel). Lane by lane all of them perform
-// the operations of f32GoKernel in the same order, so they agree bit for
+// the operations of f32RefKernel in the same order, so they agree bit for
 // bit (TestF32KernelsAgree); only the schedule differs. The description
 // below names the AVX-512 routines; the AVX2 ones (suffixed AVX2) do the
 // same per half, nibU with two VPERMPS over table entries 0-7 and 8-15 and
