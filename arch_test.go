@@ -40,6 +40,13 @@ var allowedImports = map[string][]string{
 	"estimators/kmpe":            {},
 	"estimators/bounds":          {},
 	"estimators/recovery":        {"metrics"},
+	// The practitioner's evaluation: classifier, estimators, recovery and bounds together.
+	"evaluate": {"classifiers", "classifiers/nnet", "classifiers/gbdt", "classifiers/svm", "estimators/classprior",
+		"estimators/kmpe", "estimators/distcurve", "estimators/bounds", "estimators/recovery", "metrics"},
+	// Its HTML page, drawn with the report core's figures and page.
+	"evaluate/page": {"evaluate", "report", "experiments/results", "classifiers", "classifiers/nnet", "classifiers/gbdt",
+		"classifiers/svm", "estimators/classprior", "estimators/kmpe", "estimators/distcurve", "estimators/bounds",
+		"estimators/recovery", "metrics"},
 	"examples/toypaper":          {"*"}, // a paper's plug-ins: they build on experiments and report
 	"experiments":                {"*"},
 	"experiments/results":        {},
