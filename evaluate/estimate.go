@@ -88,7 +88,9 @@ func runEstimator(ctx context.Context, name string, labeled, unlabeled []float64
 	lRows, uRows := rowsOf(in.Labeled)
 	s := sample{labeled: labeled, unlabeled: unlabeled, lRows: lRows, uRows: uRows}
 	start := time.Now()
-	est, rows, sub, err := estimateOn(ctx, name, s, in.Features, opts, stream(opts.Seed, tagEstimator, nameWord(name)), stream(opts.Seed, tagSubsample, nameWord(name)))
+	// Every feature-reading estimator reads the same subsample: km1 and
+	// km2 then share one KM run (package classprior remembers it).
+	est, rows, sub, err := estimateOn(ctx, name, s, in.Features, opts, stream(opts.Seed, tagEstimator, nameWord(name)), stream(opts.Seed, tagSubsample))
 	e := EstimatorResult{Method: name, Reads: "scores", Rows: rows, Subsampled: sub, Seconds: time.Since(start).Seconds(),
 		Alpha: nan, Beta: nan, BetaMinusAlpha: nan, Warnings: []string{}}
 	if ReadsFeatures(name) {

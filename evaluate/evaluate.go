@@ -248,7 +248,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
-	res.Scores.Distinct = r.Len() - 1
+	res.Scores.Distinct, res.Scores.Values = r.Len()-1, scores
 	if r.Len() == 2 {
 		warn(WarnTiedScores, "every score is %v: the model ranks nothing, so no number says anything about it", r.Threshold(1))
 	}
@@ -544,6 +544,50 @@ func assumptions(res *Result) []Assumption {
 		a = append(a, Assumption{"intervals", "cover " + Covers})
 	}
 	return a
+}
+
+// Estimate runs the class-prior estimators on in without evaluating a
+// model (`pueval estimate --method all`): opts.Estimators, or every one
+// that applies to what in holds (the score-reading ones with scores, the
+// feature-reading ones with features, on a subsample of opts.KMMaxRows
+// rows). It returns each estimator's result (without recovered numbers)
+// and their agreement. Only bad input and a cancelled ctx are errors; an
+// estimator that fails has its Error set.
+func Estimate(ctx context.Context, in Input, opts Options) ([]EstimatorResult, *Agreement, error) {
+	opts = opts.withDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, nil, fmt.Errorf("evaluate: %w", err)
+	}
+	if _, _, err := in.check(); err != nil {
+		return nil, nil, err
+	}
+	names := opts.Estimators
+	if len(names) == 0 {
+		for _, n := range Applicable(in.Features != nil) {
+			if ReadsFeatures(n) || in.Scores != nil {
+				names = append(names, n)
+			}
+		}
+	}
+	var labeled, unlabeled []float64
+	if in.Scores != nil {
+		labeled, unlabeled = split(in.Scores, in.Labeled)
+	}
+	out := []EstimatorResult{}
+	for _, name := range names {
+		if !ReadsFeatures(name) && in.Scores == nil {
+			return nil, nil, fmt.Errorf("evaluate: estimator %s reads scores, and the input has none", name)
+		}
+		if ReadsFeatures(name) && in.Features == nil {
+			return nil, nil, fmt.Errorf("evaluate: estimator %s reads the examples' features, and the input has none", name)
+		}
+		e := runEstimator(ctx, name, labeled, unlabeled, in, opts)
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("evaluate: %w", context.Cause(ctx))
+		}
+		out = append(out, e.EstimatorResult)
+	}
+	return out, agreementOf(out), nil
 }
 
 // Applicable lists the estimators that apply to an input, the default

@@ -62,6 +62,8 @@ type Scores struct {
 	Seconds float64 `json:"-"`
 	// Distinct is the number of distinct score values.
 	Distinct int `json:"distinct"`
+	// Values are the scores, in the input's row order (not in the JSON).
+	Values []float64 `json:"-"`
 }
 
 // Priors are alpha (the fraction of positives among the unlabeled) and beta
