@@ -6,8 +6,8 @@
 // [Run] takes a PU sample, the rows of a labeled set L and an unlabeled set
 // U, either with held-out scores of a model (higher = more positive) or
 // with feature rows, on which it trains a classifier of package
-// classifiers labeled against unlabeled (gbdt with stratified out-of-fold
-// scores by default, or nnet-bag with out-of-bag scores). Then:
+// classifiers labeled against unlabeled (nnet-bag with out-of-bag scores
+// by default, or gbdt with stratified out-of-fold scores). Then:
 //
 //  1. Every class-prior estimator that applies estimates alpha (the
 //     fraction of positives among the unlabeled) and beta (among the

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/pueval/pueval/classifiers"
 	"github.com/pueval/pueval/datasets/synth"
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/estimators/recovery"
@@ -270,7 +271,7 @@ func TestUnusablePriorsReported(t *testing.T) {
 // recovered numbers are about.
 func TestFeatures(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains gbdt and runs KM")
+		t.Skip("trains a classifier and runs KM")
 	}
 	rng := rand.New(rand.NewPCG(6, 6))
 	n, d := 3000, 4
@@ -283,8 +284,9 @@ func TestFeatures(t *testing.T) {
 	for i, pos := range y {
 		labeled[i] = pos && rng.IntN(2) == 0
 	}
+	gb := classifiers.DefaultGBDT()
 	res, err := Run(context.Background(), Input{Features: mat.NewDense(n, d, x), Labeled: labeled, Truth: y},
-		Options{KMMaxRows: 400, Bootstrap: 20, BoundsResamples: 100, Seed: 3})
+		Options{Classifier: &gb, KMMaxRows: 400, Bootstrap: 20, BoundsResamples: 100, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,8 +24,9 @@ import (
 // must be and what the numbers mean.
 const evaluateHelp = `The input is a CSV with a header: the --label column is 1 for the labeled examples (the set L,
 labeled positive) and 0 for the unlabeled ones (U); every other column is a feature (drop
-identifiers with --ignore). The classifier (--classifier, gbdt by default) is trained labeled
-against unlabeled and scores every row held out (gbdt: out of fold; nnet-bag: out of bag).
+identifiers with --ignore). The classifier (--classifier: nnet-bag, the papers' bag of 100 nets,
+by default, or gbdt) is trained labeled against unlabeled and scores every row held out
+(nnet-bag: out of bag; gbdt: out of fold, 5 folds).
 A CSV with a "score" column and no --classifier is read as held-out scores instead (the
 score files of pueval correct): the scores must come from a model that did not train on
 those rows, and higher must mean more positive.
@@ -50,7 +51,7 @@ func runEvaluate(ctx context.Context, e *env, args []string) error {
 	label := fs.String("label", "label", "the `column` that is 1 for labeled and 0 for unlabeled rows")
 	truth := fs.String("truth", "", "a `column` with the true class (1 positive, 0 negative), for benchmark data only: adds the true numbers, and is not a feature")
 	ignore := fs.String("ignore", "", "comma-separated `columns` that are not features (identifiers, dates)")
-	classifier := fs.String("classifier", "", "train this `classifier` on the features: gbdt (out-of-fold scores) or nnet-bag (out-of-bag scores); default gbdt, or the \"score\" column when there is one")
+	classifier := fs.String("classifier", "", "train this `classifier` on the features: nnet-bag (out-of-bag scores) or gbdt (out-of-fold scores); default nnet-bag, or the \"score\" column when there is one")
 	scoreCol := fs.String("score", "score", "the `column` of held-out scores, read when it exists and no --classifier is given")
 	alpha := fs.Float64("alpha", 0, "the fraction of positives among the unlabeled examples, if known (with --beta)")
 	beta := fs.Float64("beta", 0, "the fraction of positives among the labeled examples, if known (with --alpha; 1 = clean labels)")
@@ -133,7 +134,7 @@ func runEvaluate(ctx context.Context, e *env, args []string) error {
 	if !useScores {
 		name := *classifier
 		if name == "" {
-			name = classifiers.GBDTName
+			name = classifiers.NNetBagName
 		}
 		if name != classifiers.GBDTName && name != classifiers.NNetBagName {
 			return fmt.Errorf("--classifier %q: want %s or %s", name, classifiers.GBDTName, classifiers.NNetBagName)

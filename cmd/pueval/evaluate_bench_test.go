@@ -68,7 +68,7 @@ func BenchmarkEvaluate1e5x20(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		var out, errb discard
-		if err := run(b.Context(), []string{"evaluate", "--input", in, "--estimators", "alphamax-n,distcurve"}, &out, &errb); err != nil {
+		if err := run(b.Context(), []string{"evaluate", "--input", in, "--classifier", "gbdt", "--estimators", "alphamax-n,distcurve"}, &out, &errb); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -131,7 +131,7 @@ func TestEvaluateScoreFileMatchesCorrect(t *testing.T) {
 	}
 }
 
-// From features: gbdt is trained with out-of-fold scores, km1 and km2 run
+// From features: nnet-bag is trained with out-of-bag scores, km1 and km2 run
 // on a subsample, the true numbers come from the truth column, the HTML
 // page and the scores are written, and the scores file reads back with
 // pueval correct.
@@ -146,7 +146,7 @@ func TestEvaluateFeatures(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	res := decodeEvaluate(t, out)
-	if res.Scores.Source != "trained" || res.Scores.Classifier != "gbdt" || res.Truth == nil {
+	if res.Scores.Source != "trained" || res.Scores.Classifier != "nnet-bag" || !strings.Contains(res.Scores.HeldOut, "out-of-bag") || res.Truth == nil {
 		t.Fatalf("scores %+v truth %v", res.Scores, res.Truth)
 	}
 	var methods []string
@@ -343,5 +343,58 @@ func TestEstimateAll(t *testing.T) {
 	}
 	if strings.Contains(out, "alphamax") {
 		t.Errorf("a score estimator on a file without scores:\n%s", out)
+	}
+}
+
+// pueval datasets export writes a data set of the catalog as a PU feature
+// CSV: Spambase (4,601 rows, 57 features, 1,813 spam) with 30 % of the
+// positives labeled is 544 labeled rows (round(0.3 x 1813)), all of them
+// spam, and reads back as pueval evaluate's input.
+func TestDatasetsExport(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "-o", "x.csv"}, "name one data set"},
+		{[]string{"export", "spambase"}, "-o FILE is required"},
+		{[]string{"export", "spambase", "-o", "x.csv", "--labeled-fraction", "1"}, "--labeled-fraction 1"},
+	} {
+		if _, _, err := runCLI(t, append([]string{"datasets"}, c.args...)...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
+		}
+	}
+	if os.Getenv("PUEVAL_UCI_MIRROR") == "" {
+		t.Skip("PUEVAL_UCI_MIRROR is unset")
+	}
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	out := filepath.Join(t.TempDir(), "spam.csv")
+	_, stderr, err := runCLI(t, "datasets", "export", "spambase", "-o", out, "--truth", "class", "--seed", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	head := strings.Split(lines[0], ",")
+	if len(lines) != 4602 || len(head) != 59 || head[57] != "label" || head[58] != "class" {
+		t.Fatalf("%d lines, header %v", len(lines), head)
+	}
+	var labeled, spam int
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if f[57] == "1" {
+			labeled++
+			if f[58] != "1" {
+				t.Fatalf("a labeled row that is not spam: %s", l)
+			}
+		}
+		if f[58] == "1" {
+			spam++
+		}
+	}
+	if labeled != 544 || spam != 1813 || !strings.Contains(stderr, "true alpha 0.3128") {
+		t.Errorf("%d labeled, %d spam; stderr %s", labeled, spam, stderr)
 	}
 }
