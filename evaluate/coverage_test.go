@@ -118,12 +118,13 @@ func measureCoverage(t *testing.T, cc coverageCase, sets, resamples int, estimat
 // AUC and of the best F1, with the true alpha and beta given, holds the
 // population value in at least 90 % of the samples. Samples: positives
 // N(2, 1), negatives N(0, 1) (population AUC Phi(2/sqrt 2) = 0.921),
-// alpha 0.3, beta 0.9, |L| 1,000, |U| 5,000, 200 resamples each; -short
-// runs 25 samples of 100 resamples and asserts nothing. With
+// alpha 0.3, beta 0.9, |L| 500, |U| 3,000, 200 resamples each (about 30 s
+// on the 2-core development machine); -short runs 25 samples of 100
+// resamples and asserts nothing. With
 // -estimated-coverage it also measures the coverage with alpha and beta
 // estimated by alphamax-n in every resample (logged, and in the README).
 func TestBootstrapCoverage(t *testing.T) {
-	cc := coverageCase{Mu: 2, Alpha: 0.3, Beta: 0.9, NL: 1000, NU: 5000}
+	cc := coverageCase{Mu: 2, Alpha: 0.3, Beta: 0.9, NL: 500, NU: 3000}
 	sets, resamples := 100, 200
 	if testing.Short() {
 		sets, resamples = 25, 100
