@@ -120,7 +120,8 @@ func runEvaluate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	useScores := !set["classifier"] && slices.Contains(head, *scoreCol)
+	// As in score files, the column's name may differ in case.
+	useScores := !set["classifier"] && slices.ContainsFunc(head, func(h string) bool { return strings.EqualFold(h, *scoreCol) })
 	spec := tableSpec{label: *label, truth: *truth, ignore: ignored, maxRows: scorefileMaxRows,
 		tooMany: "split the file or subsample it"}
 	if useScores {
