@@ -55,7 +55,7 @@ func runEvaluate(ctx context.Context, e *env, args []string) error {
 	scoreCol := fs.String("score", "score", "the `column` of held-out scores, read when it exists and no --classifier is given")
 	alpha := fs.Float64("alpha", 0, "the fraction of positives among the unlabeled examples, if known (with --beta)")
 	beta := fs.Float64("beta", 0, "the fraction of positives among the labeled examples, if known (with --alpha; 1 = clean labels)")
-	estimators := fs.String("estimators", "all", "class-prior `estimators` to run, comma-separated, the first giving alpha and beta, or all that apply: "+strings.Join(evaluate.Applicable(true), ", "))
+	estimators := fs.String("estimators", "all", "class-prior `estimators` to run, comma-separated, the first giving alpha and beta (and re-run in every bootstrap resample: a km first is slow), or all that apply: "+strings.Join(evaluate.Applicable(true), ", "))
 	bootstrap := fs.Int("bootstrap", 200, "bootstrap `resamples` for the intervals (0: none)")
 	level := fs.Float64("level", 0.95, "confidence `level` of the intervals and of the bounds' band")
 	seed := fs.Uint64("seed", 1, "`seed` of the classifier, the estimators and the bootstrap: the output is the same for the same seed")
