@@ -40,18 +40,25 @@ var allowedImports = map[string][]string{
 	"estimators/kmpe":            {},
 	"estimators/bounds":          {},
 	"estimators/recovery":        {"metrics"},
-	"examples/toypaper":          {"*"}, // a paper's plug-ins: they build on experiments and report
-	"experiments":                {"*"},
-	"experiments/results":        {},
-	"internal/scorefile":         {},
-	"internal/slurm":             {},
-	"metrics":                    {},
-	"report":                     {"experiments/results", "metrics", "estimators/recovery"},
-	"report/aaai2017":            {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/aul":                 {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/claesen2015":         {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/psb2019":             {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/pulp":                {"report", "experiments/results", "metrics", "estimators/recovery"},
+	// The practitioner's evaluation: classifier, estimators, recovery and bounds together.
+	"evaluate": {"classifiers", "classifiers/nnet", "classifiers/gbdt", "classifiers/svm", "estimators/classprior",
+		"estimators/kmpe", "estimators/distcurve", "estimators/bounds", "estimators/recovery", "metrics"},
+	// Its HTML page, drawn with the report core's figures and page.
+	"evaluate/page": {"evaluate", "report", "experiments/results", "classifiers", "classifiers/nnet", "classifiers/gbdt",
+		"classifiers/svm", "estimators/classprior", "estimators/kmpe", "estimators/distcurve", "estimators/bounds",
+		"estimators/recovery", "metrics"},
+	"examples/toypaper":   {"*"}, // a paper's plug-ins: they build on experiments and report
+	"experiments":         {"*"},
+	"experiments/results": {},
+	"internal/scorefile":  {},
+	"internal/slurm":      {},
+	"metrics":             {},
+	"report":              {"experiments/results", "metrics", "estimators/recovery"},
+	"report/aaai2017":     {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"report/aul":          {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"report/claesen2015":  {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"report/psb2019":      {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"report/pulp":         {"report", "experiments/results", "metrics", "estimators/recovery"},
 
 	// Headless Chromium for the report test and the screenshots: no pueval package imports them.
 	"internal/browser":             {},

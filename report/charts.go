@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -22,9 +23,19 @@ type Series struct {
 	Marks []plotter.XY
 }
 
+// Band is a shaded region between two curves on the same X (a confidence
+// band), drawn under the series.
+type Band struct {
+	Name         string
+	X            []float64
+	Lower, Upper []float64 // NaN where the band is unknown: that X is left out
+	Color        color.Color
+}
+
 // LineChart is a chart of curves with the legend outside the data.
 type LineChart struct {
 	Title, XLabel, YLabel string
+	Bands                 []Band
 	Series                []Series
 	XMin, XMax            float64 // fixed x range when XMax > XMin
 	YMin, YMax            float64 // fixed y range when YMax > YMin
@@ -43,6 +54,31 @@ func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
 	}
 	var names []string
 	var thumbs []plot.Thumbnailer
+	for _, b := range lc.Bands {
+		if len(b.X) != len(b.Lower) || len(b.X) != len(b.Upper) {
+			return nil, nil, nil, fmt.Errorf("band %q: %d x values, %d lower, %d upper", b.Name, len(b.X), len(b.Lower), len(b.Upper))
+		}
+		var up, down plotter.XYs
+		for i, x := range b.X {
+			if math.IsNaN(b.Lower[i]) || math.IsNaN(b.Upper[i]) {
+				continue
+			}
+			up = append(up, plotter.XY{X: x, Y: b.Upper[i]})
+			down = append(down, plotter.XY{X: x, Y: b.Lower[i]})
+		}
+		if len(up) < 2 {
+			continue
+		}
+		slices.Reverse(down)
+		poly, err := plotter.NewPolygon(append(up, down...))
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("band %q: %w", b.Name, err)
+		}
+		poly.Color, poly.LineStyle.Width = b.Color, 0
+		p.Add(poly)
+		names = append(names, b.Name)
+		thumbs = append(thumbs, swatch{b.Color})
+	}
 	for _, s := range lc.Series {
 		if len(s.X) != len(s.Y) {
 			return nil, nil, nil, fmt.Errorf("series %q: %d x values, %d y values", s.Name, len(s.X), len(s.Y))

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pueval/pueval/internal/browser"
 	"github.com/pueval/pueval/internal/browser/browsertest"
 )
 
@@ -20,15 +21,29 @@ var browserWidths = []int{1280, 1024}
 const maxVectorFigure = 2 << 20
 
 // TestReportsInBrowser reproduces every paper's smoke config and loads its
-// report in headless Chromium, as a reader opens it: the test fails when an
+// report in headless Chromium, as a reader opens it, and likewise the page
+// of pueval evaluate --html: the test fails when an
 // image does not load, the page scrolls sideways, a table or pre is wider
 // than its container, or text runs out of its box (internal/browser's
 // checks, whose own test shows each of them catching a broken page). It
 // also holds every vector figure under 2 MB. Without a browser it is
 // skipped, unless PUEVAL_TEST_BROWSER=1 (make test-browser, CI); the smoke
-// runs need the UCI mirror.
+// runs need the UCI mirror (the evaluate page does not).
 func TestReportsInBrowser(t *testing.T) {
 	b := browsertest.Start(t)
+	// The page of pueval evaluate (issue 21) needs no data: it evaluates a
+	// model trained on a generated feature CSV, with every estimator, the
+	// bounds, the bootstrap band and the true numbers.
+	t.Run("evaluate", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "evaluate")
+		in := puFeatureFile(t, 1500)
+		start := time.Now()
+		if _, stderr, err := runCLI(t, "evaluate", "--input", in, "--label", "is_labeled", "--truth", "class", "--ignore", "id",
+			"--bootstrap", "50", "--km-max-rows", "300", "--html", out); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		checkPage(t, b, out, time.Since(start))
+	})
 	if os.Getenv("PUEVAL_UCI_MIRROR") == "" {
 		if os.Getenv(browsertest.RequireEnv) == "1" {
 			t.Fatal("PUEVAL_UCI_MIRROR is unset: the smoke runs whose reports are checked need it")
@@ -43,23 +58,29 @@ func TestReportsInBrowser(t *testing.T) {
 			if _, stderr, err := runCLI(t, "reproduce", paper+"-smoke", "-o", out, "-j", "2"); err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
-			ran := time.Since(start)
-			report := filepath.Join(out, "report")
-			for _, width := range browserWidths {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				ps, err := b.Check(ctx, "file://"+filepath.Join(report, "index.html"), width)
-				cancel()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, p := range ps {
-					t.Errorf("at %d px: %s", width, p)
-				}
-			}
-			checkFigureSizes(t, report)
-			t.Logf("smoke run and report %v, browser checks %v", ran.Round(time.Millisecond), (time.Since(start) - ran).Round(time.Millisecond))
+			checkPage(t, b, filepath.Join(out, "report"), time.Since(start))
 		})
 	}
+}
+
+// checkPage loads dir/index.html at every width of browserWidths and fails
+// for every problem the browser finds, and for vector figures over 2 MB.
+func checkPage(t *testing.T, b *browser.Browser, dir string, ran time.Duration) {
+	t.Helper()
+	start := time.Now()
+	for _, width := range browserWidths {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ps, err := b.Check(ctx, "file://"+filepath.Join(dir, "index.html"), width)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			t.Errorf("at %d px: %s", width, p)
+		}
+	}
+	checkFigureSizes(t, dir)
+	t.Logf("run and page %v, browser checks %v", ran.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 
 // checkFigureSizes fails for an SVG or PDF in dir over maxVectorFigure.

@@ -8,10 +8,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/evaluate"
 	"github.com/pueval/pueval/internal/scorefile"
 	"github.com/pueval/pueval/metrics"
 	"github.com/pueval/pueval/report"
@@ -88,6 +90,34 @@ type correctReport struct {
 	BAcc thresholdReport `json:"bacc"`
 	F1   thresholdReport `json:"f1"`
 	MCC  thresholdReport `json:"mcc"`
+	// Bootstrap holds the intervals of --bootstrap N.
+	Bootstrap *correctBootstrap `json:"bootstrap,omitempty"`
+}
+
+// correctBootstrap is the bootstrap of `pueval correct --bootstrap N`:
+// percentile intervals of the recovered numbers (and of alpha and beta
+// with --estimate, which are estimated again in every resample).
+type correctBootstrap struct {
+	Resamples   int                 `json:"resamples"`
+	Used        int                 `json:"used"`
+	Level       number              `json:"level"`
+	Seed        uint64              `json:"seed"`
+	ReEstimated bool                `json:"re_estimated"`
+	Alpha       *evaluate.Interval  `json:"alpha,omitempty"`
+	Beta        *evaluate.Interval  `json:"beta,omitempty"`
+	AUC         correctAUCIntervals `json:"auc"`
+	AUCPR       struct {
+		Indirect *evaluate.Interval `json:"indirect"`
+	} `json:"aucpr"`
+	Acc  *evaluate.Interval `json:"acc"`
+	BAcc *evaluate.Interval `json:"bacc"`
+	F1   *evaluate.Interval `json:"f1"`
+	MCC  *evaluate.Interval `json:"mcc"`
+}
+
+type correctAUCIntervals struct {
+	Direct   *evaluate.Interval `json:"direct"`
+	Indirect *evaluate.Interval `json:"indirect"`
 }
 
 // thresholdReport is one PSB-2019 threshold metric: the PU and the recovered
@@ -112,6 +142,17 @@ func (c *correctReport) measure(m recovery.Measure) *thresholdReport {
 	return &c.MCC
 }
 
+// correctHelp is the long help of `pueval correct -h`.
+const correctHelp = `The scores must be held out (out-of-fold or out-of-bag: from a model that did not train on
+those rows) and higher must mean more positive. Label 1 marks the labeled examples (the set
+L), 0 the unlabeled ones (U). alpha is the fraction of positives among the unlabeled
+examples, beta among the labeled ones (1: clean labels); the recovery needs beta > alpha.
+auc and aucpr are about U with its true labels (AAAI-2017); acc, bacc, f1 and mcc about all
+the data, L and U, with their true labels (PSB-2019). "pu" numbers read labeled as positive
+and unlabeled as negative. --bootstrap N adds percentile intervals: L and U are resampled
+with the scores held fixed (with --estimate, alpha and beta are estimated again in every
+resample). For the whole evaluation from features, see pueval evaluate.`
+
 func runCorrect(ctx context.Context, e *env, args []string) error {
 	fs := flagSet("correct")
 	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
@@ -121,6 +162,10 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	outside := fs.String("outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
 	format := fs.String("format", "json", "output `format`: json or table")
 	plotDir := fs.String("plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
+	bootstrap := fs.Int("bootstrap", 0, "add percentile bootstrap intervals from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each)")
+	level := fs.Float64("level", 0.95, "confidence `level` of the --bootstrap intervals")
+	seed := fs.Uint64("seed", 1, "`seed` of the --bootstrap resamples (the output is the same for the same seed)")
+	workers := fs.Int("j", 0, "`workers` of the --bootstrap (0: every core); never changes a number")
 	if help, err := parseFlags(e, fs, args); help || err != nil {
 		return err
 	}
@@ -136,6 +181,14 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	out, err := recovery.ParseOutside(*outside)
 	if err != nil {
 		return fmt.Errorf("--outside %q: want drop or clip", *outside)
+	}
+	switch {
+	case *bootstrap < 0:
+		return fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", *bootstrap)
+	case !(*level > 0 && *level < 1):
+		return fmt.Errorf("--level %v: want a confidence level in (0, 1)", *level)
+	case *workers < 0:
+		return fmt.Errorf("-j %d: want 0 (every core) or a number of workers", *workers)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -211,6 +264,20 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	if *bootstrap > 0 {
+		iv, err := evaluate.BootstrapScores(ctx, d.Scores, d.Labels, *estimate, a, b, *bootstrap, *level, out, *seed, *workers)
+		if err != nil {
+			return fmt.Errorf("--bootstrap on %s: %w", *input, err)
+		}
+		bs := &correctBootstrap{Resamples: iv.Resamples, Used: iv.Used, Level: number(*level), Seed: *seed,
+			ReEstimated: *estimate != "", Alpha: iv.Alpha, Beta: iv.Beta, AUC: correctAUCIntervals{iv.Direct, iv.AUC}}
+		bs.AUCPR.Indirect = iv.AUCPR
+		bs.Acc, bs.BAcc, bs.F1, bs.MCC = iv.Measures[0], iv.Measures[1], iv.Measures[2], iv.Measures[3]
+		rep.Bootstrap = bs
+		if iv.Used < iv.Resamples {
+			fmt.Fprintf(e.stderr, "pueval: correct: warning: %d of %d bootstrap resamples gave beta <= alpha (or no estimate) and are left out: the intervals are too narrow\n", iv.Resamples-iv.Used, iv.Resamples)
+		}
+	}
 	if *format == "json" {
 		return writeJSON(e.stdout, rep)
 	}
@@ -233,7 +300,36 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 		tr := rep.measure(m)
 		t.row("max "+m.String(), float64(tr.PU), float64(tr.Recovered), tr.Threshold, tr.PUThreshold)
 	}
+	if bs := rep.Bootstrap; bs != nil {
+		how := "alpha and beta held fixed"
+		if bs.ReEstimated {
+			how = "alpha and beta estimated again in every resample"
+		}
+		t.row("bootstrap", fmt.Sprintf("%d resamples (%d used), seed %d, %s", bs.Resamples, bs.Used, bs.Seed, how))
+		t.row("", strconv.FormatFloat(100*float64(bs.Level), 'g', -1, 64)+" % interval")
+		if bs.ReEstimated {
+			t.row("alpha", ivText(bs.Alpha))
+			t.row("beta", ivText(bs.Beta))
+		}
+		t.row("auc direct", ivText(bs.AUC.Direct))
+		t.row("auc indirect", ivText(bs.AUC.Indirect))
+		t.row("aucpr indirect", ivText(bs.AUCPR.Indirect))
+		for _, r := range []struct {
+			name string
+			iv   *evaluate.Interval
+		}{{"max acc", bs.Acc}, {"max bacc", bs.BAcc}, {"max f1", bs.F1}, {"max mcc", bs.MCC}} {
+			t.row(r.name, ivText(r.iv))
+		}
+	}
 	return t.flush()
+}
+
+// ivText formats an interval for a table: [low, high], or "-".
+func ivText(iv *evaluate.Interval) string {
+	if iv == nil {
+		return "-"
+	}
+	return fmt.Sprintf("[%s, %s]", number(iv.Low), number(iv.High))
 }
 
 // plotCorrection draws the PU and recovered curves into dir.

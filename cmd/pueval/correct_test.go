@@ -149,6 +149,11 @@ type stubEstimator struct{}
 
 func (stubEstimator) Name() string { return "stub" }
 func (stubEstimator) Estimate(_ context.Context, in classprior.Input, _ *rand.Rand) (classprior.Estimate, error) {
+	if stubEstimate == nil {
+		// Outside withEstimator (pueval evaluate and estimate --method all
+		// run every registered estimator): an estimator that fails.
+		return classprior.Estimate{}, errors.New("stub: no estimate set")
+	}
 	return stubEstimate(in.Labeled, in.Unlabeled)
 }
 

@@ -26,11 +26,13 @@ var datasetsSubs = []datasetsSub{
 	{"describe", "[--json] [--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "load data sets (all by default) and report n, n_pos, d, fingerprint, completeness, missing files and warnings", runDatasetsDescribe, true, true, false},
 	{"verify", "[--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "re-parse data sets from their raw files and check every fingerprint; fails if any does not verify", runDatasetsVerify, true, false, false},
 	{"fetch", "[--catalog FILE] [--cache DIR] [--mirror DIR|URL] [NAME...]", "copy or download the raw files of data sets into the cache", runDatasetsFetch, true, false, false},
+	{"export", "NAME -o FILE [--labeled-fraction F] [--seed S] [--truth COLUMN] [--catalog FILE] [--cache DIR] [--mirror DIR|URL]", "write a data set as a positive-unlabeled feature CSV (a random fraction of the positives labeled, SCAR), the input of pueval evaluate", runDatasetsExport, true, false, false},
 }
 
 type datasetsOpts struct {
 	catalog, cache, mirror string
 	json                   bool
+	export                 exportOpts
 }
 
 func printDatasetsUsage(w io.Writer) {
@@ -49,7 +51,7 @@ func printDatasetsUsage(w io.Writer) {
 func runDatasets(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
 		printDatasetsUsage(e.stderr)
-		return errors.New("no sub-command given (list, describe, verify or fetch)")
+		return errors.New("no sub-command given (list, describe, verify, fetch or export)")
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -63,7 +65,7 @@ func runDatasets(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if sub == nil {
-		return fmt.Errorf("unknown sub-command %q (want list, describe, verify or fetch)", args[0])
+		return fmt.Errorf("unknown sub-command %q (want list, describe, verify, fetch or export)", args[0])
 	}
 	fs := flag.NewFlagSet("datasets "+sub.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -76,7 +78,21 @@ func runDatasets(ctx context.Context, e *env, args []string) error {
 	if sub.json {
 		fs.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	}
+	if sub.name == "export" {
+		o.export.flags(fs)
+	}
 	err := fs.Parse(args[1:])
+	if sub.name == "export" {
+		// export NAME -o FILE: the name may come before the flags.
+		var rest []string
+		for err == nil && fs.NArg() > 0 {
+			rest = append(rest, fs.Arg(0))
+			err = fs.Parse(fs.Args()[1:])
+		}
+		if err == nil {
+			fs.Parse(append([]string{"--"}, rest...))
+		}
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stdout, "Usage: pueval datasets %s %s\n\n%s.\n\nFlags:\n", sub.name, sub.args, upperFirst(sub.summary))
 		fs.SetOutput(e.stdout)

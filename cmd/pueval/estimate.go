@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pueval/pueval/estimators/classprior"
+	"github.com/pueval/pueval/evaluate"
 	"github.com/pueval/pueval/internal/scorefile"
 )
 
@@ -36,10 +37,22 @@ type estimateRun struct {
 	Bins     int     `json:"bins"`
 }
 
+// estimateHelp is the long help of `pueval estimate -h`.
+const estimateHelp = `alpha is the fraction of positives among the unlabeled examples (the class prior), beta
+among the labeled ones (1: clean labels). The score-reading methods (alphamax, alphamax-n,
+distcurve) read a score file (score,label; label 1 = labeled, 0 = unlabeled) whose scores
+are a classifier's held-out scores for telling labeled from unlabeled, higher = more like
+the labeled. km1 and km2 read the features of a CSV instead (every column but --label).
+--method all runs every method that applies to the file, side by side: the score-reading
+ones when it has a score column, km1 and km2 when it has feature columns (on a random
+subsample of --km-max-rows rows: their kernel matrix is dense).`
+
 func runEstimate(ctx context.Context, e *env, args []string) error {
 	fs := flagSet("estimate")
 	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled); for km1 and km2 a CSV of features with a header and a label column (--label)")
-	method := fs.String("method", "alphamax-n", "estimator: alphamax (clean labels, beta = 1), alphamax-n (noisy labels), distcurve (scores), km1 or km2 (features)")
+	method := fs.String("method", "alphamax-n", "estimator: alphamax (clean labels, beta = 1), alphamax-n (noisy labels), distcurve (scores), km1 or km2 (features), or all (every one that applies, side by side)")
+	ignore := fs.String("ignore", "", "--method all: comma-separated `columns` that are not features (identifiers, a truth column)")
+	kmRows := fs.Int("km-max-rows", evaluate.DefaultKMMaxRows, "--method all: km1 and km2 read a random subsample of at most `N` rows")
 	label := fs.String("label", "label", "km1, km2: the `column` that is 1 for the labeled (component) rows and 0 for the unlabeled (mixture) rows; every other column is a feature")
 	features := fs.String("features", "zscore", "km1, km2: feature `scaling` over all rows: zscore, minmax or raw (the published code's)")
 	seed := fs.Uint64("seed", 1, "distcurve: `seed` of the curve's random draws")
@@ -59,6 +72,11 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	switch *method {
+	case "all":
+		if *kmRows < 20 {
+			return fmt.Errorf("--km-max-rows %d: want at least 20", *kmRows)
+		}
+		return estimateAll(ctx, e, *input, *label, splitList(*ignore), *seed, *kmRows, *format)
 	case classprior.KM1Name, classprior.KM2Name:
 		return estimateKM(ctx, e, *method, *input, *label, *features, *format)
 	case classprior.DistCurveName:
@@ -134,6 +152,73 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	}
 	for _, w := range rep.Warnings {
 		t.row("warning", w)
+	}
+	return t.flush()
+}
+
+// estimateAllReport is the JSON output of `pueval estimate --method all`.
+type estimateAllReport struct {
+	NLabeled   int                        `json:"n_labeled"`
+	NUnlabeled int                        `json:"n_unlabeled"`
+	Methods    []evaluate.EstimatorResult `json:"methods"`
+	Agreement  *evaluate.Agreement        `json:"agreement"`
+}
+
+// estimateAll runs every estimator that applies to the file: the
+// score-reading ones on its score column, the feature-reading ones on its
+// other columns.
+func estimateAll(ctx context.Context, e *env, input, label string, ignore []string, seed uint64, kmRows int, format string) error {
+	head, err := readHeader(input)
+	if err != nil {
+		return err
+	}
+	spec := tableSpec{label: label, ignore: ignore, maxRows: scorefileMaxRows, tooMany: "split the file or subsample it", noFeatures: true}
+	if i := slices.IndexFunc(head, func(h string) bool { return strings.EqualFold(h, "score") }); i >= 0 {
+		spec.score = head[i]
+	}
+	ft, err := readFeatureTable(ctx, input, spec)
+	if err != nil {
+		return err
+	}
+	in := evaluate.Input{Scores: ft.Scores, Labeled: ft.Labeled, Features: ft.X}
+	if in.Scores == nil && in.Features == nil {
+		return fmt.Errorf("%s: neither a score column nor feature columns besides %q", input, label)
+	}
+	ms, agree, err := evaluate.Estimate(ctx, in, evaluate.Options{Seed: seed, KMMaxRows: kmRows})
+	if err != nil {
+		return fmt.Errorf("%s: %w", input, err)
+	}
+	rep := estimateAllReport{Methods: ms, Agreement: agree}
+	for _, l := range ft.Labeled {
+		if l {
+			rep.NLabeled++
+		}
+	}
+	rep.NUnlabeled = len(ft.Labeled) - rep.NLabeled
+	if format == "json" {
+		return writeJSON(e.stdout, rep)
+	}
+	t := newTable(e.stdout)
+	t.row("n_labeled", rep.NLabeled)
+	t.row("n_unlabeled", rep.NUnlabeled)
+	t.row("method", "reads", "alpha", "beta", "beta-alpha", "rows", "seconds", "note")
+	for _, m := range ms {
+		var note []string
+		if m.CleanLabels {
+			note = append(note, "assumes beta = 1")
+		}
+		if m.Subsampled {
+			note = append(note, "random subsample")
+		}
+		if m.Error != "" {
+			note = append(note, "failed: "+m.Error)
+		}
+		note = append(note, m.Warnings...)
+		t.row(m.Method, m.Reads, float64(m.Alpha), float64(m.Beta), float64(m.BetaMinusAlpha), m.Rows, strconv.FormatFloat(m.Seconds, 'f', 3, 64), strings.Join(note, "; "))
+	}
+	if a := agree; a != nil {
+		t.row("agreement", fmt.Sprintf("%d estimators: alpha %v to %v, beta %v to %v, beta-alpha %v to %v", a.Estimators,
+			number(a.Alpha.Min), number(a.Alpha.Max), number(a.Beta.Min), number(a.Beta.Max), number(a.BetaMinusAlpha.Min), number(a.BetaMinusAlpha.Max)))
 	}
 	return t.flush()
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/pueval/pueval/evaluate"
 	"github.com/pueval/pueval/metrics"
 )
 
@@ -29,6 +30,17 @@ func (x number) MarshalJSON() ([]byte, error) {
 		return []byte(`"-Inf"`), nil
 	}
 	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (for tests and consumers
+// written in Go).
+func (x *number) UnmarshalJSON(b []byte) error {
+	var f evaluate.Float
+	if err := f.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*x = number(f)
+	return nil
 }
 
 func (x number) String() string { return strconv.FormatFloat(float64(x), 'g', 6, 64) }

@@ -26,11 +26,20 @@ type env struct {
 
 var commands []command
 
+// commandHelp is the longer help of a command, printed by -h after its
+// summary: what its input must be and what its numbers mean.
+var commandHelp = map[string]string{
+	"evaluate": evaluateHelp,
+	"correct":  correctHelp,
+	"estimate": estimateHelp,
+}
+
 func init() {
 	// Assigned in init because the help command refers to the list itself.
 	commands = []command{
 		{"metrics", "--input FILE [--format json|table] [--pu]", "ROC/PR/lift areas and best thresholds of a scored, labeled sample", runMetrics},
-		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
+		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--bootstrap N [--level L] [--seed S]] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
+		{"evaluate", "--input FILE [--label COLUMN] [--classifier nnet-bag|gbdt] [--alpha A --beta B] [--estimators a,b|all] [--bootstrap N] [--level L] [--seed S] [--truth COLUMN] [--ignore a,b] [--outside drop|clip] [--format json|table] [--html DIR] [--scores-out FILE]", "tell how good a model really is from positive-unlabeled data: train it (or read its held-out scores), estimate alpha and beta with every estimator, recover ROC/PR curves, AUC, AUC-PR, acc, bacc, F1, MCC with bootstrap intervals and bounds", runEvaluate},
 		{"bounds", "--input FILE (--beta B | --beta-interval LO,HI | --peek-positives N --peek-negatives M) [--band bootstrap|dkw] [--resamples N] [--level L] [--seed S] [--ties grouped|input-order] [--format json|table] [--plot DIR]", "bound the ROC and PR curves, AUC and AUPR of a classifier from positive and unlabeled data (Claesen et al. 2015)", runBounds},
 		{"run", "CONFIG [-o DIR] [-j N] [--repeats N] [--datasets a,b] [--shard k/n]", "run an experiment config (a file, or the name of a built-in one such as aaai2017-smoke) into DIR/records.jsonl", runRun},
 		{"merge", "OUT SHARD_DIR... [--config CONFIG] [--partial]", "merge the results directories of the shards of a run (pueval run --shard k/n) into OUT, as one run would have written them", runMerge},
@@ -39,7 +48,7 @@ func init() {
 		{"report", "DIR", "write the tables and figures of a results directory into DIR/report (index.html)", runReport},
 		{"config", "check CONFIG", "check an experiment config: every error at once with its line", runConfig},
 		{"figure", "NAME --out DIR", "draw a figure of the papers from their equations alone (no data needed)", runFigure},
-		{"estimate", "--input FILE [--method alphamax|alphamax-n] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N)", runEstimate},
+		{"estimate", "--input FILE [--method alphamax|alphamax-n|distcurve|km1|km2|all] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--label COLUMN] [--features zscore|minmax|raw] [--km-max-rows N] [--seed S] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N, DistCurve) or features (KM1, KM2), one method or all side by side", runEstimate},
 		{"datasets", "list|describe|verify|fetch [flags] [NAME...]", "list, load, verify and fetch the UCI data sets of the catalog", runDatasets},
 		{"version", "", "print the version of pueval", runVersion},
 		{"help", "[COMMAND]", "show help for pueval or for one command", runHelp},
@@ -141,6 +150,9 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) (help bool, err error) 
 	if errors.Is(err, flag.ErrHelp) {
 		c, _ := lookup(fs.Name())
 		fmt.Fprintf(e.stdout, "Usage: pueval %s %s\n\n%s.\n", c.name, c.args, upperFirst(c.summary))
+		if long, ok := commandHelp[c.name]; ok {
+			fmt.Fprintf(e.stdout, "\n%s\n", long)
+		}
 		if hasFlags(fs) {
 			fmt.Fprintln(e.stdout, "\nFlags:")
 			fs.SetOutput(e.stdout)

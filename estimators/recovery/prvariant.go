@@ -111,7 +111,17 @@ func (rc *Recovery) PRCurveOf(o Outside, c PRCurve) []metrics.PRPoint {
 	if c == PREq3 {
 		return rc.PR(o)
 	}
-	roc := rc.ROC(o)
+	return rc.PRFromROC(rc.ROC(o))
+}
+
+// PRFromROC is the PRFromROC reading of a recovered ROC curve roc (as
+// [Recovery.ROC] returns it, under any Outside): PRCurveOf(o, PRFromROC)
+// is PRFromROC(ROC(o)). A caller that needs both curves sorts the points
+// once.
+func (rc *Recovery) PRFromROC(roc []metrics.ROCPoint) []metrics.PRPoint {
+	if len(roc) == 0 {
+		return nil
+	}
 	out := make([]metrics.PRPoint, 0, len(roc)-1)
 	for _, p := range roc[1:] {
 		pos := rc.alpha * p.TPR
@@ -129,6 +139,10 @@ func (rc *Recovery) PRCurveOf(o Outside, c PRCurve) []metrics.PRPoint {
 func (rc *Recovery) AUCPR(o Outside, c PRCurve, a PRArea) float64 {
 	return prArea(rc.PRCurveOf(o, c), a)
 }
+
+// AreaUnder is the area under a recovered PR curve pts by rule a, as
+// [Recovery.AUCPR] takes it: AUCPR(o, c, a) = AreaUnder(PRCurveOf(o, c), a).
+func AreaUnder(pts []metrics.PRPoint, a PRArea) float64 { return prArea(pts, a) }
 
 // prArea sums the area under pts by rule a, the recall taken as its
 // running maximum (a recovered recall need not be monotone).

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pueval/pueval/classifiers"
+	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/evaluate"
+	"github.com/pueval/pueval/evaluate/page"
+)
+
+// evaluateHelp is the long help of `pueval evaluate -h`: what the input
+// must be and what the numbers mean.
+const evaluateHelp = `The input is a CSV with a header: the --label column is 1 for the labeled examples (the set L,
+labeled positive) and 0 for the unlabeled ones (U); every other column is a feature (drop
+identifiers with --ignore). The classifier (--classifier: nnet-bag, the papers' bag of 100 nets,
+by default, or gbdt) is trained labeled against unlabeled and scores every row held out
+(nnet-bag: out of bag; gbdt: out of fold, 5 folds).
+A CSV with a "score" column and no --classifier is read as held-out scores instead (the
+score files of pueval correct): the scores must come from a model that did not train on
+those rows, and higher must mean more positive.
+
+alpha is the fraction of positives among the unlabeled examples, beta among the labeled
+ones (1: clean labels; 0.9: one labeled example in ten is really negative). Give both with
+--alpha and --beta, or let every estimator that applies estimate them (--estimators): the
+first (alphamax-n by default, the only one that allows label noise) gives the numbers.
+
+AUC and AUC-PR are about U with its true labels; accuracy, balanced accuracy, F1 and MCC
+about all the data, L and U, with their true labels (best value over thresholds, with the
+threshold to deploy: predict positive when score >= threshold). "pu" numbers read labeled
+as positive and unlabeled as negative; they are biased. The intervals (--bootstrap N)
+resample L and U with the scores held fixed and estimate alpha and beta again in every
+resample: they cover the sampling of the data, not the training of the model. The bounds
+are Claesen et al.'s over the estimators' alpha and assume clean labels. Everything
+assumes that the labeled examples are a random sample of their class (SCAR).`
+
+func runEvaluate(ctx context.Context, e *env, args []string) error {
+	fs := flagSet("evaluate")
+	input := fs.String("input", "", "CSV `file` with a header: features and the --label column, or held-out scores in a \"score\" column")
+	label := fs.String("label", "label", "the `column` that is 1 for labeled and 0 for unlabeled rows")
+	truth := fs.String("truth", "", "a `column` with the true class (1 positive, 0 negative), for benchmark data only: adds the true numbers, and is not a feature")
+	ignore := fs.String("ignore", "", "comma-separated `columns` that are not features (identifiers, dates)")
+	classifier := fs.String("classifier", "", "train this `classifier` on the features: nnet-bag (out-of-bag scores) or gbdt (out-of-fold scores); default nnet-bag, or the \"score\" column when there is one")
+	scoreCol := fs.String("score", "score", "the `column` of held-out scores, read when it exists and no --classifier is given")
+	alpha := fs.Float64("alpha", 0, "the fraction of positives among the unlabeled examples, if known (with --beta)")
+	beta := fs.Float64("beta", 0, "the fraction of positives among the labeled examples, if known (with --alpha; 1 = clean labels)")
+	estimators := fs.String("estimators", "all", "class-prior `estimators` to run, comma-separated, the first giving alpha and beta (and re-run in every bootstrap resample: a km first is slow), or all that apply: "+strings.Join(evaluate.Applicable(true), ", "))
+	bootstrap := fs.Int("bootstrap", 200, "bootstrap `resamples` for the intervals (0: none)")
+	level := fs.Float64("level", 0.95, "confidence `level` of the intervals and of the bounds' band")
+	seed := fs.Uint64("seed", 1, "`seed` of the classifier, the estimators and the bootstrap: the output is the same for the same seed")
+	outside := fs.String("outside", "drop", "`mode` of the recovered ROC curve for points outside [0,1]^2: drop (the paper's) or clip")
+	kmRows := fs.Int("km-max-rows", evaluate.DefaultKMMaxRows, "km1, km2: read a random subsample of at most `N` rows (their kernel matrix is N x N)")
+	boundsResamples := fs.Int("bounds-resamples", evaluate.DefaultBoundsResamples, "resamples of the band of Claesen's bounds (`N`; 0: no bounds)")
+	format := fs.String("format", "json", "output `format`: json or table (table: warnings go to stderr)")
+	htmlDir := fs.String("html", "", "also write an HTML page with the curves, intervals, estimators and warnings into `directory` (index.html)")
+	scoresOut := fs.String("scores-out", "", "also write the scores as a CSV `file` (score,label[,truth]), for pueval correct and metrics")
+	workers := fs.Int("j", 0, "`workers` of the bootstrap and the classifier (0: every core); never changes a number")
+	if help, err := parseFlags(e, fs, args); help || err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *input == "" {
+		return errors.New("--input is required")
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	opts := evaluate.Options{Bootstrap: *bootstrap, Level: *level, Seed: *seed, KMMaxRows: *kmRows, Workers: *workers}
+	var err error
+	if opts.Outside, err = recovery.ParseOutside(*outside); err != nil {
+		return fmt.Errorf("--outside %q: want drop or clip", *outside)
+	}
+	if opts.Estimators, err = evaluate.ParseEstimators(*estimators); err != nil {
+		return fmt.Errorf("--estimators %q: %w", *estimators, err)
+	}
+	switch {
+	case set["alpha"] != set["beta"]:
+		return errors.New("give both --alpha and --beta (use --beta 1 for clean labels), or neither to estimate them")
+	case set["alpha"]:
+		if err := recovery.CheckPriors(*alpha, *beta); err != nil {
+			return fmt.Errorf("--alpha %v --beta %v: %w", *alpha, *beta, err)
+		}
+		opts.Priors = &evaluate.GivenPriors{Alpha: *alpha, Beta: *beta}
+	}
+	switch {
+	case *bootstrap < 0:
+		return fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", *bootstrap)
+	case !(*level > 0 && *level < 1):
+		return fmt.Errorf("--level %v: want a confidence level in (0, 1)", *level)
+	case *kmRows < 20:
+		return fmt.Errorf("--km-max-rows %d: want at least 20", *kmRows)
+	case *boundsResamples < 0:
+		return fmt.Errorf("--bounds-resamples %d: want 0 (no bounds) or a number of resamples", *boundsResamples)
+	case *workers < 0:
+		return fmt.Errorf("-j %d: want 0 (every core) or a number of workers", *workers)
+	}
+	opts.BoundsResamples = *boundsResamples
+	if *boundsResamples == 0 {
+		opts.BoundsResamples = -1
+	}
+	ignored := splitList(*ignore)
+
+	// Held-out scores, or features to train on.
+	head, err := readHeader(*input)
+	if err != nil {
+		return err
+	}
+	// As in score files, the column's name may differ in case.
+	useScores := !set["classifier"] && slices.ContainsFunc(head, func(h string) bool { return strings.EqualFold(h, *scoreCol) })
+	spec := tableSpec{label: *label, truth: *truth, ignore: ignored, maxRows: scorefileMaxRows,
+		tooMany: "split the file or subsample it"}
+	if useScores {
+		spec.score, spec.noFeatures = *scoreCol, true
+	}
+	ft, err := readFeatureTable(ctx, *input, spec)
+	if err != nil {
+		return err
+	}
+	in := evaluate.Input{Scores: ft.Scores, Labeled: ft.Labeled, Features: ft.X, Truth: ft.Truth}
+	if !useScores {
+		name := *classifier
+		if name == "" {
+			name = classifiers.NNetBagName
+		}
+		if name != classifiers.GBDTName && name != classifiers.NNetBagName {
+			return fmt.Errorf("--classifier %q: want %s or %s", name, classifiers.GBDTName, classifiers.NNetBagName)
+		}
+		cfg, err := classifiers.Defaults(name)
+		if err != nil {
+			return err
+		}
+		switch c := cfg.(type) {
+		case *classifiers.GBDT:
+			c.Workers = *workers
+		case *classifiers.NNetBag:
+			c.Workers = *workers
+		}
+		opts.Classifier = cfg
+	}
+	res, err := evaluate.Run(ctx, in, opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *input, err)
+	}
+	if *scoresOut != "" {
+		if err := writeScores(*scoresOut, res, in, ft.Scores); err != nil {
+			return err
+		}
+	}
+	if *htmlDir != "" {
+		if err := page.Write(*htmlDir, res, page.Meta{Input: *input, Command: "pueval evaluate " + strings.Join(args, " ")}); err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
+	}
+	if *format == "json" {
+		return writeJSON(e.stdout, res)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(e.stderr, "pueval: evaluate: warning [%s]: %s\n", w.Code, w.Message)
+	}
+	return writeEvaluateTable(e.stdout, *input, res)
+}
+
+// splitList splits a comma-separated flag value; "" is no value.
+func splitList(s string) []string {
+	var out []string
+	for _, c := range strings.Split(s, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// nanF is the number of a cell that has none.
+var nanF = math.NaN()
+
+// scorefileMaxRows bounds the rows of an evaluate input (as a score file's).
+const scorefileMaxRows = 100_000_000
+
+// readHeader returns the header of a CSV (the first line that is not a
+// comment), its names trimmed.
+func readHeader(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReader(io.LimitReader(f, 1<<20)))
+	r.Comment = '#'
+	head, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty file: want a header", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range head {
+		head[i] = strings.TrimSpace(head[i])
+	}
+	return head, nil
+}
+
+// writeScores writes the scores the evaluation used (score,label[,truth]):
+// the given ones, or the classifier's held-out scores (Result.Scores.Values,
+// which the JSON leaves out).
+func writeScores(path string, res *evaluate.Result, in evaluate.Input, given []float64) error {
+	scores := given
+	if scores == nil {
+		scores = res.Scores.Values
+	}
+	var b strings.Builder
+	b.WriteString("score,label")
+	if in.Truth != nil {
+		b.WriteString(",truth")
+	}
+	b.WriteString("\n")
+	for i, s := range scores {
+		b.WriteString(strconv.FormatFloat(s, 'g', -1, 64))
+		b.WriteString(map[bool]string{true: ",1", false: ",0"}[in.Labeled[i]])
+		if in.Truth != nil {
+			b.WriteString(map[bool]string{true: ",1", false: ",0"}[in.Truth[i]])
+		}
+		b.WriteString("\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("--scores-out: %w", err)
+	}
+	return nil
+}
+
+// ci formats an interval as [low, high], or "" without one.
+func ci(iv *evaluate.Interval) string {
+	if iv == nil {
+		return ""
+	}
+	return fmt.Sprintf("[%s, %s]", f3(iv.Low), f3(iv.High))
+}
+
+// f3 formats a number at 4 significant decimals for the table.
+func f3(x evaluate.Float) string {
+	if !x.Ok() {
+		if float64(x) > 0 {
+			return "+Inf"
+		}
+		return "-"
+	}
+	return strconv.FormatFloat(float64(x), 'f', 4, 64)
+}
+
+// writeEvaluateTable writes the result as aligned text.
+func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
+	t := newTable(w)
+	t.row("input", fmt.Sprintf("%s: %d labeled, %d unlabeled (c = %s)", input, res.NLabeled, res.NUnlabeled, f3(res.C)))
+	sc := res.Scores
+	if sc.Source == "given" {
+		t.row("scores", fmt.Sprintf("given (%d distinct)", sc.Distinct))
+	} else {
+		t.row("scores", fmt.Sprintf("trained %s, %s, seed %d (%.1f s; %d distinct)", sc.Classifier, sc.HeldOut, sc.Seed, sc.Seconds, sc.Distinct))
+	}
+	p := res.Priors
+	pri := fmt.Sprintf("given: alpha %s, beta %s", f3(p.Alpha), f3(p.Beta))
+	if p.Source == "estimated" {
+		pri = fmt.Sprintf("estimated by %s: alpha %s %s, beta %s %s", p.Method, f3(p.Alpha), ci(p.AlphaInterval), f3(p.Beta), ci(p.BetaInterval))
+	}
+	if !p.Valid {
+		pri += " (unusable: no recovered numbers)"
+	}
+	t.row("priors", pri)
+	if b := res.Bootstrap; b != nil {
+		t.row("intervals", fmt.Sprintf("%s %%, percentile bootstrap, %d resamples (%d used), seed %d; alpha and beta %s", strconv.FormatFloat(100*float64(b.Level), 'g', -1, 64), b.Resamples, b.Used, b.Seed,
+			map[bool]string{true: "estimated again in every resample", false: "held fixed"}[b.ReEstimated]))
+	}
+	t.row("")
+	t.row("estimator", "reads", "alpha", "beta", "beta-alpha", "auc", "aucpr", "f1", "mcc", "seconds", "note")
+	for _, es := range res.Estimators {
+		note := []string{}
+		if es.CleanLabels {
+			note = append(note, "assumes beta = 1")
+		}
+		if es.Subsampled {
+			note = append(note, fmt.Sprintf("%d-row subsample", es.Rows))
+		}
+		if es.Error != "" {
+			note = append(note, "failed: "+es.Error)
+		} else if es.Recovered == nil {
+			note = append(note, "beta <= alpha: nothing recovered")
+		}
+		h := evaluate.Headline{AUC: evaluate.Float(nanF), AUCPR: evaluate.Float(nanF), F1: evaluate.Float(nanF), MCC: evaluate.Float(nanF)}
+		if es.Recovered != nil {
+			h = *es.Recovered
+		}
+		t.row(es.Method, es.Reads, f3(es.Alpha), f3(es.Beta), f3(es.BetaMinusAlpha), f3(h.AUC), f3(h.AUCPR), f3(h.F1), f3(h.MCC),
+			strconv.FormatFloat(es.Seconds, 'f', 3, 64), strings.Join(note, "; "))
+	}
+	if a := res.Agreement; a != nil {
+		t.row("agreement", fmt.Sprintf("%d estimators: alpha %s to %s, beta %s to %s, beta-alpha %s to %s; auc %s to %s, f1 %s to %s",
+			a.Estimators, f3(a.Alpha.Min), f3(a.Alpha.Max), f3(a.Beta.Min), f3(a.Beta.Max), f3(a.BetaMinusAlpha.Min), f3(a.BetaMinusAlpha.Max),
+			f3(a.AUC.Min), f3(a.AUC.Max), f3(a.F1.Min), f3(a.F1.Max)))
+	}
+	t.row("")
+	level := "interval"
+	if b := res.Bootstrap; b != nil {
+		level = strconv.FormatFloat(100*float64(b.Level), 'g', -1, 64) + " % interval"
+	}
+	hasTruth := res.Truth != nil
+	head := []any{"number", "on", "pu", "recovered", level, "at score >=", "pu at score >="}
+	if hasTruth {
+		head = append(head, "truth")
+	}
+	t.row(head...)
+	m := res.Metrics
+	var tr evaluate.Truth
+	if hasTruth {
+		tr = *res.Truth
+	}
+	thr := func(x *evaluate.Float) string {
+		if x == nil {
+			return ""
+		}
+		if !x.Ok() && float64(*x) > 0 {
+			return "+Inf"
+		}
+		if !x.Ok() {
+			return "-"
+		}
+		return number(*x).String()
+	}
+	for _, r := range []struct {
+		name  string
+		m     evaluate.Metric
+		truth evaluate.Float
+	}{{"auc", m.AUC, tr.AUC}, {"aucpr", m.AUCPR, tr.AUCPR}, {"acc", m.Acc, tr.Acc}, {"bacc", m.BAcc, tr.BAcc}, {"f1", m.F1, tr.F1}, {"mcc", m.MCC, tr.MCC}} {
+		set := "U"
+		if r.m.Set == "D" {
+			set = "L u U"
+		}
+		name := r.name
+		if r.m.Threshold != nil {
+			name = "max " + name
+		}
+		row := []any{name, set, f3(r.m.PU), f3(r.m.Recovered), ci(r.m.Interval), thr(r.m.Threshold), thr(r.m.PUThreshold)}
+		if hasTruth {
+			row = append(row, f3(r.truth))
+		}
+		t.row(row...)
+		if r.m.Direct != nil {
+			row := []any{"auc direct", set, "", f3(*r.m.Direct), ci(r.m.DirectInterval), "", ""}
+			if hasTruth {
+				row = append(row, "")
+			}
+			t.row(row...)
+		}
+	}
+	if hasTruth {
+		t.row("alpha, beta", "", "", f3(p.Alpha)+", "+f3(p.Beta), "", "", "", f3(tr.Alpha)+", "+f3(tr.Beta))
+	}
+	if b := res.Bounds; b != nil {
+		t.row("")
+		t.row("bounds", fmt.Sprintf("Claesen et al. on L u U (labeled read as positives), alpha in [%s, %s], %s band of %d resamples: auc [%s, %s], aupr [%s, %s]",
+			f3(b.ClaesenBeta.Low), f3(b.ClaesenBeta.High), b.Band, b.Resamples, f3(b.AUC.Low), f3(b.AUC.High), f3(b.AUPR.Low), f3(b.AUPR.High)))
+	}
+	if len(res.Warnings) > 0 {
+		t.row("")
+		t.row("warnings", fmt.Sprintf("%d (on stderr; in the JSON under warnings)", len(res.Warnings)))
+	}
+	return t.flush()
+}

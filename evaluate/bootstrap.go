@@ -1,0 +1,330 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/metrics"
+)
+
+// resampleResult is what one bootstrap resample gives.
+type resampleResult struct {
+	ok                 bool
+	alpha, beta        float64 // the priors it used (re-estimated or fixed)
+	estimated          bool    // alpha and beta were estimated (even if unusable)
+	auc, direct, aucpr float64
+	measures           [len(recovery.Measures)]float64
+	roc, pr            []float64 // the recovered curves on the band grid
+}
+
+// Resampler draws bootstrap resamples of a PU sample with its scores held
+// fixed: L and U are resampled separately with replacement (their sizes
+// kept), alpha and beta are estimated again in each resample by the named
+// estimator (or held at given values), and every recovered number is
+// computed again. Resample b draws only from streams of (seed, b), so the
+// results are the same whatever the number or order of the workers.
+type Resampler struct {
+	lScores, uScores []float64
+	lRows, uRows     []int
+	features         *mat.Dense
+	method           string  // "" with fixed priors
+	alpha, beta      float64 // the fixed priors
+	opts             Options
+}
+
+// resample computes resample b.
+func (s *Resampler) resample(ctx context.Context, b int) (resampleResult, error) {
+	rng := stream(s.opts.Seed, tagResample, uint64(b))
+	nL, nU := len(s.lScores), len(s.uScores)
+	scores := make([]float64, nL+nU)
+	labels := make([]bool, nL+nU)
+	var lIdx, uIdx []int
+	if s.features != nil {
+		lIdx, uIdx = make([]int, nL), make([]int, nU)
+	}
+	for i := range nL {
+		k := rng.IntN(nL)
+		scores[i], labels[i] = s.lScores[k], true
+		if lIdx != nil {
+			lIdx[i] = s.lRows[k]
+		}
+	}
+	for i := range nU {
+		k := rng.IntN(nU)
+		scores[nL+i] = s.uScores[k]
+		if uIdx != nil {
+			uIdx[i] = s.uRows[k]
+		}
+	}
+	out := resampleResult{alpha: s.alpha, beta: s.beta}
+	if s.method != "" {
+		out.estimated = true
+		smp := sample{labeled: scores[:nL], unlabeled: scores[nL:], lRows: lIdx, uRows: uIdx}
+		e, _, _, err := estimateOn(ctx, s.method, smp, s.features, s.opts,
+			stream(s.opts.Seed, tagResampleEstimator, uint64(b)), stream(s.opts.Seed, tagResampleEstimator, uint64(b), 1))
+		if err != nil {
+			if ctx.Err() != nil {
+				return out, context.Cause(ctx)
+			}
+			out.alpha, out.beta = math.NaN(), math.NaN()
+			return out, nil // an estimator that fails on a resample: the resample fails
+		}
+		out.alpha, out.beta = e.Alpha, e.Beta
+	}
+	r, err := metrics.Rank(scores, labels)
+	if err != nil {
+		return out, err // the scores were checked: a bug
+	}
+	rc, err := recovery.New(r, out.alpha, out.beta)
+	if err != nil {
+		return out, nil // beta <= alpha: the resample fails
+	}
+	o := s.opts.Outside
+	roc := rc.ROC(o)
+	out.auc = trapezoid(roc)
+	out.direct = rc.DirectAUC()
+	// The recovered ROC curve is sorted once: the PR curve is read off it
+	// (recovery.DefaultPRCurve is PRFromROC; the test checks that the area
+	// equals rc.AUCPR's).
+	pr := rc.PRFromROC(roc)
+	out.aucpr = recovery.AreaUnder(pr, recovery.DefaultPRArea)
+	for i, m := range recovery.Measures {
+		out.measures[i] = rc.Max(m).Value
+	}
+	out.roc = rocXY(roc).grid()
+	out.pr = prXY(pr).monotoneX().grid()
+	out.ok = true
+	return out, nil
+}
+
+// trapezoid is the trapezoid area under a ROC curve (recovery's
+// IndirectAUC of the same curve).
+func trapezoid(pts []metrics.ROCPoint) float64 {
+	var a float64
+	for i := 1; i < len(pts); i++ {
+		a += (pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2
+	}
+	return a
+}
+
+// runResamples computes resamples 0..n-1 on workers goroutines.
+func (s *Resampler) runResamples(ctx context.Context, n, workers int) ([]resampleResult, error) {
+	out := make([]resampleResult, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range min(workers, n) {
+		wg.Go(func() {
+			for b := range next {
+				r, err := s.resample(ctx, b)
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					cancel()
+					continue
+				}
+				out[b] = r
+			}
+		})
+	}
+feed:
+	for b := range n {
+		select {
+		case next <- b:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	return out, nil
+}
+
+// percentile is the type-7 quantile (linear interpolation between order
+// statistics; R's and numpy's default, Hyndman & Fan 1996) of sorted at p.
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	h := float64(len(sorted)-1) * p
+	lo := int(math.Floor(h))
+	if lo+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// PercentileInterval is the percentile bootstrap interval at level of
+// values: their (1-level)/2 and (1+level)/2 type-7 quantiles. NaN values
+// are left out; with fewer than 2 values left it is nil.
+func PercentileInterval(values []float64, level float64) *Interval {
+	v := make([]float64, 0, len(values))
+	for _, x := range values {
+		if !math.IsNaN(x) {
+			v = append(v, x)
+		}
+	}
+	if len(v) < 2 {
+		return nil
+	}
+	slices.Sort(v)
+	return &Interval{Float(percentile(v, (1-level)/2)), Float(percentile(v, (1+level)/2))}
+}
+
+// Intervals are the bootstrap intervals of the recovered numbers, for
+// callers that resample a ranking themselves (pueval correct --bootstrap).
+type Intervals struct {
+	Resamples, Used int
+	Alpha, Beta     *Interval // estimated priors only
+	AUC, Direct     *Interval
+	AUCPR           *Interval
+	Measures        [len(recovery.Measures)]*Interval // in the order of recovery.Measures
+	// ROC and PR are the pointwise bands of the recovered curves.
+	ROC, PR *Band
+}
+
+// Bootstrap resamples the labeled and unlabeled scores (nL labeled, in the
+// order of labeled) n times with the scores held fixed and returns the
+// percentile intervals at level: with method "" alpha and beta are held at
+// the given values, otherwise the named score-reading estimator estimates
+// them again in every resample. seed fixes the draws; workers (0:
+// GOMAXPROCS) never changes a number.
+func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, method string, alpha, beta float64,
+	n int, level float64, outside recovery.Outside, seed uint64, workers int) (*Intervals, error) {
+	if method != "" && ReadsFeatures(method) {
+		return nil, fmt.Errorf("evaluate: bootstrap: %s reads features, not scores", method)
+	}
+	in := Input{Scores: scores, Labeled: labeled}
+	if _, _, err := in.check(); err != nil {
+		return nil, err
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("evaluate: bootstrap %d: want at least one resample", n)
+	}
+	opts := Options{Level: level, Seed: seed, Outside: outside, Workers: workers}.withDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	s := newResampler(in, scores, method, alpha, beta, opts)
+	draws, err := s.runResamples(ctx, n, opts.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: bootstrap: %w", err)
+	}
+	return intervalsOf(draws, level, method != ""), nil
+}
+
+func newResampler(in Input, scores []float64, method string, alpha, beta float64, opts Options) *Resampler {
+	l, u := split(scores, in.Labeled)
+	s := &Resampler{lScores: l, uScores: u, method: method, alpha: alpha, beta: beta, opts: opts}
+	if method != "" && ReadsFeatures(method) {
+		s.features = in.Features
+		s.lRows, s.uRows = rowsOf(in.Labeled)
+	}
+	return s
+}
+
+// intervalsOf turns the resamples into percentile intervals.
+func intervalsOf(draws []resampleResult, level float64, estimated bool) *Intervals {
+	iv := &Intervals{Resamples: len(draws)}
+	var alpha, beta, auc, direct, aucpr []float64
+	var meas [len(recovery.Measures)][]float64
+	var roc, pr [][]float64
+	for _, d := range draws {
+		if d.estimated {
+			alpha, beta = append(alpha, d.alpha), append(beta, d.beta)
+		}
+		if !d.ok {
+			continue
+		}
+		iv.Used++
+		auc, direct, aucpr = append(auc, d.auc), append(direct, d.direct), append(aucpr, d.aucpr)
+		for i := range meas {
+			meas[i] = append(meas[i], d.measures[i])
+		}
+		roc, pr = append(roc, d.roc), append(pr, d.pr)
+	}
+	if estimated {
+		iv.Alpha, iv.Beta = PercentileInterval(alpha, level), PercentileInterval(beta, level)
+	}
+	iv.AUC, iv.Direct, iv.AUCPR = PercentileInterval(auc, level), PercentileInterval(direct, level), PercentileInterval(aucpr, level)
+	for i := range meas {
+		iv.Measures[i] = PercentileInterval(meas[i], level)
+	}
+	iv.ROC, iv.PR = bandOf(roc, level), bandOf(pr, level)
+	return iv
+}
+
+// bandOf is the pointwise percentile band of curves read on the grid.
+func bandOf(curves [][]float64, level float64) *Band {
+	if len(curves) < 2 {
+		return nil
+	}
+	x := gridX()
+	b := &Band{X: make([]Float, len(x)), Lower: make([]Float, len(x)), Upper: make([]Float, len(x))}
+	col := make([]float64, len(curves))
+	for j := range x {
+		for i, c := range curves {
+			col[i] = c[j]
+		}
+		iv := PercentileInterval(col, level)
+		b.X[j] = Float(x[j])
+		if iv == nil {
+			b.Lower[j], b.Upper[j] = nan, nan
+			continue
+		}
+		b.Lower[j], b.Upper[j] = iv.Low, iv.High
+	}
+	return b
+}
+
+// bootstrap fills res's intervals.
+func bootstrap(ctx context.Context, res *Result, in Input, scores []float64, opts Options) error {
+	method := ""
+	alpha, beta := float64(res.Priors.Alpha), float64(res.Priors.Beta)
+	if res.Priors.Source == "estimated" {
+		method = res.Priors.Method
+	}
+	res.Bootstrap = &Bootstrap{Resamples: opts.Bootstrap, Level: Float(opts.Level), Seed: opts.Seed,
+		ReEstimated: method != "", Method: "percentile", Covers: Covers}
+	if method == "" && res.Priors.Source == "estimated" {
+		// No estimator ran: nothing to resample.
+		res.Bootstrap.Failed = opts.Bootstrap
+		return nil
+	}
+	s := newResampler(in, scores, method, alpha, beta, opts)
+	draws, err := s.runResamples(ctx, opts.Bootstrap, opts.Workers)
+	if err != nil {
+		return fmt.Errorf("evaluate: bootstrap: %w", err)
+	}
+	iv := intervalsOf(draws, opts.Level, method != "")
+	res.Bootstrap.Used, res.Bootstrap.Failed = iv.Used, iv.Resamples-iv.Used
+	res.Priors.AlphaInterval, res.Priors.BetaInterval = iv.Alpha, iv.Beta
+	if !res.Priors.Valid {
+		return nil
+	}
+	res.Metrics.AUC.Interval, res.Metrics.AUC.DirectInterval = iv.AUC, iv.Direct
+	res.Metrics.AUCPR.Interval = iv.AUCPR
+	for i, m := range recovery.Measures {
+		res.Metrics.measure(m).Interval = iv.Measures[i]
+	}
+	res.Curves.ROC.Band, res.Curves.PR.Band = iv.ROC, iv.PR
+	return nil
+}

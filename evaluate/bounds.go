@@ -1,0 +1,75 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pueval/pueval/estimators/bounds"
+)
+
+// boundsOf computes Claesen et al.'s bounds into res: the labeled rows are
+// the known positives, the unlabeled rows unlabeled; Claesen's beta (the
+// fraction of positives among the unlabeled, which is alpha here) ranges
+// over the estimators' alphas, or is the given alpha. It returns an error
+// when they cannot be computed (no alpha, a ranking the method refuses).
+func boundsOf(ctx context.Context, res *Result, scores []float64, labeled []bool, opts Options) error {
+	var iv bounds.Interval
+	switch {
+	case res.Priors.Source == "given":
+		iv = bounds.PointInterval(float64(res.Priors.Alpha))
+	case res.Agreement != nil:
+		iv = bounds.Interval{Low: float64(res.Agreement.Alpha.Min), High: float64(res.Agreement.Alpha.Max)}
+	default:
+		return errors.New("no estimate of alpha (Claesen's beta, the fraction of positives among the unlabeled)")
+	}
+	// Claesen's beta must leave a latent negative: an alpha of 1 (every
+	// unlabeled example positive) is kept just below.
+	const top = 1 - 1e-9
+	iv.Low, iv.High = max(0, min(iv.Low, top)), max(0, min(iv.High, top))
+	labels := make([]bounds.Label, len(labeled))
+	for i, l := range labeled {
+		if l {
+			labels[i] = bounds.Positive
+		}
+	}
+	r, err := bounds.Rank(scores, labels, bounds.Grouped)
+	if err != nil {
+		return err
+	}
+	band, err := r.Bootstrap(stream(opts.Seed, tagBoundsBand), opts.BoundsResamples, opts.Level)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return context.Cause(ctx)
+	}
+	b, err := r.Bounds(band, iv)
+	if err != nil {
+		return err
+	}
+	res.Bounds = &Bounds{
+		ClaesenBeta: Interval{Float(iv.Low), Float(iv.High)},
+		Band:        "bootstrap", Resamples: opts.BoundsResamples, Level: Float(opts.Level),
+		AUC:  Interval{Float(b.AUC.Low), Float(b.AUC.High)},
+		AUPR: Interval{Float(b.AUPR.Low), Float(b.AUPR.High)},
+	}
+	pts := func(ps []bounds.Point) []Point {
+		c := xy{make([]float64, len(ps)), make([]float64, len(ps))}
+		for i, p := range ps {
+			c.x[i], c.y[i] = p.X, p.Y
+		}
+		return thin(c, opts.CurvePoints)
+	}
+	res.Curves.ROC.BoundsLower, res.Curves.ROC.BoundsUpper = pts(b.Lower.ROC()), pts(b.Upper.ROC())
+	res.Curves.PR.BoundsLower, res.Curves.PR.BoundsUpper = pts(b.LowerPR.PR()), pts(b.UpperPR.PR())
+	if beta := float64(res.Priors.Beta); res.Priors.Valid && beta < 0.99 {
+		res.Warnings = append(res.Warnings, Warning{Code: WarnBoundsNoisy, Message: fmt.Sprintf(
+			"the bounds read every labeled example as a positive, but beta is %.3f: about %.0f%% of the labeled examples are negative, so the bounds are not valid bounds here", beta, 100*(1-beta))})
+	}
+	if b.AUC.Low > b.AUC.High {
+		res.Warnings = append(res.Warnings, Warning{Code: WarnBoundsFailed, Message: fmt.Sprintf(
+			"the lower AUC bound %.4f is above the upper %.4f (Lemma 4 needs a ranking better than random)", b.AUC.Low, b.AUC.High)})
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+// Package evaluate tells a practitioner how good a model really is from
+// positive-unlabeled (PU) data: it is the library behind `pueval evaluate`.
+//
+// # What it does
+//
+// [Run] takes a PU sample, the rows of a labeled set L and an unlabeled set
+// U, either with held-out scores of a model (higher = more positive) or
+// with feature rows, on which it trains a classifier of package
+// classifiers labeled against unlabeled (nnet-bag with out-of-bag scores
+// by default, or gbdt with stratified out-of-fold scores). Then:
+//
+//  1. Every class-prior estimator that applies estimates alpha (the
+//     fraction of positives among the unlabeled) and beta (among the
+//     labeled): the score-reading ones (alphamax-n, alphamax, distcurve)
+//     always, the feature-reading ones (km1, km2) when features are given,
+//     on a random subsample of at most Options.KMMaxRows rows, since their
+//     kernel matrix is dense. The first estimator (alphamax-n by default,
+//     the only one that allows label noise) gives the priors unless they
+//     are given; each estimator's row also holds the headline numbers
+//     recovered under its own alpha and beta, and [Agreement] their spread.
+//  2. Under the priors, package recovery recovers the ROC and PR curves,
+//     AUC and AUC-PR on U (AAAI-2017; AUC by Algorithm 1, also Eq. 4 as
+//     "direct") and the best accuracy, balanced accuracy, F1 and MCC on D
+//     = L u U with their thresholds (PSB-2019).
+//  3. Claesen et al.'s (2015) bounds on the curves of D, with the labeled
+//     rows as known positives, over the range of the estimators' alpha
+//     (which is Claesen's beta: the fraction of positives among the
+//     unlabeled), from a bootstrap band on the known positives' rank CDF.
+//  4. With Options.Bootstrap = N, percentile bootstrap intervals: L and U
+//     are resampled separately with replacement (sizes kept), alpha and
+//     beta are estimated again in every resample by the first estimator
+//     (with given priors they are held fixed), every recovered number and
+//     curve is computed again, and the intervals are the (1-level)/2 and
+//     (1+level)/2 type-7 quantiles over the resamples whose priors were
+//     usable (beta > alpha); the curves get pointwise bands on a grid of
+//     101 FPR or recall values. The scores are held fixed: retraining the
+//     model in every resample would multiply the cost by N, so the
+//     intervals cover the sampling of the evaluation data and the
+//     estimation of the priors, not the training of the model.
+//  5. Warnings with stable codes for degenerate models (every score tied,
+//     a PU AUC not above 1/2, beta - alpha below [SmallGap] or not
+//     positive), failing or disagreeing estimators, subsampling and failed
+//     resamples; and [Assumption]s, what each group of numbers needs
+//     (SCAR, or its noisy-label version, rather than biased labeling).
+//
+// Bad input (NaN or infinite scores or features, an empty L or U,
+// mismatched lengths, given priors with beta <= alpha) is an error; input
+// that only makes numbers meaningless is a warning, and a number that
+// cannot be computed is NaN (null in JSON).
+//
+// # Determinism
+//
+// Every random draw comes from a math/rand/v2 PCG stream whose seed words
+// hash Options.Seed with the draw's role (SplitMix64 chained over a path:
+// estimator and name, subsample, resample b, resample b's estimator, the
+// bounds' band): resample b depends on b alone, so the result is the same
+// for any Options.Workers, and the JSON form of a [Result] is a function
+// of the input, the options and the seed (timings are kept out of it).
+//
+// # Which set each number is about
+//
+// AUC and AUC-PR are about U with its true labels, the threshold measures
+// about D = L u U. The PU numbers read labeled as positive and unlabeled as
+// negative. With clean labels (beta = 1) the labeled are positives, so the
+// truth on U differs from the truth on all positives and negatives only by
+// the sampling of U.
+//
+// # Coverage
+//
+// TestBootstrapCoverage draws 100 PU samples of Gaussian scores with known
+// alpha and beta (datasets/synth) and counts how often the 95 % interval
+// holds the population AUC and best F1 (the AUC in closed form, the F1
+// maximised numerically); the numbers are in the README ("Evaluating your
+// own model"): with the true alpha and beta 95 and 93 of 100.
+package evaluate

@@ -1,0 +1,179 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/estimators/classprior"
+)
+
+// Stream tags: every random draw of Run comes from a PCG stream seeded by
+// streamSeed(Options.Seed, tag, ...), so that adding a draw of one kind
+// never shifts those of another, and a bootstrap resample's draws depend
+// on its index alone (not on the worker that runs it).
+const (
+	tagEstimator uint64 = iota + 1
+	tagSubsample
+	tagResample
+	tagResampleEstimator
+	tagBoundsBand
+)
+
+// splitmix is SplitMix64's output function (Steele, Lea & Flood, OOPSLA
+// 2014), a bijective mixer of 64-bit words.
+func splitmix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// streamSeed hashes a seed and a path of words into the two seed words of
+// a PCG.
+func streamSeed(seed uint64, path ...uint64) (uint64, uint64) {
+	h := splitmix(seed)
+	for _, p := range path {
+		h = splitmix(h ^ splitmix(p))
+	}
+	return h, splitmix(h ^ 0x5bd1e9955bd1e995)
+}
+
+// stream returns the random stream of a seed and a path.
+func stream(seed uint64, path ...uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(streamSeed(seed, path...)))
+}
+
+// nameWord hashes an estimator's name into a path word.
+func nameWord(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+// sample is what an estimator reads: the scores of L and U, and, for the
+// feature-reading estimators, the indices of their rows in the feature
+// matrix (in the order of the scores).
+type sample struct {
+	labeled, unlabeled []float64
+	lRows, uRows       []int
+}
+
+// rowsOf returns the indices of the labeled and of the unlabeled rows.
+func rowsOf(labeled []bool) (l, u []int) {
+	for i, b := range labeled {
+		if b {
+			l = append(l, i)
+		} else {
+			u = append(u, i)
+		}
+	}
+	return l, u
+}
+
+// estimated is one estimator's outcome.
+type estimated struct {
+	EstimatorResult
+	err error
+}
+
+// runEstimator runs the named estimator on the whole input.
+func runEstimator(ctx context.Context, name string, labeled, unlabeled []float64, in Input, opts Options) estimated {
+	lRows, uRows := rowsOf(in.Labeled)
+	s := sample{labeled: labeled, unlabeled: unlabeled, lRows: lRows, uRows: uRows}
+	start := time.Now()
+	// Every feature-reading estimator reads the same subsample: km1 and
+	// km2 then share one KM run (package classprior remembers it).
+	est, rows, sub, err := estimateOn(ctx, name, s, in.Features, opts, stream(opts.Seed, tagEstimator, nameWord(name)), stream(opts.Seed, tagSubsample))
+	e := EstimatorResult{Method: name, Reads: "scores", Rows: rows, Subsampled: sub, Seconds: time.Since(start).Seconds(),
+		Alpha: nan, Beta: nan, BetaMinusAlpha: nan, Warnings: []string{}}
+	if ReadsFeatures(name) {
+		e.Reads = "features"
+	}
+	e.CleanLabels = name != classprior.AlphaMaxNName
+	if err != nil {
+		e.Error = err.Error()
+		return estimated{e, err}
+	}
+	e.Alpha, e.Beta, e.BetaMinusAlpha = Float(est.Alpha), Float(est.Beta), Float(est.Beta-est.Alpha)
+	if est.Warnings != nil {
+		e.Warnings = est.Warnings
+	}
+	return estimated{EstimatorResult: e}
+}
+
+// estimateOn runs the named estimator on s: a score-reading one on the
+// scores (rng for its draws), a feature-reading one on the feature rows,
+// subsampled to opts.KMMaxRows with sub. It returns the estimate, the rows
+// read and whether they were subsampled.
+func estimateOn(ctx context.Context, name string, s sample, features *mat.Dense, opts Options, rng, sub *rand.Rand) (classprior.Estimate, int, bool, error) {
+	c, err := classprior.Defaults(name)
+	if err != nil {
+		return classprior.Estimate{}, 0, false, err
+	}
+	est, err := c.New()
+	if err != nil {
+		return classprior.Estimate{}, 0, false, err
+	}
+	if !ReadsFeatures(name) {
+		e, err := est.Estimate(ctx, classprior.Input{Labeled: s.labeled, Unlabeled: s.unlabeled}, rng)
+		return e, len(s.labeled) + len(s.unlabeled), false, err
+	}
+	if features == nil {
+		return classprior.Estimate{}, 0, false, fmt.Errorf("%s reads the examples' features; the input has none", name)
+	}
+	lRows, uRows, subsampled := subsample(s.lRows, s.uRows, opts.KMMaxRows, sub)
+	in := classprior.Input{LabeledFeatures: gather(features, lRows), UnlabeledFeatures: gather(features, uRows)}
+	e, err := est.Estimate(ctx, in, rng)
+	return e, len(lRows) + len(uRows), subsampled, err
+}
+
+// subsample draws at most limit rows from l and u together, in their
+// proportions (each side at least min(10, its size)), without replacement,
+// keeping their order. Below limit it returns them unchanged.
+func subsample(l, u []int, limit int, rng *rand.Rand) ([]int, []int, bool) {
+	n := len(l) + len(u)
+	if n <= limit {
+		return l, u, false
+	}
+	kL := int(math.Round(float64(limit) * float64(len(l)) / float64(n)))
+	kL = min(len(l), max(kL, min(10, len(l))))
+	kU := min(len(u), limit-kL)
+	return draw(l, kL, rng), draw(u, kU, rng), true
+}
+
+// draw returns k of the entries of idx without replacement, in their order
+// in idx (a partial Fisher-Yates shuffle of positions, then sorted).
+func draw(idx []int, k int, rng *rand.Rand) []int {
+	pos := make([]int, len(idx))
+	for i := range pos {
+		pos[i] = i
+	}
+	for i := range k {
+		j := i + rng.IntN(len(pos)-i)
+		pos[i], pos[j] = pos[j], pos[i]
+	}
+	pos = pos[:k]
+	slices.Sort(pos)
+	out := make([]int, k)
+	for i, p := range pos {
+		out[i] = idx[p]
+	}
+	return out
+}
+
+// gather copies the given rows of x into a new matrix.
+func gather(x *mat.Dense, rows []int) *mat.Dense {
+	_, d := x.Dims()
+	data := make([]float64, 0, len(rows)*d)
+	for _, i := range rows {
+		data = append(data, x.RawRowView(i)...)
+	}
+	return mat.NewDense(len(rows), d, data)
+}

@@ -1,0 +1,649 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/classifiers"
+	"github.com/pueval/pueval/estimators/classprior"
+	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/metrics"
+)
+
+// Input is a PU sample: one row per example, each in the labeled set L or
+// the unlabeled set U.
+type Input struct {
+	// Scores are held-out scores of a model, higher = more positive (more
+	// like the labeled). Nil: Options.Classifier is trained on Features,
+	// labeled against unlabeled, and scores every row held out.
+	Scores []float64
+	// Labeled is true for the rows of L, false for those of U.
+	Labeled []bool
+	// Features are the rows' features (n x d): required without Scores,
+	// optional with them (the feature-reading estimators, KM1 and KM2, run
+	// only when they are given).
+	Features *mat.Dense
+	// Truth, optional, is every row's true class (benchmark data only): the
+	// result then holds the true numbers beside the recovered ones.
+	Truth []bool
+}
+
+// Priors given by the caller instead of estimated.
+type GivenPriors struct {
+	Alpha, Beta float64
+}
+
+// Options configure Run. The zero value is usable: nnet-bag (when scores
+// must be trained), every estimator that applies, no bootstrap, seed 0.
+type Options struct {
+	// Classifier trains the scores when Input.Scores is nil; nil means
+	// nnet-bag with its defaults (the papers' bag of 100 nets, out-of-bag
+	// scores), the classifier the AlphaMax estimators were designed with:
+	// on Spambase with 30 % of the positives labeled, alphamax-n on its
+	// scores gives beta 0.98 (truth 1), on gbdt's out-of-fold scores 0.85.
+	Classifier classifiers.Config
+	// Estimators are the class-prior estimators to run, by registry name;
+	// empty means every one that applies ([Applicable]). The first gives
+	// the priors unless Priors is set.
+	Estimators []string
+	// Priors, when set, are used instead of the first estimator's.
+	Priors *GivenPriors
+	// Bootstrap is the number of bootstrap resamples (0: no intervals).
+	Bootstrap int
+	// Level is the confidence level of the intervals and of the bounds'
+	// band (0 means 0.95).
+	Level float64
+	// Seed fixes every random draw: the classifier's, the estimators', the
+	// bootstrap's. The result is a function of the input, the options and
+	// the seed, whatever Workers.
+	Seed uint64
+	// Outside is the recovered ROC curve's treatment of points outside the
+	// unit square (recovery.Drop, the paper's, by default).
+	Outside recovery.Outside
+	// KMMaxRows caps the rows the feature-reading estimators read (their
+	// kernel matrix is n x n): above it, a random subsample of that many
+	// rows with L and U in their proportions. 0 means DefaultKMMaxRows.
+	KMMaxRows int
+	// BoundsResamples is the number of bootstrap resamples of the band of
+	// Claesen's bounds (0 means DefaultBoundsResamples; negative: no bounds).
+	BoundsResamples int
+	// CurvePoints caps the points of each curve in the result (0 means
+	// DefaultCurvePoints); the areas are computed on the full curves.
+	CurvePoints int
+	// Workers is the number of goroutines of the bootstrap (0 means
+	// GOMAXPROCS). It never changes a number.
+	Workers int
+	// Progress, when set, is told what is being done (for a command's
+	// stderr).
+	Progress func(string)
+}
+
+// Defaults of Options.
+const (
+	DefaultLevel           = 0.95
+	DefaultKMMaxRows       = 2000
+	DefaultBoundsResamples = 1000
+	DefaultCurvePoints     = 201
+	// SmallGap is the beta - alpha below which the recovery is flagged as
+	// unstable: it divides by beta - alpha.
+	SmallGap = 0.05
+	// DisagreeGap is the spread of the estimators' beta - alpha above
+	// which they are flagged as disagreeing.
+	DisagreeGap = 0.1
+)
+
+// Covers is the Bootstrap.Covers text.
+const Covers = "sampling of the labeled and unlabeled examples with the model held fixed (its scores are not retrained per resample), and, for estimated priors, the estimation of alpha and beta; not the training of the model"
+
+func (o Options) withDefaults() Options {
+	if o.Level == 0 {
+		o.Level = DefaultLevel
+	}
+	if o.KMMaxRows == 0 {
+		o.KMMaxRows = DefaultKMMaxRows
+	}
+	if o.BoundsResamples == 0 {
+		o.BoundsResamples = DefaultBoundsResamples
+	}
+	if o.CurvePoints == 0 {
+		o.CurvePoints = DefaultCurvePoints
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+func (o Options) validate() error {
+	var errs []error
+	if !(o.Level > 0 && o.Level < 1) {
+		errs = append(errs, fmt.Errorf("level %v: want a confidence level in (0, 1)", o.Level))
+	}
+	if o.Bootstrap < 0 {
+		errs = append(errs, fmt.Errorf("bootstrap %d: want 0 (none) or a number of resamples", o.Bootstrap))
+	}
+	if o.KMMaxRows < 20 {
+		errs = append(errs, fmt.Errorf("km max rows %d: want at least 20", o.KMMaxRows))
+	}
+	if o.CurvePoints < 2 {
+		errs = append(errs, fmt.Errorf("curve points %d: want at least 2", o.CurvePoints))
+	}
+	if o.Outside != recovery.Drop && o.Outside != recovery.Clip {
+		errs = append(errs, fmt.Errorf("outside %v: want drop or clip", o.Outside))
+	}
+	if p := o.Priors; p != nil {
+		if err := recovery.CheckPriors(p.Alpha, p.Beta); err != nil {
+			errs = append(errs, fmt.Errorf("alpha %v, beta %v: %w", p.Alpha, p.Beta, err))
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range o.Estimators {
+		if _, err := classprior.Defaults(name); err != nil {
+			errs = append(errs, err)
+		}
+		if seen[name] {
+			errs = append(errs, fmt.Errorf("estimator %s listed twice", name))
+		}
+		seen[name] = true
+	}
+	return errors.Join(errs...)
+}
+
+// check validates the input and returns |L| and |U|.
+func (in Input) check() (nL, nU int, err error) {
+	n := len(in.Labeled)
+	if in.Scores == nil && in.Features == nil {
+		return 0, 0, errors.New("evaluate: no scores and no features: give one of them")
+	}
+	if in.Scores != nil && len(in.Scores) != n {
+		return 0, 0, fmt.Errorf("evaluate: %d scores for %d rows", len(in.Scores), n)
+	}
+	if in.Features != nil {
+		if r, _ := in.Features.Dims(); r != n {
+			return 0, 0, fmt.Errorf("evaluate: %d feature rows for %d rows", r, n)
+		}
+	}
+	if in.Truth != nil && len(in.Truth) != n {
+		return 0, 0, fmt.Errorf("evaluate: %d true labels for %d rows", len(in.Truth), n)
+	}
+	for i, s := range in.Scores {
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			return 0, 0, fmt.Errorf("evaluate: the score of row %d is %v: scores must be finite", i+1, s)
+		}
+	}
+	for _, l := range in.Labeled {
+		if l {
+			nL++
+		}
+	}
+	nU = n - nL
+	if nL == 0 || nU == 0 {
+		return nL, nU, fmt.Errorf("evaluate: %d labeled and %d unlabeled rows: want some of each", nL, nU)
+	}
+	return nL, nU, nil
+}
+
+// Run evaluates the model: it trains the classifier when no scores are
+// given, estimates alpha and beta with every estimator, recovers every
+// number under the priors, bounds the curves and bootstraps the intervals.
+// Bad input (NaN scores, an empty L or U, features that cannot train) is
+// an error; everything that makes numbers unreliable but computable (tied
+// scores, an estimator that fails or returns beta <= alpha) is a warning
+// in the result, and the numbers that cannot be computed are NaN (null in
+// JSON).
+func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
+	opts = opts.withDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	nL, nU, err := in.check()
+	if err != nil {
+		return nil, err
+	}
+	progress := func(format string, a ...any) {
+		if opts.Progress != nil {
+			opts.Progress(fmt.Sprintf(format, a...))
+		}
+	}
+	res := &Result{
+		Schema: Schema, NLabeled: nL, NUnlabeled: nU, C: Float(float64(nL) / float64(nL+nU)),
+		Pi: nan, Outside: opts.Outside.String(), Estimators: []EstimatorResult{},
+		Warnings: []Warning{}, Assumptions: []Assumption{},
+	}
+	warn := func(code, format string, a ...any) {
+		res.Warnings = append(res.Warnings, Warning{Code: code, Message: fmt.Sprintf(format, a...)})
+	}
+
+	// Scores: given, or trained labeled against unlabeled, held out.
+	scores := in.Scores
+	if scores == nil {
+		cfg := opts.Classifier
+		if cfg == nil {
+			d := classifiers.DefaultNNetBag()
+			cfg = &d
+		}
+		sc, err := cfg.New()
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: %w", err)
+		}
+		progress("training %s on %d rows", cfg.Name(), nL+nU)
+		start := time.Now()
+		r, err := sc.Score(ctx, classifiers.Data{X: in.Features, Y: in.Labeled}, opts.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: training %s: %w", cfg.Name(), err)
+		}
+		scores = r.Scores
+		res.Scores = Scores{Source: "trained", Classifier: cfg.Name(), Key: cfg.Key(), Seed: opts.Seed,
+			HeldOut: heldOut(cfg, r), Seconds: time.Since(start).Seconds()}
+	} else {
+		res.Scores = Scores{Source: "given"}
+	}
+	labeled, unlabeled := split(scores, in.Labeled)
+	r, err := metrics.Rank(scores, in.Labeled)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	res.Scores.Distinct, res.Scores.Values = r.Len()-1, scores
+	if r.Len() == 2 {
+		warn(WarnTiedScores, "every score is %v: the model ranks nothing, so no number says anything about it", r.Threshold(1))
+	}
+	aucPU := r.AUC()
+	if aucPU <= 0.5 {
+		warn(WarnAUCPU, "the PU AUC (labeled against unlabeled) is %.4f, not above 1/2: the model does not rank the labeled examples above the unlabeled ones, so it has learned nothing the recovery can use (are higher scores more positive? are the scores held out?)", aucPU)
+	}
+	if nL < 100 || nU < 1000 {
+		warn(WarnFewScores, "%d labeled and %d unlabeled examples: the estimators want at least 100 and 1000, and the intervals are wide", nL, nU)
+	}
+
+	// Estimators.
+	names := opts.Estimators
+	if len(names) == 0 {
+		names = Applicable(in.Features != nil)
+	}
+	for _, name := range names {
+		if ReadsFeatures(name) && in.Features == nil {
+			return nil, fmt.Errorf("evaluate: estimator %s reads the examples' features, and the input has none", name)
+		}
+	}
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("evaluate: %w", context.Cause(ctx))
+		}
+		progress("estimating alpha and beta with %s", name)
+		e := runEstimator(ctx, name, labeled, unlabeled, in, opts)
+		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("evaluate: %w", e.err)
+		}
+		res.Estimators = append(res.Estimators, e.EstimatorResult)
+	}
+	for _, e := range res.Estimators {
+		if e.Error != "" {
+			warn(WarnEstimatorFailed, "%s gave no estimate: %s", e.Method, e.Error)
+			continue
+		}
+		for _, w := range e.Warnings {
+			warn(WarnEstimator, "%s: %s", e.Method, w)
+		}
+		if e.Subsampled {
+			warn(WarnSubsampled, "%s read a random subsample of %d of the %d rows (its kernel matrix is dense: n x n)", e.Method, e.Rows, nL+nU)
+		}
+	}
+
+	// Priors.
+	switch {
+	case opts.Priors != nil:
+		res.Priors = Priors{Source: "given", Alpha: Float(opts.Priors.Alpha), Beta: Float(opts.Priors.Beta), Valid: true}
+	case len(res.Estimators) > 0:
+		e := res.Estimators[0]
+		res.Priors = Priors{Source: "estimated", Method: e.Method, Alpha: e.Alpha, Beta: e.Beta}
+		res.Priors.Valid = e.Error == "" && recovery.CheckPriors(float64(e.Alpha), float64(e.Beta)) == nil
+		if e.Error == "" && !res.Priors.Valid {
+			warn(WarnInvalidPriors, "%s estimated alpha %.4f and beta %.4f: the recovery needs beta > alpha (the labeled set richer in positives than the unlabeled), so no recovered number is given; give --alpha and --beta if you know them", e.Method, float64(e.Alpha), float64(e.Beta))
+		} else if e.Error != "" {
+			warn(WarnInvalidPriors, "%s, whose alpha and beta the recovered numbers would use, gave no estimate, so no recovered number is given", e.Method)
+		}
+		if e.CleanLabels && res.Priors.Valid {
+			warn(WarnCleanOnlyPrimary, "%s assumes clean labels (beta = 1); if some labeled examples may be negative, list alphamax-n first", e.Method)
+		}
+	default:
+		res.Priors = Priors{Source: "estimated", Alpha: nan, Beta: nan}
+		warn(WarnInvalidPriors, "no estimator ran and no alpha and beta were given, so no recovered number is given")
+	}
+	if res.Priors.Valid {
+		if gap := float64(res.Priors.Beta - res.Priors.Alpha); gap < SmallGap {
+			warn(WarnSmallGap, "beta - alpha is %.4f: the recovery divides by it, so every recovered number is unstable (the labeled set is hardly richer in positives than the unlabeled)", gap)
+		}
+	}
+
+	// Recovery under the priors, and under each estimator.
+	var rc *recovery.Recovery
+	if res.Priors.Valid {
+		if rc, err = recovery.New(r, float64(res.Priors.Alpha), float64(res.Priors.Beta)); err != nil {
+			return nil, fmt.Errorf("evaluate: %w", err)
+		}
+		res.Pi = Float(rc.Pi())
+	}
+	res.Metrics = metricsOf(r, rc, opts.Outside)
+	for i := range res.Estimators {
+		e := &res.Estimators[i]
+		if e.Error != "" || recovery.CheckPriors(float64(e.Alpha), float64(e.Beta)) != nil {
+			continue
+		}
+		erc, err := recovery.New(r, float64(e.Alpha), float64(e.Beta))
+		if err != nil {
+			continue
+		}
+		h := headlineOf(erc, opts.Outside)
+		e.Recovered = &h
+	}
+	res.Agreement = agreementOf(res.Estimators)
+	if a := res.Agreement; a != nil && a.Estimators > 1 {
+		if spread := float64(a.BetaMinusAlpha.Max - a.BetaMinusAlpha.Min); spread > DisagreeGap {
+			warn(WarnDisagree, "the estimators' beta - alpha ranges from %.3f to %.3f: the recovered numbers depend on which one is right (the table lists each one's)", float64(a.BetaMinusAlpha.Min), float64(a.BetaMinusAlpha.Max))
+		}
+	}
+	res.Curves = curvesOf(r, rc, opts)
+
+	// Claesen's bounds over the estimators' alpha.
+	if opts.BoundsResamples > 0 {
+		progress("bounding the curves (Claesen et al.)")
+		if err := boundsOf(ctx, res, scores, in.Labeled, opts); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("evaluate: %w", context.Cause(ctx))
+			}
+			warn(WarnBoundsFailed, "no bounds: %v", err)
+		}
+	}
+
+	// Bootstrap.
+	if opts.Bootstrap > 0 {
+		progress("bootstrap: %d resamples", opts.Bootstrap)
+		if err := bootstrap(ctx, res, in, scores, opts); err != nil {
+			return nil, err
+		}
+		if b := res.Bootstrap; b.Failed > 0 {
+			warn(WarnBootstrapFailed, "%d of %d bootstrap resamples gave no usable alpha and beta (an estimator error or beta <= alpha) and are left out of the intervals, which are then too narrow", b.Failed, b.Resamples)
+		}
+	}
+
+	if in.Truth != nil {
+		res.Truth = truthOf(scores, in.Labeled, in.Truth)
+	}
+	res.Assumptions = assumptions(res)
+	return res, nil
+}
+
+// heldOut describes how a classifier's scores are held out.
+func heldOut(cfg classifiers.Config, r *classifiers.Result) string {
+	switch c := cfg.(type) {
+	case *classifiers.GBDT:
+		return fmt.Sprintf("out-of-fold, %d folds (stratified)", c.Folds)
+	case *classifiers.NNetBag:
+		s := fmt.Sprintf("out-of-bag, %d nets", c.Bags)
+		if r.Filled > 0 {
+			s += fmt.Sprintf(" (%d rows in every bootstrap got the mean score)", r.Filled)
+		}
+		return s
+	case *classifiers.SVM:
+		return fmt.Sprintf("out-of-fold, %d folds", c.Folds)
+	}
+	return "held out by the classifier"
+}
+
+// split returns the scores of the labeled and of the unlabeled rows.
+func split(scores []float64, labeled []bool) (l, u []float64) {
+	for i, s := range scores {
+		if labeled[i] {
+			l = append(l, s)
+		} else {
+			u = append(u, s)
+		}
+	}
+	return l, u
+}
+
+// metricsOf computes the PU numbers and, with rc, the recovered ones.
+func metricsOf(r *metrics.Ranking, rc *recovery.Recovery, o recovery.Outside) Metrics {
+	f := func(x float64) *Float { v := Float(x); return &v }
+	m := Metrics{
+		AUC:   Metric{Set: "U", PU: Float(r.AUC()), Recovered: nan, Direct: f(math.NaN())},
+		AUCPR: Metric{Set: "U", PU: Float(r.AveragePrecision()), Recovered: nan},
+	}
+	if rc != nil {
+		m.AUC.Recovered = Float(rc.IndirectAUC(o))
+		m.AUC.Direct = f(rc.DirectAUC())
+		m.AUCPR.Recovered = Float(rc.AUCPR(o, recovery.DefaultPRCurve, recovery.DefaultPRArea))
+	}
+	for _, me := range recovery.Measures {
+		pu := r.Max(me.Metric())
+		mt := Metric{Set: "D", PU: Float(pu.Value), PUThreshold: f(pu.Threshold), Recovered: nan, Threshold: f(math.NaN())}
+		if rc != nil {
+			o := rc.Max(me)
+			mt.Recovered, mt.Threshold = Float(o.Value), f(o.Threshold)
+		}
+		*m.measure(me) = mt
+	}
+	return m
+}
+
+// measure returns the field of m for a threshold measure.
+func (m *Metrics) measure(me recovery.Measure) *Metric {
+	switch me {
+	case recovery.Accuracy:
+		return &m.Acc
+	case recovery.BalancedAccuracy:
+		return &m.BAcc
+	case recovery.F1:
+		return &m.F1
+	}
+	return &m.MCC
+}
+
+// headlineOf is the recovered numbers of rc.
+func headlineOf(rc *recovery.Recovery, o recovery.Outside) Headline {
+	return Headline{
+		AUC:   Float(rc.IndirectAUC(o)),
+		AUCPR: Float(rc.AUCPR(o, recovery.DefaultPRCurve, recovery.DefaultPRArea)),
+		Acc:   Float(rc.Max(recovery.Accuracy).Value),
+		BAcc:  Float(rc.Max(recovery.BalancedAccuracy).Value),
+		F1:    Float(rc.Max(recovery.F1).Value),
+		MCC:   Float(rc.Max(recovery.MCC).Value),
+	}
+}
+
+// agreementOf is the spread of the estimators that gave an estimate; nil
+// when none did.
+func agreementOf(es []EstimatorResult) *Agreement {
+	var a Agreement
+	first := true
+	span := func(r *Range, v Float, init bool) {
+		if init {
+			*r = Range{v, v}
+			return
+		}
+		r.Min, r.Max = min(r.Min, v), max(r.Max, v)
+	}
+	firstRec := true
+	for _, e := range es {
+		if e.Error != "" {
+			continue
+		}
+		span(&a.Alpha, e.Alpha, first)
+		span(&a.Beta, e.Beta, first)
+		span(&a.BetaMinusAlpha, e.BetaMinusAlpha, first)
+		first = false
+		a.Estimators++
+		if e.Recovered != nil {
+			span(&a.AUC, e.Recovered.AUC, firstRec)
+			span(&a.F1, e.Recovered.F1, firstRec)
+			firstRec = false
+		}
+	}
+	if a.Estimators == 0 {
+		return nil
+	}
+	if firstRec {
+		a.AUC, a.F1 = Range{nan, nan}, Range{nan, nan}
+	}
+	return &a
+}
+
+// truthOf computes the true numbers: AUC and AUC-PR (average precision) on
+// U with its true labels, the best threshold measures on D = L u U.
+func truthOf(scores []float64, labeled, truth []bool) *Truth {
+	t := &Truth{Alpha: nan, Beta: nan, AUC: nan, AUCPR: nan, Acc: nan, BAcc: nan, F1: nan, MCC: nan}
+	var uS []float64
+	var uT []bool
+	var posL, posU, nL int
+	for i, s := range scores {
+		if labeled[i] {
+			nL++
+			if truth[i] {
+				posL++
+			}
+			continue
+		}
+		uS, uT = append(uS, s), append(uT, truth[i])
+		if truth[i] {
+			posU++
+		}
+	}
+	t.Alpha, t.Beta = Float(float64(posU)/float64(len(uS))), Float(float64(posL)/float64(nL))
+	if ru, err := metrics.Rank(uS, uT); err == nil {
+		t.AUC, t.AUCPR = Float(ru.AUC()), Float(ru.AveragePrecision())
+	}
+	if rd, err := metrics.Rank(scores, truth); err == nil {
+		t.Acc = Float(rd.Max(recovery.Accuracy.Metric()).Value)
+		t.BAcc = Float(rd.Max(recovery.BalancedAccuracy.Metric()).Value)
+		t.F1 = Float(rd.Max(recovery.F1.Metric()).Value)
+		t.MCC = Float(rd.Max(recovery.MCC.Metric()).Value)
+	}
+	return t
+}
+
+// assumptions lists what the numbers of res need.
+func assumptions(res *Result) []Assumption {
+	a := []Assumption{
+		{"all recovered numbers", "the labeled examples are a random sample of their classes (SCAR; with label noise, of the positives and the negatives separately): a labeled positive scores like an unlabeled positive, likewise for negatives. Under biased labeling (which positives get labeled depends on their features) the recovered numbers are biased, and so is every estimator of alpha and beta"},
+		{"all numbers", "the scores are held out (out-of-fold or out-of-bag, never scores of the rows the model was trained on) and higher means more positive"},
+		{"auc, aucpr", "are about the unlabeled set U with its true labels (AAAI-2017): alpha is its fraction of positives"},
+		{"acc, bacc, f1, mcc", "are about all the data D = L u U with their true labels (PSB-2019): pi = c beta + (1 - c) alpha is its fraction of positives"},
+	}
+	if res.Priors.Source == "estimated" {
+		a = append(a, Assumption{"alpha, beta estimates", "the positives' score distribution is not contained in the negatives' (irreducibility; AlphaMax, AlphaMax-N estimate the largest fraction consistent with the data); alphamax, distcurve, km1 and km2 also assume clean labels (beta = 1)"})
+	}
+	if res.Bounds != nil {
+		a = append(a, Assumption{"bounds", "every labeled example is positive (beta = 1) and the labeled positives are a random sample of the positives (Claesen et al. 2015); they bound the curves of D = L u U for alpha in the given interval, at the band's confidence level"})
+	}
+	if res.Bootstrap != nil {
+		a = append(a, Assumption{"intervals", "cover " + Covers})
+	}
+	return a
+}
+
+// Estimate runs the class-prior estimators on in without evaluating a
+// model (`pueval estimate --method all`): opts.Estimators, or every one
+// that applies to what in holds (the score-reading ones with scores, the
+// feature-reading ones with features, on a subsample of opts.KMMaxRows
+// rows). It returns each estimator's result (without recovered numbers)
+// and their agreement. Only bad input and a cancelled ctx are errors; an
+// estimator that fails has its Error set.
+func Estimate(ctx context.Context, in Input, opts Options) ([]EstimatorResult, *Agreement, error) {
+	opts = opts.withDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, nil, fmt.Errorf("evaluate: %w", err)
+	}
+	if _, _, err := in.check(); err != nil {
+		return nil, nil, err
+	}
+	names := opts.Estimators
+	if len(names) == 0 {
+		for _, n := range Applicable(in.Features != nil) {
+			if ReadsFeatures(n) || in.Scores != nil {
+				names = append(names, n)
+			}
+		}
+	}
+	var labeled, unlabeled []float64
+	if in.Scores != nil {
+		labeled, unlabeled = split(in.Scores, in.Labeled)
+	}
+	out := []EstimatorResult{}
+	for _, name := range names {
+		if !ReadsFeatures(name) && in.Scores == nil {
+			return nil, nil, fmt.Errorf("evaluate: estimator %s reads scores, and the input has none", name)
+		}
+		if ReadsFeatures(name) && in.Features == nil {
+			return nil, nil, fmt.Errorf("evaluate: estimator %s reads the examples' features, and the input has none", name)
+		}
+		e := runEstimator(ctx, name, labeled, unlabeled, in, opts)
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("evaluate: %w", context.Cause(ctx))
+		}
+		out = append(out, e.EstimatorResult)
+	}
+	return out, agreementOf(out), nil
+}
+
+// Applicable lists the estimators that apply to an input, the default
+// first: AlphaMax-N (noisy labels, estimates both alpha and beta), then
+// every other registered score-reading estimator, then, with features,
+// the feature-reading ones.
+func Applicable(features bool) []string {
+	names := []string{classprior.AlphaMaxNName}
+	var feat []string
+	for _, n := range classprior.Names() {
+		if n == classprior.AlphaMaxNName {
+			continue
+		}
+		if ReadsFeatures(n) {
+			feat = append(feat, n)
+		} else {
+			names = append(names, n)
+		}
+	}
+	if features {
+		names = append(names, feat...)
+	}
+	return names
+}
+
+// ReadsFeatures reports whether the named estimator reads feature rows
+// rather than scores.
+func ReadsFeatures(name string) bool {
+	c, err := classprior.Defaults(name)
+	if err != nil {
+		return false
+	}
+	fr, ok := c.(classprior.FeatureReader)
+	return ok && fr.ReadsFeatures()
+}
+
+// ParseEstimators reads a comma-separated list of estimator names, or
+// "all" (nil: every one that applies).
+func ParseEstimators(s string) ([]string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "all" {
+		return nil, nil
+	}
+	var names []string
+	for _, n := range strings.Split(s, ",") {
+		n = strings.TrimSpace(n)
+		if _, err := classprior.Defaults(n); err != nil {
+			return nil, err
+		}
+		if slices.Contains(names, n) {
+			return nil, fmt.Errorf("estimator %s listed twice", n)
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}

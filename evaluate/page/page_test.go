@@ -1,0 +1,66 @@
+package page
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pueval/pueval/datasets/synth"
+	"github.com/pueval/pueval/evaluate"
+)
+
+// The page holds every part, with text from the input escaped, and its
+// figures exist in the three formats; a result without recovered numbers
+// (tied scores) draws too.
+func TestWrite(t *testing.T) {
+	s, err := synth.PU(rand.New(rand.NewPCG(1, 1)), synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 0.9, 300, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := append(append([]float64{}, s.Labeled...), s.Unlabeled...)
+	labeled := make([]bool, len(scores))
+	for i := range s.Labeled {
+		labeled[i] = true
+	}
+	tied := make([]float64, len(scores))
+	for _, c := range []struct {
+		name   string
+		scores []float64
+		wants  []string
+	}{
+		{"scores", scores, []string{"How good the model is", "Estimators of alpha and beta", "alphamax-n", "Bounds", "What the numbers assume", "bootstrap band", "&lt;b&gt;"}},
+		{"tied", tied, []string{"tied-scores", "unusable"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := evaluate.Run(context.Background(), evaluate.Input{Scores: c.scores, Labeled: labeled}, evaluate.Options{Bootstrap: 20, BoundsResamples: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), "page")
+			if err := Write(dir, res, Meta{Input: "<b>scores.csv", Command: "pueval evaluate"}); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			for _, w := range c.wants {
+				if !strings.Contains(page, w) {
+					t.Errorf("the page has no %q", w)
+				}
+			}
+			if strings.Contains(page, "<b>scores.csv") {
+				t.Error("the input's name is not escaped")
+			}
+			for _, f := range []string{"roc.png", "roc.pdf", "roc.svg", "pr.png", "pr.pdf", "pr.svg"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
