@@ -143,7 +143,14 @@ func (c countingRun) Estimate(ctx context.Context, in classprior.Input, rng *ran
 }
 
 func init() {
-	classprior.Register("test-counting", func() classprior.Config { return &countingEstimator{} })
+	classprior.Register("test-counting", func() classprior.Config {
+		// AlphaMax-N's defaults, as its registry entry gives them.
+		d, err := classprior.Defaults(classprior.AlphaMaxNName)
+		if err != nil {
+			panic(err)
+		}
+		return &countingEstimator{AlphaMaxN: *d.(*classprior.AlphaMaxN)}
+	})
 }
 
 // Estimates are cached by content like scores: a run that changes only the

@@ -151,23 +151,40 @@ func subsample(side string, s []float64, limit int, rng *rand.Rand, est *Estimat
 }
 
 // run is one AlphaMax execution: the likelihood curve of mixture against
-// component on the grid, then the knee.
+// component on the grid, then the knee; with Shifts > 1, once per histogram
+// origin, the estimate being the mean over the origins.
 func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []string, error) {
-	h, err := newHistogram(mixture, component)
+	w, err := binWidth(component)
 	if err != nil {
-		return Curve{}, nil, err
+		return Curve{}, nil, fmt.Errorf("component sample: %w", err)
 	}
-	raw, ll, err := llCurve(h, e.grid)
-	if err != nil {
-		return Curve{}, nil, err
-	}
-	// The grid is cloned so that a caller editing a curve cannot change the estimator.
-	c := Curve{Name: name, Alpha: slices.Clone(e.grid), LogLik: ll, Raw: raw, BinWidth: h.width, Bins: h.nBins}
-	p := pick(e.grid, ll, len(mixture), len(component), e.o)
-	c.Estimate, c.Knee, c.KneeIndex, c.Drop = p.value, e.grid[p.knee], p.knee, p.drop
+	var c Curve
 	var warnings []string
-	if p.warning != "" {
-		warnings = append(warnings, name+" curve: "+p.warning)
+	var sum float64
+	for j := range e.o.Shifts {
+		h, err := newHistogramAt(mixture, component, w, float64(j)/float64(e.o.Shifts))
+		if err != nil {
+			return Curve{}, nil, err
+		}
+		raw, ll, err := llCurve(h, e.grid)
+		if err != nil {
+			return Curve{}, nil, err
+		}
+		p := pick(e.grid, ll, len(mixture), len(component), e.o)
+		if j == 0 {
+			// The grid is cloned so that a caller editing a curve cannot change the estimator.
+			c = Curve{Name: name, Alpha: slices.Clone(e.grid), LogLik: ll, Raw: raw, BinWidth: h.width, Bins: h.nBins,
+				Knee: e.grid[p.knee], KneeIndex: p.knee, Drop: p.drop}
+		}
+		if e.o.Shifts > 1 {
+			c.Shifts = append(c.Shifts, p.value)
+		}
+		sum += p.value
+		// Each origin may warn (a flat curve); say it once.
+		if msg := name + " curve: " + p.warning; p.warning != "" && !slices.Contains(warnings, msg) {
+			warnings = append(warnings, msg)
+		}
 	}
+	c.Estimate = sum / float64(e.o.Shifts)
 	return c, warnings, nil
 }

@@ -68,6 +68,9 @@ func TestRegistry(t *testing.T) {
 	if a.Key() != b.Key() || a.Key() == (&AlphaMax{}).Key() || a.Key() == (&AlphaMaxN{Options: Options{Knee: KneePublished}}).Key() {
 		t.Errorf("keys: %s / %s", a.Key(), (&AlphaMax{}).Key())
 	}
+	if s1, s4 := (&AlphaMaxN{Options: Options{Shifts: 1}}).Key(), (&AlphaMaxN{Options: Options{Shifts: 4}}).Key(); s1 != a.Key() || s4 == a.Key() {
+		t.Errorf("keys with shifts 1 and 4: %s / %s, default %s", s1, s4, a.Key())
+	}
 	defer func() {
 		if recover() == nil {
 			t.Error("a duplicate registration did not panic")
@@ -89,14 +92,14 @@ func TestEstimateCancelled(t *testing.T) {
 
 func TestOptionsValidation(t *testing.T) {
 	neg, one := -1, 1
-	bad := Options{Knee: "elbow", Window: 1, Neighbours: -2, DropTau: -1, MaxLabeled: 5,
+	bad := Options{Knee: "elbow", Window: 1, Neighbours: -2, DropTau: -1, MaxLabeled: 5, Shifts: -1,
 		Grid: Grid{From: 0.5, To: 0.2, LogPoints: &neg}}
 	err := bad.Validate()
 	if err == nil {
 		t.Fatal("no error")
 	}
 	// Every problem is reported at once.
-	for _, want := range []string{`knee "elbow"`, "window 1", "neighbours -2", "drop_tau -1", "max_labeled 5", "grid from 0.5 to 0.2", "grid.log_points -1"} {
+	for _, want := range []string{`knee "elbow"`, "window 1", "neighbours -2", "drop_tau -1", "max_labeled 5", "shifts -1", "grid from 0.5 to 0.2", "grid.log_points -1"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
@@ -106,6 +109,9 @@ func TestOptionsValidation(t *testing.T) {
 	}
 	if err := (Options{Grid: Grid{Values: []float64{0.1, 0.2}, Step: 0.1}}).Validate(); err == nil || !strings.Contains(err.Error(), "leave out from") {
 		t.Errorf("values with step: %v", err)
+	}
+	if err := (Options{Shifts: MaxShifts + 1}).Validate(); err == nil || !strings.Contains(err.Error(), "shifts 65") {
+		t.Errorf("shifts above MaxShifts: %v", err)
 	}
 	if err := (Options{Grid: Grid{LogPoints: &one}}).Validate(); err == nil {
 		t.Error("log_points 1 accepted")
@@ -302,9 +308,49 @@ func TestSubsampleCap(t *testing.T) {
 	}
 }
 
-// TestEstimateMatchesStudy: Estimate with each rule gives exactly what the
-// study computes from curves on the union grid, so the study measures the
-// estimator that callers get.
+// TestShiftsMean: with shifts 4 each run reports the estimate of every
+// origin; origin 0 is the published histogram, so its estimate is the
+// single-histogram run's; the run's estimate is the mean of the four (the
+// definition, summed in order), and alpha, beta follow from the two means.
+// That origin j's own estimate is right is checked by TestEstimateMatchesStudy,
+// where the study bins each origin itself.
+func TestShiftsMean(t *testing.T) {
+	s := sample(t, 21, synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 0.9, 500, 5000)
+	in := Input{Labeled: s.Labeled, Unlabeled: s.Unlabeled}
+	one, err := mustNew(t, AlphaMaxNName, Options{}).Estimate(context.Background(), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err := mustNew(t, AlphaMaxNName, Options{Shifts: 4}).Estimate(context.Background(), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs [2]float64
+	for i, c := range four.Curves {
+		if len(c.Shifts) != 4 || one.Curves[i].Shifts != nil {
+			t.Fatalf("%s: %d origin estimates with shifts 4, %d with 1", c.Name, len(c.Shifts), len(one.Curves[i].Shifts))
+		}
+		if c.Shifts[0] != one.Curves[i].Estimate || !slices.Equal(c.LogLik, one.Curves[i].LogLik) {
+			t.Errorf("%s: origin 0 estimate %v, single histogram %v (or its curve differs)", c.Name, c.Shifts[0], one.Curves[i].Estimate)
+		}
+		if want := (c.Shifts[0] + c.Shifts[1] + c.Shifts[2] + c.Shifts[3]) / 4; c.Estimate != want {
+			t.Errorf("%s: estimate %v, want the mean of %v = %v", c.Name, c.Estimate, c.Shifts, want)
+		}
+		// The origins see different bins: not all four estimates agree.
+		if c.Shifts[0] == c.Shifts[1] && c.Shifts[1] == c.Shifts[2] && c.Shifts[2] == c.Shifts[3] {
+			t.Errorf("%s: every origin gives %v", c.Name, c.Shifts[0])
+		}
+		runs[i] = c.Estimate
+	}
+	if a, b := combine(runs[0], runs[1]); four.Alpha != a || four.Beta != b {
+		t.Errorf("alpha, beta %v %v; the runs give %v %v", four.Alpha, four.Beta, a, b)
+	}
+}
+
+// TestEstimateMatchesStudy: Estimate with each variant of the study (every
+// rule, and shifted histograms) gives exactly what the study computes from
+// curves on the union grid, so the study measures the estimator that callers
+// get.
 func TestEstimateMatchesStudy(t *testing.T) {
 	s := sample(t, 16, synth.Beta(5, 2), synth.Beta(2, 5), 0.25, 0.95, 1000, 10000)
 	rules, grids, union := studyGrid(t)
@@ -315,7 +361,7 @@ func TestEstimateMatchesStudy(t *testing.T) {
 			t.Fatal(err)
 		}
 		if est.Alpha != alpha[i] || est.Beta != beta[i] {
-			t.Errorf("%s: Estimate (%v, %v), study (%v, %v)", o.Knee, est.Alpha, est.Beta, alpha[i], beta[i])
+			t.Errorf("%s: Estimate (%v, %v), study (%v, %v)", studyVariants()[i].label, est.Alpha, est.Beta, alpha[i], beta[i])
 		}
 	}
 }

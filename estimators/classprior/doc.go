@@ -51,6 +51,14 @@
 // and component weights p_k are the published EM fit of the fixed uniform
 // components (relative frequencies when no score lies on an edge).
 //
+// Shifted histograms (option shifts, default 1): with shifts s > 1 the run is
+// made on s histograms of the same width whose edges start j w/s below xmin,
+// j = 0..s-1 (averaged shifted histograms, Scott 1985), each with its own
+// curve and knee, and the run returns the mean of their estimates. Where the
+// edges fall is arbitrary, and on scores piled in a few bins it moves the
+// estimate; the mean removes that part of the variance. Curve reports origin
+// 0 (the published histogram) and each origin's estimate.
+//
 // Likelihood per alpha (compute_llCurve with the 'combined2' objective):
 // weights 0 <= beta_k <= 1 split the mixture histogram into a component part
 // h1 = sum beta_k a_k U_k / alpha and a remainder h0 = sum (1 - beta_k) a_k U_k
@@ -139,64 +147,166 @@
 // N(2,1) positives vs N(0,1) negatives and from Beta(5,2) vs Beta(2,5)
 // (datasets/synth: exact alpha, beta), runs AlphaMax-N, and reports the mean
 // absolute error of alpha-hat (a) and of beta-hat - alpha-hat (b-a) for each
-// rule; the last rows are the well-separated acceptance cases (N(4,1) vs
-// N(0,1), clean labels). It runs in full in every go test (about 3 s) and
-// checks that the default has the smallest mean errors, that the published
+// rule (c-start: concave-start, publ.: published) and for the default rule on
+// four shifted histograms with drop_tau 2, 1.5 and 0.75 (s4, s4t1.5, s4t.75:
+// the candidates of the study on real scores below); the last rows are the
+// well-separated acceptance cases (N(4,1) vs N(0,1), clean labels). It runs
+// in full in every go test (about 15 s of CPU) and checks that the default
+// has the smallest mean errors of the four rules, that s4 lowers both means
+// further (all 36 cells, and the well-separated ones), that the published
 // rule keeps its weakness (its kappa always in {0.01} or [0.10, 0.89], its
 // clean-label error of beta - alpha more than twice the default's), that the
 // default's beta-hat is within 0.05 of 1 in every well-separated sample, and
-// (on amd64, where it was generated) that this table is current;
-// go test -run TestSyntheticStudy -update regenerates it (-short runs 4
-// repeats and skips the table).
+// (on amd64, where it was generated) that this table is current; go test -run
+// TestSyntheticStudy -update regenerates it (-short runs 4 repeats and skips
+// the table and the s4 claim). On the 90 held-out cells (go test -run
+// TestHeldOutStudy -heldout) the means of a and b-a are .068 and .055
+// (blend), .064 and .051 (s4), .062 and .050 (s4t1.5), .059 and .051
+// (s4t.75).
 //
-//	family          n_L beta alph | blend         | concave-start | fixed         | published
-//	                              | a       b-a   | a       b-a   | a       b-a   | a       b-a
-//	N(2,1)|N(0,1)   100 1.00 0.05 | 0.017   0.055 | 0.017   0.056 | 0.041   0.134 | 0.041   0.134
-//	N(2,1)|N(0,1)   100 1.00 0.25 | 0.053   0.071 | 0.059   0.076 | 0.052   0.090 | 0.062   0.110
-//	N(2,1)|N(0,1)   100 1.00 0.50 | 0.065   0.074 | 0.088   0.090 | 0.079   0.098 | 0.114   0.147
-//	N(2,1)|N(0,1)   100 0.95 0.05 | 0.026   0.051 | 0.023   0.062 | 0.042   0.093 | 0.042   0.096
-//	N(2,1)|N(0,1)   100 0.95 0.25 | 0.063   0.075 | 0.062   0.072 | 0.053   0.093 | 0.055   0.109
-//	N(2,1)|N(0,1)   100 0.95 0.50 | 0.082   0.066 | 0.087   0.065 | 0.061   0.085 | 0.096   0.131
-//	N(2,1)|N(0,1)   100 0.75 0.05 | 0.052   0.076 | 0.045   0.093 | 0.049   0.061 | 0.044   0.070
-//	N(2,1)|N(0,1)   100 0.75 0.25 | 0.140   0.082 | 0.129   0.118 | 0.089   0.076 | 0.092   0.074
-//	N(2,1)|N(0,1)   100 0.75 0.50 | 0.182   0.096 | 0.196   0.158 | 0.173   0.112 | 0.207   0.093
-//	N(2,1)|N(0,1)  1000 1.00 0.05 | 0.014   0.032 | 0.028   0.059 | 0.039   0.264 | 0.039   0.265
-//	N(2,1)|N(0,1)  1000 1.00 0.25 | 0.027   0.035 | 0.054   0.078 | 0.053   0.182 | 0.071   0.209
-//	N(2,1)|N(0,1)  1000 1.00 0.50 | 0.044   0.046 | 0.066   0.085 | 0.060   0.109 | 0.073   0.120
-//	N(2,1)|N(0,1)  1000 0.95 0.05 | 0.013   0.015 | 0.026   0.037 | 0.041   0.082 | 0.041   0.082
-//	N(2,1)|N(0,1)  1000 0.95 0.25 | 0.032   0.023 | 0.050   0.054 | 0.042   0.071 | 0.059   0.086
-//	N(2,1)|N(0,1)  1000 0.95 0.50 | 0.026   0.021 | 0.069   0.063 | 0.065   0.065 | 0.073   0.073
-//	N(2,1)|N(0,1)  1000 0.75 0.05 | 0.016   0.027 | 0.020   0.052 | 0.026   0.055 | 0.023   0.073
-//	N(2,1)|N(0,1)  1000 0.75 0.25 | 0.048   0.032 | 0.051   0.054 | 0.051   0.054 | 0.056   0.071
-//	N(2,1)|N(0,1)  1000 0.75 0.50 | 0.083   0.036 | 0.105   0.040 | 0.111   0.039 | 0.101   0.038
-//	B(5,2)|B(2,5)   100 1.00 0.05 | 0.012   0.033 | 0.014   0.029 | 0.041   0.132 | 0.041   0.132
-//	B(5,2)|B(2,5)   100 1.00 0.25 | 0.032   0.053 | 0.034   0.052 | 0.026   0.087 | 0.026   0.096
-//	B(5,2)|B(2,5)   100 1.00 0.50 | 0.051   0.055 | 0.058   0.060 | 0.058   0.067 | 0.059   0.085
-//	B(5,2)|B(2,5)   100 0.95 0.05 | 0.013   0.021 | 0.016   0.030 | 0.041   0.083 | 0.041   0.083
-//	B(5,2)|B(2,5)   100 0.95 0.25 | 0.043   0.034 | 0.040   0.029 | 0.029   0.055 | 0.037   0.065
-//	B(5,2)|B(2,5)   100 0.95 0.50 | 0.054   0.047 | 0.059   0.052 | 0.058   0.052 | 0.045   0.050
-//	B(5,2)|B(2,5)   100 0.75 0.05 | 0.032   0.084 | 0.031   0.084 | 0.041   0.065 | 0.039   0.061
-//	B(5,2)|B(2,5)   100 0.75 0.25 | 0.120   0.054 | 0.106   0.074 | 0.084   0.037 | 0.082   0.033
-//	B(5,2)|B(2,5)   100 0.75 0.50 | 0.130   0.056 | 0.112   0.078 | 0.116   0.064 | 0.137   0.064
-//	B(5,2)|B(2,5)  1000 1.00 0.05 | 0.006   0.017 | 0.007   0.030 | 0.034   0.698 | 0.034   0.735
-//	B(5,2)|B(2,5)  1000 1.00 0.25 | 0.019   0.032 | 0.036   0.057 | 0.111   0.370 | 0.112   0.374
-//	B(5,2)|B(2,5)  1000 1.00 0.50 | 0.020   0.029 | 0.041   0.055 | 0.092   0.124 | 0.098   0.131
-//	B(5,2)|B(2,5)  1000 0.95 0.05 | 0.005   0.015 | 0.008   0.011 | 0.041   0.082 | 0.041   0.082
-//	B(5,2)|B(2,5)  1000 0.95 0.25 | 0.025   0.016 | 0.043   0.034 | 0.034   0.055 | 0.042   0.063
-//	B(5,2)|B(2,5)  1000 0.95 0.50 | 0.033   0.026 | 0.052   0.045 | 0.048   0.048 | 0.056   0.055
-//	B(5,2)|B(2,5)  1000 0.75 0.05 | 0.014   0.025 | 0.020   0.033 | 0.025   0.036 | 0.023   0.042
-//	B(5,2)|B(2,5)  1000 0.75 0.25 | 0.039   0.017 | 0.041   0.028 | 0.041   0.028 | 0.041   0.041
-//	B(5,2)|B(2,5)  1000 0.75 0.50 | 0.048   0.016 | 0.056   0.017 | 0.056   0.017 | 0.043   0.024
-//	mean, all 36 cells            | 0.047   0.043 | 0.054   0.059 | 0.058   0.107 | 0.063   0.117
-//	mean, beta = 1                | 0.030   0.044 | 0.042   0.061 | 0.057   0.196 | 0.064   0.212
-//	mean, beta < 1                | 0.055   0.042 | 0.060   0.058 | 0.059   0.063 | 0.063   0.069
-//	N(4,1)|N(0,1)   100 1.00 0.05 | 0.015   0.009 | 0.021   0.008 | 0.413   0.700 | 0.324   0.821
-//	N(4,1)|N(0,1)   100 1.00 0.25 | 0.027   0.016 | 0.020   0.012 | 0.032   0.048 | 0.031   0.049
-//	N(4,1)|N(0,1)   100 1.00 0.50 | 0.044   0.031 | 0.038   0.029 | 0.053   0.019 | 0.049   0.020
-//	N(4,1)|N(0,1)  1000 1.00 0.05 | 0.016   0.010 | 0.020   0.015 | 0.326   0.853 | 0.326   0.853
-//	N(4,1)|N(0,1)  1000 1.00 0.25 | 0.029   0.018 | 0.013   0.010 | 0.186   0.549 | 0.187   0.555
-//	N(4,1)|N(0,1)  1000 1.00 0.50 | 0.040   0.031 | 0.008   0.009 | 0.128   0.128 | 0.134   0.137
-//	mean, well separated          | 0.029   0.019 | 0.020   0.014 | 0.190   0.383 | 0.175   0.406
+//	family          n_L beta alph | blend       | c-start     | fixed       | publ.       | s4          | s4t1.5      | s4t.75
+//	                              | a     b-a   | a     b-a   | a     b-a   | a     b-a   | a     b-a   | a     b-a   | a     b-a
+//	N(2,1)|N(0,1)   100 1.00 0.05 | 0.017 0.055 | 0.017 0.056 | 0.041 0.134 | 0.041 0.134 | 0.017 0.055 | 0.015 0.047 | 0.013 0.033
+//	N(2,1)|N(0,1)   100 1.00 0.25 | 0.053 0.071 | 0.059 0.076 | 0.052 0.090 | 0.062 0.110 | 0.045 0.063 | 0.044 0.057 | 0.045 0.050
+//	N(2,1)|N(0,1)   100 1.00 0.50 | 0.065 0.074 | 0.088 0.090 | 0.079 0.098 | 0.114 0.147 | 0.051 0.063 | 0.050 0.057 | 0.049 0.048
+//	N(2,1)|N(0,1)   100 0.95 0.05 | 0.026 0.051 | 0.023 0.062 | 0.042 0.093 | 0.042 0.096 | 0.027 0.048 | 0.024 0.038 | 0.020 0.024
+//	N(2,1)|N(0,1)   100 0.95 0.25 | 0.063 0.075 | 0.062 0.072 | 0.053 0.093 | 0.055 0.109 | 0.054 0.052 | 0.050 0.045 | 0.046 0.038
+//	N(2,1)|N(0,1)   100 0.95 0.50 | 0.082 0.066 | 0.087 0.065 | 0.061 0.085 | 0.096 0.131 | 0.084 0.069 | 0.080 0.063 | 0.069 0.056
+//	N(2,1)|N(0,1)   100 0.75 0.05 | 0.052 0.076 | 0.045 0.093 | 0.049 0.061 | 0.044 0.070 | 0.045 0.066 | 0.043 0.079 | 0.038 0.108
+//	N(2,1)|N(0,1)   100 0.75 0.25 | 0.140 0.082 | 0.129 0.118 | 0.089 0.076 | 0.092 0.074 | 0.121 0.055 | 0.117 0.064 | 0.109 0.088
+//	N(2,1)|N(0,1)   100 0.75 0.50 | 0.182 0.096 | 0.196 0.158 | 0.173 0.112 | 0.207 0.093 | 0.139 0.100 | 0.133 0.113 | 0.126 0.150
+//	N(2,1)|N(0,1)  1000 1.00 0.05 | 0.014 0.032 | 0.028 0.059 | 0.039 0.264 | 0.039 0.265 | 0.014 0.033 | 0.013 0.032 | 0.012 0.028
+//	N(2,1)|N(0,1)  1000 1.00 0.25 | 0.027 0.035 | 0.054 0.078 | 0.053 0.182 | 0.071 0.209 | 0.021 0.033 | 0.020 0.028 | 0.023 0.022
+//	N(2,1)|N(0,1)  1000 1.00 0.50 | 0.044 0.046 | 0.066 0.085 | 0.060 0.109 | 0.073 0.120 | 0.037 0.040 | 0.041 0.041 | 0.047 0.045
+//	N(2,1)|N(0,1)  1000 0.95 0.05 | 0.013 0.015 | 0.026 0.037 | 0.041 0.082 | 0.041 0.082 | 0.011 0.010 | 0.010 0.010 | 0.007 0.010
+//	N(2,1)|N(0,1)  1000 0.95 0.25 | 0.032 0.023 | 0.050 0.054 | 0.042 0.071 | 0.059 0.086 | 0.027 0.020 | 0.024 0.018 | 0.020 0.019
+//	N(2,1)|N(0,1)  1000 0.95 0.50 | 0.026 0.021 | 0.069 0.063 | 0.065 0.065 | 0.073 0.073 | 0.026 0.021 | 0.029 0.025 | 0.041 0.046
+//	N(2,1)|N(0,1)  1000 0.75 0.05 | 0.016 0.027 | 0.020 0.052 | 0.026 0.055 | 0.023 0.073 | 0.014 0.031 | 0.013 0.036 | 0.012 0.054
+//	N(2,1)|N(0,1)  1000 0.75 0.25 | 0.048 0.032 | 0.051 0.054 | 0.051 0.054 | 0.056 0.071 | 0.044 0.030 | 0.042 0.031 | 0.040 0.041
+//	N(2,1)|N(0,1)  1000 0.75 0.50 | 0.083 0.036 | 0.105 0.040 | 0.111 0.039 | 0.101 0.038 | 0.076 0.036 | 0.075 0.043 | 0.072 0.068
+//	B(5,2)|B(2,5)   100 1.00 0.05 | 0.012 0.033 | 0.014 0.029 | 0.041 0.132 | 0.041 0.132 | 0.012 0.033 | 0.012 0.028 | 0.011 0.021
+//	B(5,2)|B(2,5)   100 1.00 0.25 | 0.032 0.053 | 0.034 0.052 | 0.026 0.087 | 0.026 0.096 | 0.033 0.056 | 0.031 0.050 | 0.026 0.038
+//	B(5,2)|B(2,5)   100 1.00 0.50 | 0.051 0.055 | 0.058 0.060 | 0.058 0.067 | 0.059 0.085 | 0.039 0.048 | 0.039 0.046 | 0.041 0.043
+//	B(5,2)|B(2,5)   100 0.95 0.05 | 0.013 0.021 | 0.016 0.030 | 0.041 0.083 | 0.041 0.083 | 0.011 0.017 | 0.011 0.017 | 0.010 0.020
+//	B(5,2)|B(2,5)   100 0.95 0.25 | 0.043 0.034 | 0.040 0.029 | 0.029 0.055 | 0.037 0.065 | 0.036 0.026 | 0.034 0.022 | 0.028 0.018
+//	B(5,2)|B(2,5)   100 0.95 0.50 | 0.054 0.047 | 0.059 0.052 | 0.058 0.052 | 0.045 0.050 | 0.045 0.040 | 0.045 0.038 | 0.044 0.038
+//	B(5,2)|B(2,5)   100 0.75 0.05 | 0.032 0.084 | 0.031 0.084 | 0.041 0.065 | 0.039 0.061 | 0.028 0.087 | 0.027 0.097 | 0.024 0.121
+//	B(5,2)|B(2,5)   100 0.75 0.25 | 0.120 0.054 | 0.106 0.074 | 0.084 0.037 | 0.082 0.033 | 0.114 0.045 | 0.112 0.054 | 0.107 0.076
+//	B(5,2)|B(2,5)   100 0.75 0.50 | 0.130 0.056 | 0.112 0.078 | 0.116 0.064 | 0.137 0.064 | 0.131 0.051 | 0.126 0.056 | 0.118 0.066
+//	B(5,2)|B(2,5)  1000 1.00 0.05 | 0.006 0.017 | 0.007 0.030 | 0.034 0.698 | 0.034 0.735 | 0.006 0.017 | 0.006 0.016 | 0.006 0.013
+//	B(5,2)|B(2,5)  1000 1.00 0.25 | 0.019 0.032 | 0.036 0.057 | 0.111 0.370 | 0.112 0.374 | 0.017 0.031 | 0.015 0.028 | 0.012 0.021
+//	B(5,2)|B(2,5)  1000 1.00 0.50 | 0.020 0.029 | 0.041 0.055 | 0.092 0.124 | 0.098 0.131 | 0.021 0.029 | 0.019 0.026 | 0.018 0.021
+//	B(5,2)|B(2,5)  1000 0.95 0.05 | 0.005 0.015 | 0.008 0.011 | 0.041 0.082 | 0.041 0.082 | 0.005 0.012 | 0.005 0.014 | 0.005 0.017
+//	B(5,2)|B(2,5)  1000 0.95 0.25 | 0.025 0.016 | 0.043 0.034 | 0.034 0.055 | 0.042 0.063 | 0.025 0.014 | 0.022 0.014 | 0.020 0.016
+//	B(5,2)|B(2,5)  1000 0.95 0.50 | 0.033 0.026 | 0.052 0.045 | 0.048 0.048 | 0.056 0.055 | 0.033 0.025 | 0.031 0.023 | 0.027 0.019
+//	B(5,2)|B(2,5)  1000 0.75 0.05 | 0.014 0.025 | 0.020 0.033 | 0.025 0.036 | 0.023 0.042 | 0.013 0.022 | 0.012 0.023 | 0.012 0.027
+//	B(5,2)|B(2,5)  1000 0.75 0.25 | 0.039 0.017 | 0.041 0.028 | 0.041 0.028 | 0.041 0.041 | 0.036 0.015 | 0.035 0.017 | 0.032 0.024
+//	B(5,2)|B(2,5)  1000 0.75 0.50 | 0.048 0.016 | 0.056 0.017 | 0.056 0.017 | 0.043 0.024 | 0.041 0.013 | 0.040 0.012 | 0.039 0.015
+//	mean, all 36 cells            | 0.047 0.043 | 0.054 0.059 | 0.058 0.107 | 0.063 0.117 | 0.042 0.039 | 0.040 0.039 | 0.038 0.043
+//	mean, beta = 1                | 0.030 0.044 | 0.042 0.061 | 0.057 0.196 | 0.064 0.212 | 0.026 0.042 | 0.025 0.038 | 0.025 0.032
+//	mean, beta < 1                | 0.055 0.042 | 0.060 0.058 | 0.059 0.063 | 0.063 0.069 | 0.049 0.038 | 0.047 0.040 | 0.044 0.048
+//	N(4,1)|N(0,1)   100 1.00 0.05 | 0.015 0.009 | 0.021 0.008 | 0.413 0.700 | 0.324 0.821 | 0.014 0.010 | 0.015 0.005 | 0.018 0.003
+//	N(4,1)|N(0,1)   100 1.00 0.25 | 0.027 0.016 | 0.020 0.012 | 0.032 0.048 | 0.031 0.049 | 0.023 0.011 | 0.027 0.013 | 0.037 0.023
+//	N(4,1)|N(0,1)   100 1.00 0.50 | 0.044 0.031 | 0.038 0.029 | 0.053 0.019 | 0.049 0.020 | 0.039 0.026 | 0.044 0.031 | 0.056 0.045
+//	N(4,1)|N(0,1)  1000 1.00 0.05 | 0.016 0.010 | 0.020 0.015 | 0.326 0.853 | 0.326 0.853 | 0.017 0.010 | 0.018 0.011 | 0.020 0.013
+//	N(4,1)|N(0,1)  1000 1.00 0.25 | 0.029 0.018 | 0.013 0.010 | 0.186 0.549 | 0.187 0.555 | 0.029 0.018 | 0.034 0.022 | 0.044 0.033
+//	N(4,1)|N(0,1)  1000 1.00 0.50 | 0.040 0.031 | 0.008 0.009 | 0.128 0.128 | 0.134 0.137 | 0.041 0.032 | 0.051 0.042 | 0.071 0.061
+//	mean, well separated          | 0.029 0.019 | 0.020 0.014 | 0.190 0.383 | 0.175 0.406 | 0.027 0.018 | 0.032 0.021 | 0.041 0.030
+//
+// # Real scores: the AAAI-2017 data sets
+//
+// The e column of the AAAI-2017 Table 1 is the mean absolute error of
+// beta-hat - alpha-hat over 50 repeats. With the default rule, pueval's e is
+// below the paper's on 6 of the 11 comparable data sets (Gas is not: the
+// mirror lacks 2 of its 10 batches), but 1.3 to 4 times the paper's on the
+// near-separable Mushroom, Shuttle, Pendigit and Gas. The study ran every
+// variant on the cached bagged-net scores of the full reproduction
+// (testdata/aaai2017-estudy.yaml; no net retrained).
+//
+// What goes wrong. The scores are the bagged nets' estimate of P(labeled |
+// x), with about one labeled example per ten unlabeled, so they are not piled
+// near 0 and 1: the negatives pile up low (unlabeled median 0.009 on Shuttle,
+// 0.026 on Mushroom), the positives spread over 0.1 to 0.8. Scott's width of
+// the component is 0.02 in both runs of Mushroom, Shuttle and Pendigit with
+// clean labels, so the pile spans one or two bins, neither very narrow nor
+// very wide; no score is tied (bins on edges play no part). Three errors
+// remain. (1) In run 1 the curve falls a little before it falls steeply at
+// the true alpha/beta: on Mushroom (beta = 1, repeat 0, true 0.409) the drop
+// of the log-likelihood in units of 1/n + 1/n1 is 0.2 at 0.30, 2.2 at 0.34,
+// 7.4 at 0.38, 12.9 at 0.40, 34 at 0.42, because the bins whose labeled share
+// is high by chance bind first (2 bins at 0.26, 8 at 0.38, 18 at 0.42). The
+// drop rule (tolerance 2 units) stops at 0.33, the knee at 0.39, the blend
+// returns 0.36; over the 50 clean-label repeats alpha/beta is 0.057 low
+// (concave-start alone: 0.021). (2) The knee itself lands early on a sharp
+// bend: on Shuttle (repeat 0, true 0.136) the knee score is flat while the
+// right window reaches into the steep part (88.2, 87.7, 87.2, 86.7, 85.4 at
+// 0.10..0.14) and the first maximum, 0.10, wins. (3) With clean labels (kappa
+// = 0) the run-2 curve of Shuttle and Gas falls from the first grid point
+// (the drop rule returns 0.003) while the knee is found at 0.03, below 0.1,
+// where the concave-start test does not apply; the blend's 0.016 alone puts
+// about 0.014 into that cell's e. On Mushroom and Pendigit the lowest bin
+// holds the unlabeled negatives and 1% of the labeled scores, so that curve
+// is flat to 0.01-0.02. With clean labels, e from run 1 alone (run 2 exact)
+// and from run 2 alone is 0.057 and 0.003 on Mushroom, 0.032 and 0.012 on
+// Shuttle, 0.053 and 0.012 on Gas, 0.017 and 0.010 on Pendigit. The four
+// small data sets (n_L = 100) err the other way: Scott's width of 100
+// labeled scores is 0.05 to 0.1, and of Housing's 406 unlabeled 0.1 (8
+// bins); the lowest bin mixes the unlabeled negatives with the labeled
+// scores' lowest decile, and Housing's run-2 curve (beta = 1, repeat 0) is
+// flat to kappa = 0.13 where the truth is 0 (kappa-hat 0.165). These want
+// finer bins and less tolerance, the near-separable sets more tolerance.
+//
+// What was tried, on the curves of all 1,800 cells (an exploration; what
+// became an option is in the table): the drop rule alone with drop_tau 0.5
+// to 64 (Shuttle is best at 8, 0.010; Pima at 0.5, 0.116; never more than 6
+// data sets below the paper); a tolerance growing with the number of binding
+// bins, as a likelihood-ratio test's degrees of freedom (at most 5); the drop
+// extrapolated back to zero from where it first exceeds 20 units (Shuttle
+// 0.007, Mushroom 0.016, but Pima 0.337, and worse than blend on the
+// synthetic study); half Scott's width, Freedman-Diaconis, Scott's width of
+// both samples pooled or the smaller of the two samples' widths, and logit
+// or rank transforms of the scores before binning (finer bins bring Pima to
+// 0.108 and Housing to 0.070 but raise the synthetic b-a error of the default
+// rule from .043 to .048-.064); averaged shifted histograms (the s4 columns).
+// The table (go test -run TestAAAIStudy checks it against the committed
+// per-cell estimates, testdata/aaai2017-estimates.csv; -update with
+// PUEVAL_AAAI_RECORDS=records.jsonl of the study config regenerates both)
+// gives e per data set and "*" where it is below the paper's; tau1 is the
+// default rule with drop_tau 1, the other headings as in the synthetic table:
+//
+//	data set    n_L  paper | blend   c-start fixed   publ.   tau1    s4      s4t1.5  s4t.75
+//	bank       1000  0.212 | 0.096*  0.133*  0.186*  0.209*  0.085*  0.097*  0.091*  0.079*
+//	concrete    100  0.139 | 0.123*  0.139*  0.137*  0.156   0.116*  0.106*  0.102*  0.096*
+//	gas        1000  0.010 | 0.034   0.028   0.039   0.042   0.042   0.033   0.036   0.045
+//	housing     100  0.066 | 0.098   0.086   0.087   0.098   0.086   0.082   0.076   0.065*
+//	landsat    1000  0.026 | 0.017*  0.027   0.252   0.260   0.015*  0.016*  0.015*  0.012*
+//	mushroom   1000  0.009 | 0.036   0.012   0.014   0.018   0.050   0.034   0.040   0.055
+//	pageblock   100  0.394 | 0.108*  0.104*  0.125*  0.130*  0.097*  0.108*  0.102*  0.089*
+//	pendigit   1000  0.009 | 0.012   0.016   0.021   0.026   0.016   0.010   0.012   0.017
+//	pima        100  0.165 | 0.183   0.158*  0.170   0.198   0.156*  0.169   0.156*  0.130*
+//	shuttle    1000  0.012 | 0.023   0.025   0.093   0.119   0.029   0.021   0.023   0.029
+//	spambase   1000  0.056 | 0.033*  0.066   0.087   0.097   0.033*  0.029*  0.028*  0.030*
+//	wine       1000  0.147 | 0.101*  0.132*  0.117*  0.130*  0.106*  0.100*  0.101*  0.107*
+//	below the paper, of 11 |     6       5       4       3       7       6       7       8
+//	mean, 12 sets    0.104 | 0.072   0.077   0.111   0.124   0.069   0.067   0.065   0.063
+//
+// Shifts 4 lowers the mean e from .072 to .067 and every synthetic mean (all
+// 36 cells a .047 to .042, b-a .043 to .039; well separated .029/.019 to
+// .027/.018; held out .068/.055 to .064/.051), but leaves the count at 6
+// (Pima .169, Pendigit .010). With shifts, a smaller drop_tau brings the
+// small data sets below the paper: 7 at 1.5 (Pima), 8 at 0.75 (Housing .065
+// against .066, less than its standard error of about .004 over 150 cells).
+// Both raise e on the near-separable sets (Mushroom .040 and .055), and 0.75
+// raises the well-separated synthetic error (b-a .030 against .019): that is
+// drop_tau tuned to the four small real data sets. So the best reachable
+// without such tuning is 7 of 11 (s4t1.5), and 8 only by a margin within the
+// noise. On the near-separable sets no variant comes near the paper's .009 to
+// .012 while keeping the others: their e with s4, .010 to .034, is one to
+// three grid steps of 0.01, and the published rule on these scores gives
+// .018 to .119 there, so the paper's small e on them must come from its
+// scores (or another difference of its pipeline), not from its rule. The
+// default stays blend on one histogram: a default change was to reach 8 of
+// 11 and hold on the synthetic studies, and no variant does both.
 //
 // # Errors and warnings
 //
@@ -216,5 +326,5 @@
 // AlphaMax-N on 1,000 labeled and 10,000 unlabeled scores takes about 2.5 ms
 // (BenchmarkAlphaMaxN, 2 x 106 grid points; 8.6 ms when the scores are
 // rounded to 2 decimals and many lie on bin edges); the published code takes
-// tens of seconds.
+// tens of seconds. Shifts s costs s times as much.
 package classprior

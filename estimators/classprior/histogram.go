@@ -111,7 +111,8 @@ func stddev(x []float64) float64 {
 // xmin, xmax taken over both samples and w the automatic bin width of the
 // component sample; the mixture and the component sample each get their own
 // weights on the same bins. Only bins that hold a point are stored, so a small
-// width over a wide range costs nothing.
+// width over a wide range costs nothing. A shifted histogram (Options.Shifts)
+// starts its edges a fraction of w below the smallest score instead.
 //
 // The intervals are closed, as MATLAB's unifpdf: a point exactly on an
 // interior edge lies in both neighbouring bins, and the weights are then the
@@ -139,7 +140,14 @@ func newHistogram(x, x1 []float64) (*histogram, error) {
 	if err != nil {
 		return nil, fmt.Errorf("component sample: %w", err)
 	}
-	xmin := math.Min(slices.Min(x), slices.Min(x1))
+	return newHistogramAt(x, x1, w, 0)
+}
+
+// newHistogramAt bins mixture (x) and component (x1) on bins of width w whose
+// edges start shift*w below the smallest score of both samples (shift in
+// [0, 1); 0 is the published histogram).
+func newHistogramAt(x, x1 []float64, w, shift float64) (*histogram, error) {
+	xmin := math.Min(slices.Min(x), slices.Min(x1)) - shift*w
 	xmax := math.Max(slices.Max(x), slices.Max(x1))
 	// The edges are MATLAB's colon xmin:w:(xmax+w): as many steps of w as fit,
 	// allowing a little rounding, and never fewer than needed to cover xmax.

@@ -3,6 +3,7 @@ package classprior
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,6 +92,33 @@ func TestClosedIntervals(t *testing.T) {
 			t.Errorf("mixEdge = %v, want %v", h.mixEdge, wantEdge)
 			break
 		}
+	}
+}
+
+// TestShiftedEdges: the integer data of TestClosedIntervals (width 1, edges
+// on the integers) with the origin moved half a bin down: the edges are
+// -0.5, 0.5, ..., 3.5, so 0.5, 1.5 and 2.5 now lie on edges and the integers
+// inside bins.
+func TestShiftedEdges(t *testing.T) {
+	mix := []float64{0, 0.5, 1, 1.5, 2, 2.5, 3, 3, 3, 0.25}
+	comp := []float64{0, 1, 2, 3, 1, 2, 3, 1, 2, 3}
+	h, err := newHistogramAt(mix, comp, 1, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.xmin != -0.5 || h.nBins != 4 { // edges -0.5, 0.5, 1.5, 2.5, 3.5
+		t.Fatalf("xmin %v bins %d, want -0.5 and 4", h.xmin, h.nBins)
+	}
+	// Mixture: inside [-0.5, 0.5]: 0, 0.25; [0.5, 1.5]: 1; [1.5, 2.5]: 2;
+	// [2.5, 3.5]: 3 (three times); on edges 0.5, 1.5, 2.5: one each.
+	wantIn := []float64{2, 1, 1, 3}
+	wantEdge := []float64{1, 1, 1}
+	if !slices.Equal(h.mixIn, wantIn) || !slices.Equal(h.mixEdge, wantEdge) {
+		t.Errorf("mixIn %v, mixEdge %v; want %v, %v", h.mixIn, h.mixEdge, wantIn, wantEdge)
+	}
+	// The component's integers all lie inside bins: 1, 3, 3, 3.
+	if want := []float64{1, 3, 3, 3}; !slices.Equal(h.compIn, want) {
+		t.Errorf("compIn %v, want %v", h.compIn, want)
 	}
 }
 
