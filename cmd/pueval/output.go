@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"text/tabwriter"
 
@@ -19,18 +18,7 @@ import (
 // "+Inf", which Python's float() and most JSON consumers read back; NaN as null.
 type number float64
 
-func (x number) MarshalJSON() ([]byte, error) {
-	f := float64(x)
-	switch {
-	case math.IsNaN(f):
-		return []byte("null"), nil
-	case math.IsInf(f, 1):
-		return []byte(`"+Inf"`), nil
-	case math.IsInf(f, -1):
-		return []byte(`"-Inf"`), nil
-	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
-}
+func (x number) MarshalJSON() ([]byte, error) { return evaluate.Float(x).MarshalJSON() }
 
 // UnmarshalJSON reads what MarshalJSON writes (for tests and consumers
 // written in Go).
