@@ -225,57 +225,67 @@ func genDot2(p emit, s isa) {
 	p("\tRET")
 }
 
-// genAxpy: axpyGo, elementwise: y = y + (alpha x). Four registers per
-// iteration, then one, then single elements.
+// genAxpy: axpyGo, elementwise: y = y + (alpha x). The elements are
+// independent, so the order is free: it runs from the end down (see
+// descend), single elements until the rest is whole registers, then one
+// register until the rest is whole groups of four, then four per step.
 func genAxpy(p emit, s isa) {
 	name := "axpy" + s.suffix
 	text(p, name, "(alpha float64, x, y *float64, n int)", 32)
 	p("\tVBROADCASTSD alpha+0(FP), %s", s.v(8))
 	p("\tMOVQ x+8(FP), SI")
 	p("\tMOVQ y+16(FP), DI")
-	p("\tMOVQ n+24(FP), CX")
-	p("\tXORQ AX, AX")
-	blk := 4 * s.w
-	p("\tMOVQ CX, DX")
-	p("\tANDQ $-%d, DX", blk)
-	p("\tJZ %sone", name)
-	p("%sloop:", name)
-	for i := range 4 {
-		p("\tVMULPD %d(SI)(AX*8), %s, %s", i*s.bytes(), s.v(8), s.v(i))
-	}
-	for i := range 4 {
-		p("\tVADDPD %d(DI)(AX*8), %s, %s", i*s.bytes(), s.v(i), s.v(i))
-		p("\tVMOVUPD %s, %d(DI)(AX*8)", s.v(i), i*s.bytes())
-	}
-	p("\tADDQ $%d, AX", blk)
-	p("\tCMPQ AX, DX")
-	p("\tJLT %sloop", name)
-	p("%sone:", name)
-	p("\tMOVQ CX, DX")
-	p("\tANDQ $-%d, DX", s.w)
-	p("%soneloop:", name)
-	p("\tCMPQ AX, DX")
-	p("\tJGE %stail", name)
-	p("\tVMULPD (SI)(AX*8), %s, %s", s.v(8), s.v(0))
-	p("\tVADDPD (DI)(AX*8), %s, %s", s.v(0), s.v(0))
-	p("\tVMOVUPD %s, (DI)(AX*8)", s.v(0))
-	p("\tADDQ $%d, AX", s.w)
-	p("\tJMP %soneloop", name)
-	p("%stail:", name)
-	p("\tCMPQ AX, CX")
-	p("\tJGE %sdone", name)
-	p("\tVMULSD (SI)(AX*8), X8, X0")
-	p("\tVADDSD (DI)(AX*8), X0, X0")
-	p("\tVMOVSD X0, (DI)(AX*8)")
-	p("\tINCQ AX")
-	p("\tJMP %stail", name)
-	p("%sdone:", name)
+	p("\tMOVQ n+24(FP), AX")
+	descend(p, s, name, 4, func(k int) {
+		p("\tVMULSD (SI)(AX*8), X8, X0")
+		p("\tVADDSD (DI)(AX*8), X0, X0")
+		p("\tVMOVSD X0, (DI)(AX*8)")
+	}, func(k int) {
+		for i := range k {
+			p("\tVMULPD %d(SI)(AX*8), %s, %s", i*s.bytes(), s.v(8), s.v(i))
+		}
+		for i := range k {
+			p("\tVADDPD %d(DI)(AX*8), %s, %s", i*s.bytes(), s.v(i), s.v(i))
+			p("\tVMOVUPD %s, %d(DI)(AX*8)", s.v(i), i*s.bytes())
+		}
+	})
 	p("\tVZEROUPPER")
 	p("\tRET")
 }
 
-// genAxpy2: axpy2Go, elementwise: x = x + (a r), y = y + (b r). Two
-// registers of r per iteration, then one, then single elements.
+// descend writes a loop over elements n-1 down to 0 (n in AX, the index in
+// AX): one(0) per single element while AX is not a multiple of the
+// register width, then vec(1) per register while AX is not a multiple of
+// k registers, then vec(k) per k registers. The back substitutions walk
+// the factor's rows from the last up; rows laid out one after the other
+// (newFactorRows) then make one descending stream through memory, which
+// the hardware prefetchers follow (ascending within each row, every row
+// starts a new stream: about half the speed on a factor of 3,600 rows,
+// whose 50 MB do not stay in the caches).
+func descend(p emit, s isa, name string, k int, one func(int), vec func(int)) {
+	p("%sone:", name)
+	p("\tTESTQ $%d, AX", s.w-1)
+	p("\tJZ %svec", name)
+	p("\tDECQ AX")
+	one(0)
+	p("\tJMP %sone", name)
+	p("%svec:", name)
+	p("\tTESTQ $%d, AX", k*s.w-1)
+	p("\tJZ %sblk", name)
+	p("\tSUBQ $%d, AX", s.w)
+	vec(1)
+	p("\tJMP %svec", name)
+	p("%sblk:", name)
+	p("\tTESTQ AX, AX")
+	p("\tJZ %sdone", name)
+	p("\tSUBQ $%d, AX", k*s.w)
+	vec(k)
+	p("\tJMP %sblk", name)
+	p("%sdone:", name)
+}
+
+// genAxpy2: axpy2Go, elementwise: x = x + (a r), y = y + (b r); from the
+// end down like axpy, two registers of r per step.
 func genAxpy2(p emit, s isa) {
 	name := "axpy2" + s.suffix
 	text(p, name, "(a, b float64, r, x, y *float64, n int)", 48)
@@ -284,55 +294,28 @@ func genAxpy2(p emit, s isa) {
 	p("\tMOVQ r+16(FP), SI")
 	p("\tMOVQ x+24(FP), DI")
 	p("\tMOVQ y+32(FP), R8")
-	p("\tMOVQ n+40(FP), CX")
-	p("\tXORQ AX, AX")
-	blk := 2 * s.w
-	p("\tMOVQ CX, DX")
-	p("\tANDQ $-%d, DX", blk)
-	p("\tJZ %sone", name)
-	p("%sloop:", name)
-	for i := range 2 {
-		off := i * s.bytes()
-		r, tx, ty := s.v(i), s.v(2+2*i), s.v(3+2*i)
-		p("\tVMOVUPD %d(SI)(AX*8), %s", off, r)
-		p("\tVMULPD %s, %s, %s", r, s.v(8), tx)
-		p("\tVADDPD %d(DI)(AX*8), %s, %s", off, tx, tx)
-		p("\tVMOVUPD %s, %d(DI)(AX*8)", tx, off)
-		p("\tVMULPD %s, %s, %s", r, s.v(9), ty)
-		p("\tVADDPD %d(R8)(AX*8), %s, %s", off, ty, ty)
-		p("\tVMOVUPD %s, %d(R8)(AX*8)", ty, off)
-	}
-	p("\tADDQ $%d, AX", blk)
-	p("\tCMPQ AX, DX")
-	p("\tJLT %sloop", name)
-	p("%sone:", name)
-	p("\tMOVQ CX, DX")
-	p("\tANDQ $-%d, DX", s.w)
-	p("%soneloop:", name)
-	p("\tCMPQ AX, DX")
-	p("\tJGE %stail", name)
-	p("\tVMOVUPD (SI)(AX*8), %s", s.v(0))
-	p("\tVMULPD %s, %s, %s", s.v(0), s.v(8), s.v(2))
-	p("\tVADDPD (DI)(AX*8), %s, %s", s.v(2), s.v(2))
-	p("\tVMOVUPD %s, (DI)(AX*8)", s.v(2))
-	p("\tVMULPD %s, %s, %s", s.v(0), s.v(9), s.v(3))
-	p("\tVADDPD (R8)(AX*8), %s, %s", s.v(3), s.v(3))
-	p("\tVMOVUPD %s, (R8)(AX*8)", s.v(3))
-	p("\tADDQ $%d, AX", s.w)
-	p("\tJMP %soneloop", name)
-	p("%stail:", name)
-	p("\tCMPQ AX, CX")
-	p("\tJGE %sdone", name)
-	p("\tVMOVSD (SI)(AX*8), X0")
-	p("\tVMULSD X0, X8, X2")
-	p("\tVADDSD (DI)(AX*8), X2, X2")
-	p("\tVMOVSD X2, (DI)(AX*8)")
-	p("\tVMULSD X0, X9, X3")
-	p("\tVADDSD (R8)(AX*8), X3, X3")
-	p("\tVMOVSD X3, (R8)(AX*8)")
-	p("\tINCQ AX")
-	p("\tJMP %stail", name)
-	p("%sdone:", name)
+	p("\tMOVQ n+40(FP), AX")
+	descend(p, s, name, 2, func(int) {
+		p("\tVMOVSD (SI)(AX*8), X0")
+		p("\tVMULSD X0, X8, X2")
+		p("\tVADDSD (DI)(AX*8), X2, X2")
+		p("\tVMOVSD X2, (DI)(AX*8)")
+		p("\tVMULSD X0, X9, X3")
+		p("\tVADDSD (R8)(AX*8), X3, X3")
+		p("\tVMOVSD X3, (R8)(AX*8)")
+	}, func(k int) {
+		for i := range k {
+			off := i * s.bytes()
+			r, tx, ty := s.v(i), s.v(2+2*i), s.v(3+2*i)
+			p("\tVMOVUPD %d(SI)(AX*8), %s", off, r)
+			p("\tVMULPD %s, %s, %s", r, s.v(8), tx)
+			p("\tVADDPD %d(DI)(AX*8), %s, %s", off, tx, tx)
+			p("\tVMOVUPD %s, %d(DI)(AX*8)", tx, off)
+			p("\tVMULPD %s, %s, %s", r, s.v(9), ty)
+			p("\tVADDPD %d(R8)(AX*8), %s, %s", off, ty, ty)
+			p("\tVMOVUPD %s, %d(R8)(AX*8)", ty, off)
+		}
+	})
 	p("\tVZEROUPPER")
 	p("\tRET")
 }
