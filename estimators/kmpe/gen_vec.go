@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_vec writes vec_amd64.s: the vector kernels of vec.go (dot, dot2,
-// axpy, axpy2, rot, subTile) in Go assembly, once for AVX-512 (ZMM
+// axpy, axpy2, rot, subTile, expNeg) in Go assembly, once for AVX-512 (ZMM
 // registers of 8 lanes, routine names suffixed AVX512) and once for AVX2
 // (YMM registers of 4 lanes, suffixed AVX2), so that they build with the
 // default toolchain on any amd64 target and are chosen at run time
@@ -9,7 +9,8 @@
 //
 // Numerics: each routine performs, element by element (or partial sum by
 // partial sum), the operations of its plain-Go statement in vec.go, in its
-// order: VMULPD then VADDPD/VSUBPD (never FMA), the reductions with the
+// order: VMULPD then VADDPD/VSUBPD (never FMA; expNeg excepted, which
+// follows math.Exp's amd64 assembly, FMA included), the reductions with the
 // statement's partial sums and combining tree, tails in order with the
 // scalar VMULSD/VADDSD. TestVecKernelsAgree checks the bits. Products
 // commute and x - y is x + (-y) in IEEE arithmetic, which is all the
@@ -24,7 +25,9 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 )
 
 func main() {
@@ -35,6 +38,7 @@ func main() {
 	p("//go:build amd64")
 	p("")
 	p(`#include "textflag.h"`)
+	expData(p)
 	for _, s := range []isa{avx512, avx2} {
 		genDot(p, s)
 		genDot2(p, s)
@@ -42,6 +46,7 @@ func main() {
 		genAxpy2(p, s)
 		genRot(p, s)
 		genSubTile(p, s)
+		genExp(p, s)
 	}
 	if err := os.WriteFile("vec_amd64.s", b.Bytes(), 0o644); err != nil {
 		panic(err)
@@ -517,5 +522,141 @@ func genSubTile(p emit, s isa) {
 	p("\tCMPQ DX, AX")
 	p("\tJLT %schunk", name)
 	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// The constants of math.Exp's amd64 assembly (GOROOT/src/math/exp_amd64.s,
+// the same decimal literals), each a row of 8 lanes (64 bytes) in the
+// table expc at these offsets, so that a ZMM or YMM operand reads it
+// whole; expBias holds 16 int32 lanes of 1023.
+var expConsts = []struct {
+	name, lit string
+}{
+	{"expLog2e", "1.4426950408889634073599246810018920"},
+	{"expLn2U", "0.69314718055966295651160180568695068359375"},
+	{"expLn2L", "0.28235290563031577122588448175013436025525412068e-12"},
+	{"expSixteenth", "0.0625"},
+	{"expC8", "2.4801587301587301587e-5"},
+	{"expC7", "1.9841269841269841270e-4"},
+	{"expC6", "1.3888888888888888889e-3"},
+	{"expC5", "8.3333333333333333333e-3"},
+	{"expC4", "4.1666666666666666667e-2"},
+	{"expC3", "1.6666666666666666667e-1"},
+	{"expHalf", "0.5"},
+	{"expOne", "1.0"},
+	{"expTwo", "2.0"},
+	// The fast path's range: math.Exp's assembly takes neither its
+	// overflow nor its subnormal branch for -708 <= x <= 709.
+	{"expLo", "-708"},
+	{"expHi", "709"},
+}
+
+// expOff returns the byte offset of a constant in expc.
+func expOff(name string) int {
+	if name == "expBias" {
+		return 64 * len(expConsts)
+	}
+	for i, c := range expConsts {
+		if c.name == name {
+			return 64 * i
+		}
+	}
+	panic(name)
+}
+
+func expData(p emit) {
+	p("")
+	p("// expc: math.Exp's constants (exp_amd64.s), 8 lanes each; then 16 int32 lanes of 1023.")
+	for i, c := range expConsts {
+		v, err := strconv.ParseFloat(c.lit, 64)
+		if err != nil {
+			panic(err)
+		}
+		for l := range 8 {
+			p("DATA expc<>+%d(SB)/8, $%#016x // %s %s", 64*i+8*l, math.Float64bits(v), c.name, c.lit)
+		}
+	}
+	for l := range 16 {
+		p("DATA expc<>+%d(SB)/4, $1023", expOff("expBias")+4*l)
+	}
+	p("GLOBL expc<>(SB), RODATA|NOPTR, $%d", expOff("expBias")+64)
+}
+
+// genExp: dst[k] = math.Exp(-src[k]/den) for whole registers from the start,
+// as long as every lane's argument lies in [-708, 709]; it returns how many
+// elements it did (the Go wrapper does the vector with a lane out of that
+// range, and the tail, with math.Exp, then calls again). Each lane performs
+// the operations of math.Exp's amd64 assembly on CPUs with FMA (its avxfma
+// branch), in its order: x = src / (-den) (which is (-src)/den: division
+// is symmetric in sign); the exponent k = round(x log2 e) by VCVTPD2DQ (the
+// MXCSR rounding, as CVTSD2SL), r = x - k ln2 in two fused steps, r/16, the
+// Taylor polynomial by fused Horner steps, four squarings of (1 + y) by
+// y(y + 2), then the scaling by 2^k through the exponent bits.
+func genExp(p emit, s isa) {
+	name := "expNeg" + s.suffix
+	text(p, name, "(dst, src *float64, n int, nden float64) int", 40)
+	c := func(n string) string { return fmt.Sprintf("%d(R8)", expOff(n)) }
+	half := "Y" // the int32 lanes: half the register's bytes
+	if s.w == 4 {
+		half = "X"
+	}
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ src+8(FP), SI")
+	p("\tMOVQ n+16(FP), CX")
+	p("\tANDQ $-%d, CX", s.w)
+	p("\tVBROADCASTSD nden+24(FP), %s", s.v(15))
+	p("\tLEAQ expc<>(SB), R8")
+	p("\tXORQ AX, AX")
+	p("%sloop:", name)
+	p("\tCMPQ AX, CX")
+	p("\tJGE %sdone", name)
+	p("\tVMOVUPD (SI)(AX*8), %s", s.v(0))
+	p("\tVDIVPD %s, %s, %s", s.v(15), s.v(0), s.v(0))
+	// Every lane in [-708, 709] (ordered compares: NaN fails), else stop.
+	if s.w == 8 {
+		p("\tVCMPPD $0x1d, %s, Z0, K1", c("expLo"))
+		p("\tVCMPPD $0x12, %s, Z0, K1, K2", c("expHi"))
+		p("\tKMOVB K2, BX")
+		p("\tCMPQ BX, $0xff")
+	} else {
+		p("\tVCMPPD $0x1d, %s, Y0, Y3", c("expLo"))
+		p("\tVCMPPD $0x12, %s, Y0, Y4", c("expHi"))
+		p("\tVANDPD Y4, Y3, Y3")
+		p("\tVMOVMSKPD Y3, BX")
+		p("\tCMPQ BX, $0xf")
+	}
+	p("\tJNE %sdone", name)
+	p("\tVMULPD %s, %s, %s", c("expLog2e"), s.v(0), s.v(1))
+	if s.w == 8 {
+		p("\tVCVTPD2DQ Z1, Y2")
+		p("\tVCVTDQ2PD Y2, Z1")
+	} else {
+		p("\tVCVTPD2DQY Y1, X2")
+		p("\tVCVTDQ2PD X2, Y1")
+	}
+	p("\tVFNMADD231PD %s, %s, %s", c("expLn2U"), s.v(1), s.v(0))
+	p("\tVFNMADD231PD %s, %s, %s", c("expLn2L"), s.v(1), s.v(0))
+	p("\tVMULPD %s, %s, %s", c("expSixteenth"), s.v(0), s.v(0))
+	p("\tVMOVUPD %s, %s", c("expC8"), s.v(1))
+	for _, k := range []string{"expC7", "expC6", "expC5", "expC4", "expC3", "expHalf", "expOne"} {
+		p("\tVFMADD213PD %s, %s, %s", c(k), s.v(0), s.v(1))
+	}
+	p("\tVMULPD %s, %s, %s", s.v(1), s.v(0), s.v(0))
+	for range 3 {
+		p("\tVADDPD %s, %s, %s", c("expTwo"), s.v(0), s.v(1))
+		p("\tVMULPD %s, %s, %s", s.v(1), s.v(0), s.v(0))
+	}
+	p("\tVADDPD %s, %s, %s", c("expTwo"), s.v(0), s.v(1))
+	p("\tVFMADD213PD %s, %s, %s", c("expOne"), s.v(1), s.v(0))
+	p("\tVPADDD %s, %s2, %s2", c("expBias"), half, half)
+	p("\tVPMOVSXDQ %s2, %s", half, s.v(2))
+	p("\tVPSLLQ $52, %s, %s", s.v(2), s.v(2))
+	p("\tVMULPD %s, %s, %s", s.v(2), s.v(0), s.v(0))
+	p("\tVMOVUPD %s, (DI)(AX*8)", s.v(0))
+	p("\tADDQ $%d, AX", s.w)
+	p("\tJMP %sloop", name)
+	p("%sdone:", name)
+	p("\tVZEROUPPER")
+	p("\tMOVQ AX, ret+32(FP)")
 	p("\tRET")
 }

@@ -1,5 +1,7 @@
 package kmpe
 
+import "math"
+
 //go:generate go run gen_vec.go
 
 // Vector kernels of the QP's inner loops and of the Cholesky factor.
@@ -28,8 +30,11 @@ package kmpe
 //     do not.
 //
 // The summation order is thus fixed by the statements, so a result depends
-// on nothing but the inputs (and the architecture's own math library
-// elsewhere in the package).
+// on nothing but the inputs. The exception that proves it: expNeg's
+// statement is math.Exp, whose amd64 assembly itself uses FMA where the
+// CPU has it; the vector exp reproduces that branch and runs only where
+// math.Exp takes it, so kernel values are math.Exp's on every CPU (which
+// differ between amd64 CPUs with and without FMA, as they did before).
 
 // vecKernels is one implementation of the kernels: the plain Go
 // (goKernels) or one instruction set's assembly (vec_amd64.go).
@@ -44,6 +49,9 @@ type vecKernels struct {
 	// subTile is the Cholesky factor's trailing update of subRows rows
 	// (see subTileGo).
 	subTile func(rows [][]float64, k0, kn int, pt []float64, ldp, j0, nc int)
+	// expNeg sets dst[k] = math.Exp(-src[k]/den), the Gaussian kernel of
+	// squared distances (see expNegGo).
+	expNeg func(dst, src []float64, den float64)
 }
 
 // rotRows is the number of rows one rot call rotates, rotCols the multiple
@@ -55,7 +63,7 @@ const (
 	subCols = 16
 )
 
-var goKernels = vecKernels{name: "go", dot: dotGo, dot2: dot2Go, axpy: axpyGo, axpy2: axpy2Go, rot: rotGo, subTile: subTileGo}
+var goKernels = vecKernels{name: "go", dot: dotGo, dot2: dot2Go, axpy: axpyGo, axpy2: axpy2Go, rot: rotGo, subTile: subTileGo, expNeg: expNegGo}
 
 // vk is the implementation in use: the best the CPU supports (pickKernels).
 var vk = pickKernels()
@@ -197,5 +205,17 @@ func subTileGo(rows [][]float64, k0, kn int, pt []float64, ldp, j0, nc int) {
 			}
 			c[j] = s
 		}
+	}
+}
+
+// expNegGo sets dst[k] = math.Exp(-src[k]/den) (dst may be src). The
+// statement is math.Exp itself: the assembly versions compute what
+// math.Exp's own amd64 assembly computes, lane by lane, and are used only
+// where that takes its FMA branch (vec_amd64.go), so the kernel's values
+// are math.Exp's on every CPU.
+func expNegGo(dst, src []float64, den float64) {
+	dst = dst[:len(src)]
+	for k, x := range src {
+		dst[k] = math.Exp(-x / den)
 	}
 }

@@ -3,6 +3,7 @@
 package kmpe
 
 import (
+	"math"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -17,6 +18,10 @@ var (
 	// and DQ (VEXTRACTF64X2 and the like).
 	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
 	hasAVX2   = cpu.X86.HasAVX2
+	// hasFMA is math.Exp's test for its FMA branch (GOROOT/src/math/
+	// exp_amd64.go), which the vector exp reproduces: without it the
+	// plain math.Exp runs.
+	hasFMA = cpu.X86.HasAVX && cpu.X86.HasFMA
 )
 
 var avx512Kernels = vecKernels{name: "avx512",
@@ -46,6 +51,7 @@ var avx512Kernels = vecKernels{name: "avx512",
 		subTileArgs(&p, rows, k0, kn, pt, ldp, j0, nc)
 		subTileAVX512(&p, k0, kn, unsafe.SliceData(pt), ldp, j0, nc)
 	},
+	expNeg: func(dst, src []float64, den float64) { expNegVec(expNegAVX512, 8, dst, src, den) },
 }
 
 var avx2Kernels = vecKernels{name: "avx2",
@@ -75,6 +81,7 @@ var avx2Kernels = vecKernels{name: "avx2",
 		subTileArgs(&p, rows, k0, kn, pt, ldp, j0, nc)
 		subTileAVX2(&p, k0, kn, unsafe.SliceData(pt), ldp, j0, nc)
 	},
+	expNeg: func(dst, src []float64, den float64) { expNegVec(expNegAVX2, 4, dst, src, den) },
 }
 
 // rotArgs checks rot's arguments against what the assembly reads and
@@ -104,6 +111,26 @@ func subTileArgs(p *[subRows]*float64, rows [][]float64, k0, kn int, pt []float6
 	}
 	for r, row := range rows {
 		p[r] = &row[:j0+nc][0]
+	}
+}
+
+// expNegVec runs an assembly exp (w lanes) where math.Exp would take its
+// FMA branch: the assembly stops at a register with an argument outside
+// [-708, 709] (math.Exp's overflow, subnormal and special cases), which
+// math.Exp then does, with the tail.
+func expNegVec(f func(dst, src *float64, n int, nden float64) int, w int, dst, src []float64, den float64) {
+	dst = dst[:len(src)]
+	if !hasFMA {
+		expNegGo(dst, src, den)
+		return
+	}
+	for k := 0; k < len(src); {
+		if len(src)-k >= w {
+			k += f(&dst[k], &src[k], len(src)-k, -den)
+		}
+		for end := min(k+w, len(src)); k < end; k++ {
+			dst[k] = math.Exp(-src[k] / den)
+		}
 	}
 }
 
@@ -163,6 +190,12 @@ func axpy2AVX2(a, b float64, r, x, y *float64, n int)
 
 //go:noescape
 func rotAVX2(rows *[rotRows]*float64, xs *[rotRows]float64, cs, sn *float64, n int)
+
+//go:noescape
+func expNegAVX512(dst, src *float64, n int, nden float64) int
+
+//go:noescape
+func expNegAVX2(dst, src *float64, n int, nden float64) int
 
 //go:noescape
 func subTileAVX2(rows *[subRows]*float64, k0, kn int, pt *float64, ldp, j0, nc int)

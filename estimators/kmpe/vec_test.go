@@ -263,6 +263,16 @@ func BenchmarkVec(b *testing.B) {
 					k.rot(rows, 0, xs, cs, sn)
 				}
 			})
+			b.Run(fmt.Sprintf("expNeg/%s/%d", k.name, n), func(b *testing.B) {
+				src, dst := make([]float64, n), make([]float64, n)
+				for i := range src {
+					src[i] = 20 * r.Float64()
+				}
+				b.SetBytes(int64(8 * n))
+				for b.Loop() {
+					k.expNeg(dst, src, 2)
+				}
+			})
 			b.Run(fmt.Sprintf("subTile/%s/%d", k.name, n), func(b *testing.B) {
 				const kn = 32
 				rows := make([][]float64, subRows)
@@ -275,6 +285,63 @@ func BenchmarkVec(b *testing.B) {
 					k.subTile(rows, 0, kn, pt, n, kn, n)
 				}
 			})
+		}
+	}
+}
+
+// The kernel's exp: every implementation gives math.Exp(-x/den) bit for
+// bit, on squared distances of every scale (the arguments span math.Exp's
+// fast range, its ends, its subnormal and overflow ranges and the special
+// values), at every length to 40 (every tail) and in place.
+func TestExpNegAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e-300, 5e-324,
+		708 * 2, 708*2 + 1e-12, 709 * 2, 7.45e2 * 2, 1e6, -1416, -1418, -1500, 1e308}
+	for _, den := range []float64{2, 0.02, 1e-6, 3.7, 1e3} {
+		for _, n := range vecLengths()[:41] {
+			src := make([]float64, n)
+			for i := range src {
+				switch r.IntN(10) {
+				case 0:
+					src[i] = special[r.IntN(len(special))] * den / 2
+				case 1:
+					src[i] = (1410 + 10*r.Float64()) * den / 2 // around x = -705..-710
+				default:
+					src[i] = r.Float64() * math.Pow(10, 4*r.Float64()-2) * den
+				}
+			}
+			want := make([]float64, n)
+			for i, x := range src {
+				want[i] = math.Exp(-x / den)
+			}
+			for _, k := range allKernels() {
+				got := make([]float64, n)
+				k.expNeg(got, src, den)
+				inPlace := slices.Clone(src)
+				k.expNeg(inPlace, inPlace, den)
+				for i := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+						t.Fatalf("%s: den %v n %d: exp(-%v/den) = %v, math.Exp %v", k.name, den, n, src[i], got[i], want[i])
+					}
+					if math.Float64bits(inPlace[i]) != math.Float64bits(got[i]) && !math.IsNaN(got[i]) {
+						t.Fatalf("%s: in place differs", k.name)
+					}
+				}
+			}
+		}
+	}
+	// Many arguments across the fast range.
+	src := make([]float64, 1<<16)
+	for i := range src {
+		src[i] = 1417 * r.Float64()
+	}
+	for _, k := range allKernels() {
+		got := make([]float64, len(src))
+		k.expNeg(got, src, 2)
+		for i, x := range src {
+			if w := math.Exp(-x / 2); math.Float64bits(got[i]) != math.Float64bits(w) {
+				t.Fatalf("%s: exp(-%v) = %v, math.Exp %v", k.name, x/2, got[i], w)
+			}
 		}
 	}
 }
