@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_vec writes vec_amd64.s: the vector kernels of vec.go (dot, dot2,
-// axpy, axpy2, rot, subTile, expNeg) in Go assembly, once for AVX-512 (ZMM
+// axpy, axpy2, rot, subTile, expNeg, sqDist) in Go assembly, once for AVX-512 (ZMM
 // registers of 8 lanes, routine names suffixed AVX512) and once for AVX2
 // (YMM registers of 4 lanes, suffixed AVX2), so that they build with the
 // default toolchain on any amd64 target and are chosen at run time
@@ -47,6 +47,7 @@ func main() {
 		genRot(p, s)
 		genSubTile(p, s)
 		genExp(p, s)
+		genSqDist(p, s)
 	}
 	if err := os.WriteFile("vec_amd64.s", b.Bytes(), 0o644); err != nil {
 		panic(err)
@@ -658,5 +659,65 @@ func genExp(p emit, s isa) {
 	p("%sdone:", name)
 	p("\tVZEROUPPER")
 	p("\tMOVQ AX, ret+32(FP)")
+	p("\tRET")
+}
+
+// genSqDist: sqDistGo for 4 rows. Per chunk of 2w columns the 4 x 2w sums
+// stay in 8 accumulator registers through the d features: each step loads
+// two registers of xt's row k, broadcasts row r's feature k (xb holds the
+// 4 rows interleaved, feature by feature) and adds the squared
+// differences (t = xt - x, acc = acc + (t t), as sqDistGo).
+func genSqDist(p emit, s isa) {
+	name := "sqDist" + s.suffix
+	text(p, name, "(out *float64, ldo int, xb *float64, xt *float64, ldt, d, nc int)", 56)
+	p("\tMOVQ out+0(FP), R12")
+	p("\tMOVQ ldo+8(FP), R8")
+	p("\tSHLQ $3, R8")
+	p("\tMOVQ xb+16(FP), SI")
+	p("\tMOVQ xt+24(FP), BX")
+	p("\tMOVQ ldt+32(FP), R9")
+	p("\tSHLQ $3, R9")
+	p("\tMOVQ d+40(FP), CX")
+	p("\tMOVQ nc+48(FP), R11")
+	p("\tXORQ R10, R10")
+	p("%schunk:", name)
+	accs := seq(0, 8)
+	zero(p, s, accs...)
+	p("\tMOVQ BX, DX")
+	p("\tMOVQ SI, R13")
+	p("\tMOVQ CX, AX")
+	p("%sk:", name)
+	p("\tVMOVUPD (DX), %s", s.v(8))
+	p("\tVMOVUPD %d(DX), %s", s.bytes(), s.v(9))
+	for r := range 4 {
+		b := s.v(10 + r%2)
+		t0, t1 := s.v(12+2*(r%2)), s.v(13+2*(r%2))
+		p("\tVBROADCASTSD %d(R13), %s", 8*r, b)
+		p("\tVSUBPD %s, %s, %s", b, s.v(8), t0)
+		p("\tVMULPD %s, %s, %s", t0, t0, t0)
+		p("\tVADDPD %s, %s, %s", t0, s.v(2*r), s.v(2*r))
+		p("\tVSUBPD %s, %s, %s", b, s.v(9), t1)
+		p("\tVMULPD %s, %s, %s", t1, t1, t1)
+		p("\tVADDPD %s, %s, %s", t1, s.v(2*r+1), s.v(2*r+1))
+	}
+	p("\tADDQ R9, DX")
+	p("\tADDQ $32, R13")
+	p("\tDECQ AX")
+	p("\tJNZ %sk", name)
+	p("\tMOVQ R12, R13")
+	for r := range 4 {
+		for h := range 2 {
+			p("\tVMOVUPD %s, %d(R13)", s.v(2*r+h), h*s.bytes())
+		}
+		if r < 3 {
+			p("\tADDQ R8, R13")
+		}
+	}
+	p("\tADDQ $%d, R12", 2*s.bytes())
+	p("\tADDQ $%d, BX", 2*s.bytes())
+	p("\tADDQ $%d, R10", 2*s.w)
+	p("\tCMPQ R10, R11")
+	p("\tJLT %schunk", name)
+	p("\tVZEROUPPER")
 	p("\tRET")
 }

@@ -39,11 +39,14 @@ import "math"
 // vecKernels is one implementation of the kernels: the plain Go
 // (goKernels) or one instruction set's assembly (vec_amd64.go).
 type vecKernels struct {
-	name  string
-	dot   func(a, b []float64) float64
-	dot2  func(a, x, y []float64) (float64, float64)
-	axpy  func(alpha float64, x, y []float64)
-	axpy2 func(a, b float64, r, x, y []float64)
+	name string
+	// scalar marks the plain Go, for callers whose vector layout costs
+	// scalar code more than it saves (squaredDistances).
+	scalar bool
+	dot    func(a, b []float64) float64
+	dot2   func(a, x, y []float64) (float64, float64)
+	axpy   func(alpha float64, x, y []float64)
+	axpy2  func(a, b float64, r, x, y []float64)
 	// rot applies Givens rotations to rotRows rows at once (see rotGo).
 	rot func(rows [][]float64, off int, xs, cs, sn []float64)
 	// subTile is the Cholesky factor's trailing update of subRows rows
@@ -52,6 +55,9 @@ type vecKernels struct {
 	// expNeg sets dst[k] = math.Exp(-src[k]/den), the Gaussian kernel of
 	// squared distances (see expNegGo).
 	expNeg func(dst, src []float64, den float64)
+	// sqDist computes squared distances of subRows rows to runs of
+	// subCols columns (see sqDistGo).
+	sqDist func(out []float64, ldo int, xb, xt []float64, ldt, d, nc int)
 }
 
 // rotRows is the number of rows one rot call rotates, rotCols the multiple
@@ -63,7 +69,7 @@ const (
 	subCols = 16
 )
 
-var goKernels = vecKernels{name: "go", dot: dotGo, dot2: dot2Go, axpy: axpyGo, axpy2: axpy2Go, rot: rotGo, subTile: subTileGo, expNeg: expNegGo}
+var goKernels = vecKernels{name: "go", scalar: true, dot: dotGo, dot2: dot2Go, axpy: axpyGo, axpy2: axpy2Go, rot: rotGo, subTile: subTileGo, expNeg: expNegGo, sqDist: sqDistGo}
 
 // vk is the implementation in use: the best the CPU supports (pickKernels).
 var vk = pickKernels()
@@ -217,5 +223,25 @@ func expNegGo(dst, src []float64, den float64) {
 	dst = dst[:len(src)]
 	for k, x := range src {
 		dst[k] = math.Exp(-x / den)
+	}
+}
+
+// sqDistGo sets out[r ldo + j] = sum over k = 0..d-1, in order, of t^2,
+// t = xt[k ldt + j] - xb[4k + r], for r < subRows and j < nc (a multiple of
+// subCols): the squared distances of 4 rows (xb: their features
+// interleaved) to nc rows given transposed (xt: feature k of row j at k ldt
+// + j). t is the negated difference of squaredDistances' statement, the
+// same square.
+func sqDistGo(out []float64, ldo int, xb, xt []float64, ldt, d, nc int) {
+	for r := range subRows {
+		o := out[r*ldo : r*ldo+nc]
+		for j := range o {
+			var s float64
+			for k := range d {
+				t := xt[k*ldt+j] - xb[4*k+r]
+				s += float64(t * t)
+			}
+			o[j] = s
+		}
 	}
 }

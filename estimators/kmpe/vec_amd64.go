@@ -52,6 +52,10 @@ var avx512Kernels = vecKernels{name: "avx512",
 		subTileAVX512(&p, k0, kn, unsafe.SliceData(pt), ldp, j0, nc)
 	},
 	expNeg: func(dst, src []float64, den float64) { expNegVec(expNegAVX512, 8, dst, src, den) },
+	sqDist: func(out []float64, ldo int, xb, xt []float64, ldt, d, nc int) {
+		sqDistArgs(out, ldo, xb, xt, ldt, d, nc)
+		sqDistAVX512(&out[0], ldo, &xb[0], &xt[0], ldt, d, nc)
+	},
 }
 
 var avx2Kernels = vecKernels{name: "avx2",
@@ -82,6 +86,10 @@ var avx2Kernels = vecKernels{name: "avx2",
 		subTileAVX2(&p, k0, kn, unsafe.SliceData(pt), ldp, j0, nc)
 	},
 	expNeg: func(dst, src []float64, den float64) { expNegVec(expNegAVX2, 4, dst, src, den) },
+	sqDist: func(out []float64, ldo int, xb, xt []float64, ldt, d, nc int) {
+		sqDistArgs(out, ldo, xb, xt, ldt, d, nc)
+		sqDistAVX2(&out[0], ldo, &xb[0], &xt[0], ldt, d, nc)
+	},
 }
 
 // rotArgs checks rot's arguments against what the assembly reads and
@@ -111,6 +119,15 @@ func subTileArgs(p *[subRows]*float64, rows [][]float64, k0, kn int, pt []float6
 	}
 	for r, row := range rows {
 		p[r] = &row[:j0+nc][0]
+	}
+}
+
+// sqDistArgs checks sqDist's arguments against what the assembly reads
+// and writes (d >= 1 features, nc a positive multiple of subCols).
+func sqDistArgs(out []float64, ldo int, xb, xt []float64, ldt, d, nc int) {
+	if d < 1 || nc < 1 || nc%subCols != 0 || ldo < nc || ldt < nc || len(out) < (subRows-1)*ldo+nc ||
+		len(xb) < subRows*d || len(xt) < (d-1)*ldt+nc {
+		panic("kmpe: sqDist: bad shape")
 	}
 }
 
@@ -193,6 +210,12 @@ func rotAVX2(rows *[rotRows]*float64, xs *[rotRows]float64, cs, sn *float64, n i
 
 //go:noescape
 func expNegAVX512(dst, src *float64, n int, nden float64) int
+
+//go:noescape
+func sqDistAVX512(out *float64, ldo int, xb *float64, xt *float64, ldt, d, nc int)
+
+//go:noescape
+func sqDistAVX2(out *float64, ldo int, xb *float64, xt *float64, ldt, d, nc int)
 
 //go:noescape
 func expNegAVX2(dst, src *float64, n int, nden float64) int

@@ -345,3 +345,53 @@ func TestExpNegAgrees(t *testing.T) {
 		}
 	}
 }
+
+// The squared distances: every implementation's tiles give sqDistGo's
+// bits, and squaredDistances (tiles, slabs and left-over rows and columns,
+// any worker count) gives the direct sum of its statement, symmetric with
+// a zero diagonal.
+func TestSqDistAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	for _, d := range []int{1, 3, 117} {
+		for _, nc := range []int{16, 48} {
+			ldo, ldt := nc+r.IntN(5), nc+r.IntN(7)
+			xb, xt := mixedVec(r, subRows*d), mixedVec(r, (d-1)*ldt+nc)
+			want := make([]float64, (subRows-1)*ldo+nc)
+			goKernels.sqDist(want, ldo, xb, xt, ldt, d, nc)
+			for _, k := range allKernels()[1:] {
+				got := make([]float64, len(want))
+				k.sqDist(got, ldo, xb, xt, ldt, d, nc)
+				if !sameBits(got, want) {
+					t.Fatalf("%s: sqDist d %d nc %d differs", k.name, d, nc)
+				}
+			}
+		}
+	}
+	saved := vk
+	defer func() { vk = saved }()
+	for _, n := range []int{1, 5, 37, 600} {
+		rows := make([][]float64, n)
+		for i := range rows {
+			rows[i] = mixedVec(r, 7)
+		}
+		want := make([]float64, n*n)
+		for i, xi := range rows {
+			for j, xj := range rows {
+				var s float64
+				for k, a := range xi {
+					d := a - xj[k]
+					s += float64(d * d)
+				}
+				want[i*n+j] = s
+			}
+		}
+		for _, k := range allKernels() {
+			vk = k
+			for _, workers := range []int{1, 3} {
+				if got := squaredDistances(rows, workers); !sameBits(got, want) {
+					t.Fatalf("%s: squaredDistances of %d rows (%d workers) differs from the direct sums", k.name, n, workers)
+				}
+			}
+		}
+	}
+}
