@@ -7,10 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // errBreakdown reports that the active-set method met a numerically
@@ -74,9 +70,13 @@ func (c *chol) forwardMany(cols [][]float64) [][]float64 {
 }
 
 // remove deletes support position p: drop row p, then Givens rotations on
-// column pairs (j, j+1), j >= p, restore the lower-triangular form. The
-// rotations are applied row by row (row i takes rotations p..i-1 in order,
-// then defines rotation i), so each row is walked once, contiguously.
+// column pairs (j, j+1), j >= p, restore the lower-triangular form. Row i
+// takes rotations p..i-1 in order, then defines rotation i; each row is
+// walked once, contiguously. Rows go through the rotations they share in
+// blocks of rotRows (vk.rot: one row per vector lane, so that the blocks'
+// rows advance together, where a single row is a chain of dependent
+// multiplies and adds), each row then finishing alone (finishRow); every
+// entry is computed by the same operations either way.
 func (c *chol) remove(p int) {
 	c.rows = append(c.rows[:p], c.rows[p+1:]...)
 	m := len(c.rows)
@@ -84,46 +84,64 @@ func (c *chol) remove(p int) {
 		return
 	}
 	cs, sn := make([]float64, m), make([]float64, m)
-	for i := p; i < m; i++ {
-		ri := c.rows[i]
-		x := ri[p]
-		for j := p; j < i; j++ {
-			y := ri[j+1]
-			ri[j], x = cs[j]*x+sn[j]*y, -sn[j]*x+cs[j]*y
+	var xs [rotRows]float64
+	for i := p; i < m; {
+		if nb := (i - p) / rotCols * rotCols; nb > 0 && i+rotRows <= m {
+			blk := c.rows[i : i+rotRows]
+			for r, row := range blk {
+				xs[r] = row[p]
+			}
+			vk.rot(blk, p, xs[:], cs[p:p+nb], sn[p:p+nb])
+			for r := range blk {
+				c.finishRow(i+r, p+nb, xs[r], cs, sn)
+			}
+			i += rotRows
+			continue
 		}
-		// Rotation i zeroes the entry at i+1 of row i.
-		a, b := x, ri[i+1]
-		r := math.Hypot(a, b)
-		cs[i], sn[i] = a/r, b/r
-		ri[i] = r
-		c.rows[i] = ri[:i+1]
+		c.finishRow(i, p, c.rows[i][p], cs, sn)
+		i++
 	}
 }
 
-// build factors K_SS from scratch: row by row for a small support, by
-// LAPACK's blocked Cholesky (gonum) for a large one, with the same
+// finishRow applies rotations j0..i-1 to row i, x being its carried entry
+// (the updated entry j0 before rotation j0), then defines rotation i from
+// the row's last two entries and drops the last one.
+func (c *chol) finishRow(i, j0 int, x float64, cs, sn []float64) {
+	ri := c.rows[i]
+	for j := j0; j < i; j++ {
+		y := ri[j+1]
+		ri[j], x = float64(cs[j]*x)+float64(sn[j]*y), float64(-sn[j]*x)+float64(cs[j]*y)
+	}
+	// Rotation i zeroes the entry at i+1 of row i.
+	a, b := x, ri[i+1]
+	r := math.Hypot(a, b)
+	cs[i], sn[i] = a/r, b/r
+	ri[i] = r
+	c.rows[i] = ri[:i+1]
+}
+
+// build factors K_SS from scratch: row by row (add) for a small support,
+// by the blocked factorisation (factorRows) for a large one, with the same
 // pivot test as add.
 func (c *chol) build(q *qp, sup []int) error {
 	c.rows = c.rows[:0]
 	m := len(sup)
 	if m >= blockedBuild {
-		a := make([]float64, m*m)
+		rows := newFactorRows(m)
 		for i, s := range sup {
 			row := q.k[s*q.n : (s+1)*q.n]
-			ai := a[i*m : i*m+i+1]
 			for j, t := range sup[:i+1] {
-				ai[j] = row[t]
+				rows[i][j] = row[t]
 			}
 		}
-		if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: m, Stride: m, Data: a}); !ok {
-			return errBreakdown
-		}
+		diag := make([]float64, m)
 		for i, t := range sup {
-			if l := a[i*m+i]; !(l*l > 1e-13*q.diag[t]) {
-				return errBreakdown
-			}
-			c.rows = append(c.rows, slices.Clone(a[i*m:i*m+i+1]))
+			diag[i] = q.diag[t]
 		}
+		if err := factorRows(rows, diag); err != nil {
+			return err
+		}
+		c.rows = rows
 		return nil
 	}
 	col := make([]float64, 0, len(sup))
@@ -162,7 +180,9 @@ func (c *chol) unitSolve(p int) []float64 {
 }
 
 // solve2 returns K_SS^{-1} a and K_SS^{-1} b (forward substitution by
-// rows of L, back substitution with L' by rows of L too: both contiguous).
+// rows of L, back substitution with L' by rows of L too: both contiguous;
+// the back substitution's axpy2 runs down each row, so that the rows of a
+// built factor, laid out one after the other, are one descending stream).
 func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
 	m := len(c.rows)
 	x, y := slices.Clone(a), slices.Clone(b)

@@ -104,8 +104,9 @@ func TestBlockedBuild(t *testing.T) {
 
 // A case large enough for every path of the active-set method: a warm
 // start of more than maxWarmSupport rows (the ordered top-down start at
-// lambda = 1.05), blocked factorisations (run in parallel by gonum for
-// large blocks), rows leaving through dropPosition, batches entering.
+// lambda = 1.05), blocked factorisations (factorRows), rows leaving
+// through dropPosition (and chol.remove's blocks of rows), batches
+// entering.
 // Every QP ends with a KKT gap <= Tol on a fresh gradient (the optimality
 // certificate), and the result is the same bit for bit for any worker
 // count and GOMAXPROCS.

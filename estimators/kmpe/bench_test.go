@@ -39,6 +39,7 @@ func mushroomLike(seed uint64, n, nMix int) (mix, comp [][]float64) {
 func benchKM(b *testing.B, mix, comp [][]float64) {
 	ctx := context.Background()
 	var r *Result
+	c0 := cpuTime()
 	for b.Loop() {
 		var err error
 		if r, err = Estimate(ctx, mix, comp, Options{Scaling: Raw}); err != nil {
@@ -51,6 +52,7 @@ func benchKM(b *testing.B, mix, comp [][]float64) {
 		steps += s.Steps
 		sup = max(sup, s.Support)
 	}
+	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(len(r.Solves)), "qps")
 	b.ReportMetric(float64(steps), "active-steps")
 	b.ReportMetric(float64(it), "smo-iters")

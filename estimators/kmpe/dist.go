@@ -40,9 +40,74 @@ func parallelChunks(n, block, workers int, f func(w, lo, hi int)) {
 }
 
 // squaredDistances returns the n x n row-major matrix of squared Euclidean
-// distances of the rows (each entry summed directly over the features, so
-// the diagonal is exactly 0 and the matrix exactly symmetric).
+// distances of the rows (all of one length), each entry summed directly
+// over the features in order, each square rounded before it is added: the
+// diagonal is exactly 0 and the matrix exactly symmetric (entry (j, i)
+// sums the same squares as (i, j)).
+//
+// The entries are computed 4 rows by 16 columns at a time by vk.sqDist
+// from the rows transposed (feature-major, so that a vector register
+// holds one feature of consecutive rows), the columns in slabs of
+// distSlab whose transposed features stay in the L2 cache while the rows'
+// blocks pass; the rows and columns left over by the tiles by
+// sqDistRow. Every entry is its own sum, so neither the tiling nor the
+// worker count changes a bit. The plain Go kernels take the rows as they
+// are instead (directDistances: the same sums; the transposed columns
+// would only cost scalar code cache misses).
 func squaredDistances(rows [][]float64, workers int) []float64 {
+	n := len(rows)
+	if vk.scalar {
+		return directDistances(rows, workers)
+	}
+	d2 := make([]float64, n*n)
+	if n == 0 {
+		return d2
+	}
+	d := len(rows[0])
+	xt := make([]float64, d*n)
+	for j, row := range rows {
+		if len(row) != d {
+			panic("kmpe: rows of different lengths")
+		}
+		for k, x := range row {
+			xt[k*n+j] = x
+		}
+	}
+	if d == 0 {
+		return d2
+	}
+	parallelChunks(n, distChunk, workers, func(_, lo, hi int) {
+		xb := make([]float64, subRows*d)
+		for js := 0; js < n; js += distSlab {
+			je := min(js+distSlab, n)
+			nc := (je - js) / subCols * subCols
+			i := lo
+			for ; i+subRows <= hi; i += subRows {
+				for r := range subRows {
+					for k, x := range rows[i+r] {
+						xb[subRows*k+r] = x
+					}
+				}
+				if nc > 0 {
+					vk.sqDist(d2[i*n+js:], n, xb, xt[js:], n, d, nc)
+				}
+				for r := range subRows {
+					sqDistRow(d2[(i+r)*n:(i+1+r)*n], rows[i+r], xt, n, js+nc, je)
+				}
+			}
+			for ; i < hi; i++ {
+				sqDistRow(d2[i*n:(i+1)*n], rows[i], xt, n, js, je)
+			}
+		}
+		for i := lo; i < hi; i++ {
+			d2[i*n+i] = 0 // already: every difference is 0
+		}
+	})
+	return d2
+}
+
+// directDistances is squaredDistances row by row, for scalar code.
+func directDistances(rows [][]float64, workers int) []float64 {
 	n := len(rows)
 	d2 := make([]float64, n*n)
 	parallelRows(n, workers, func(_, lo, hi int) {
@@ -53,10 +118,11 @@ func squaredDistances(rows [][]float64, workers int) []float64 {
 				if j == i {
 					continue
 				}
+				xj = xj[:len(xi)]
 				var s float64
 				for k, a := range xi {
 					t := a - xj[k]
-					s += t * t
+					s += float64(t * t)
 				}
 				out[j] = s
 			}
@@ -64,6 +130,26 @@ func squaredDistances(rows [][]float64, workers int) []float64 {
 	})
 	return d2
 }
+
+// sqDistRow sets out[j] for j in [j0, j1) as sqDistGo does: the sum over
+// the features, in order, of the squared differences (xt[k n + j] - x[k]).
+func sqDistRow(out, x, xt []float64, n, j0, j1 int) {
+	for j := j0; j < j1; j++ {
+		var s float64
+		for k, a := range x {
+			t := xt[k*n+j] - a
+			s += float64(t * t)
+		}
+		out[j] = s
+	}
+}
+
+// distChunk is the number of rows a worker takes at a time, and distSlab
+// the width of the column slabs, in squaredDistances.
+const (
+	distChunk = 128
+	distSlab  = 512
+)
 
 // medianAll is numpy.median of all n*n entries of the symmetric matrix d2
 // with a zero diagonal and non-negative entries: the mean of the two middle

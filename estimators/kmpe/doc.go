@@ -76,8 +76,8 @@
 // solved so far (the solution is piecewise linear in lambda, so a near one
 // has nearly the right support), except that a solution with more than
 // 1,000 rows in its support serves only within 0.1 of it (starting from a
-// large support costs its factorisation, LAPACK's blocked Cholesky through
-// gonum, worth it only when few rows must then leave); without a candidate
+// large support costs its factorisation, a blocked Cholesky (factor.go),
+// worth it only when few rows must then leave); without a candidate
 // the start is the best single vertex. When the start is the last
 // solution (the second lambda of each bisection pair), its support order
 // and Cholesky factor are reused as they are. d(1.05) starts from the solution at

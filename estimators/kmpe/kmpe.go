@@ -227,24 +227,30 @@ func (k *directKernels) kernel(_ int, sigma float64) []float64 {
 }
 
 // pass computes the row sums at sigma, and with store the kernel over d2.
+// The kernel row is exponentiated as a whole (vk.expNeg: math.Exp's
+// values), into d2's row or a worker's buffer, then summed in order.
 func (k *directKernels) pass(sigma float64, store bool) (sm, sc []float64) {
 	n, nMix, d2 := k.n, k.nMix, k.d2
 	sm, sc = make([]float64, n), make([]float64, n)
 	den := 2 * sigma * sigma
-	parallelRows(n, k.workers, func(_, lo, hi int) {
+	bufs := make([][]float64, max(1, k.workers))
+	parallelRows(n, k.workers, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := d2[i*n : (i+1)*n]
+			kr := row
+			if !store {
+				if bufs[w] == nil {
+					bufs[w] = make([]float64, n)
+				}
+				kr = bufs[w]
+			}
+			vk.expNeg(kr, row, den)
 			var a, b float64
-			for j, x := range row {
-				kv := math.Exp(-x / den)
-				if store {
-					row[j] = kv
-				}
-				if j < nMix {
-					a += kv
-				} else {
-					b += kv
-				}
+			for _, kv := range kr[:nMix] {
+				a += kv
+			}
+			for _, kv := range kr[nMix:] {
+				b += kv
 			}
 			sm[i], sc[i] = a, b
 		}

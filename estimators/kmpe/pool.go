@@ -298,12 +298,21 @@ func (k *poolKernels) sums(index int, sigma float64) (sm, sc []float64) {
 	comp := k.idx[k.nMix:]
 	den := 2 * sigma * sigma
 	sm, sc = make([]float64, n), make([]float64, n)
-	parallelRows(n, k.workers, func(_, lo, hi int) {
+	bufs := make([][]float64, max(1, k.workers))
+	parallelRows(n, k.workers, func(w, lo, hi int) {
+		if bufs[w] == nil {
+			bufs[w] = make([]float64, len(comp))
+		}
+		buf := bufs[w]
 		for a := lo; a < hi; a++ {
 			row := p.d2[k.idx[a]*p.n : (k.idx[a]+1)*p.n]
+			for j, r := range comp {
+				buf[j] = row[r]
+			}
+			vk.expNeg(buf, buf, den) // math.Exp's values, summed in order
 			var b float64
-			for _, r := range comp {
-				b += math.Exp(-row[r] / den)
+			for _, kv := range buf {
+				b += kv
 			}
 			sm[a], sc[a] = all[k.idx[a]]-b, b
 		}
@@ -340,11 +349,17 @@ func (p *Pool) rowSumsAt(s int, sigma float64, workers int) []float64 {
 	if p.rowSums[s] == nil {
 		den := 2 * sigma * sigma
 		sums := make([]float64, p.n)
-		parallelRows(p.n, workers, func(_, lo, hi int) {
+		bufs := make([][]float64, max(1, workers))
+		parallelRows(p.n, workers, func(w, lo, hi int) {
+			if bufs[w] == nil {
+				bufs[w] = make([]float64, p.n)
+			}
+			buf := bufs[w]
 			for i := lo; i < hi; i++ {
+				vk.expNeg(buf, p.d2[i*p.n:(i+1)*p.n], den) // math.Exp's values
 				var a float64
-				for _, x := range p.d2[i*p.n : (i+1)*p.n] {
-					a += math.Exp(-x / den)
+				for _, kv := range buf {
+					a += kv
 				}
 				sums[i] = a
 			}
@@ -369,11 +384,7 @@ func (p *Pool) kernelAt(index int, sigma float64, workers int) []float64 {
 	k := make([]float64, p.n*p.n)
 	parallelRows(p.n, workers, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			row := p.d2[i*p.n : (i+1)*p.n]
-			dst := k[i*p.n : (i+1)*p.n]
-			for j, x := range row {
-				dst[j] = math.Exp(-x / den)
-			}
+			vk.expNeg(k[i*p.n:(i+1)*p.n], p.d2[i*p.n:(i+1)*p.n], den)
 		}
 	})
 	p.kernels = append(p.kernels, pooledKernel{index: index, k: k})
