@@ -87,12 +87,43 @@
 // like the component, which tend to leave first, sit at the end of the
 // factor where removing them is cheap.
 //
+// # Vector kernels
+//
+// The inner loops are vector kernels (vec.go), in Go assembly for AVX-512
+// and AVX2 (vec_amd64.s, written by gen_vec.go) chosen at run time, plain
+// Go elsewhere: dot products and axpys of the substitutions, the Givens
+// rotations of a leaving row (eight rows at once, one per lane), the
+// trailing update of the blocked Cholesky factorisation (factor.go, the
+// package's own: right-looking, panels of 64 columns; it replaced
+// LAPACK's through gonum), the squared distances and the kernel's exp.
+// For a given architecture a result does not depend on which of them runs:
+// the elementwise kernels round every product before adding it (no FMA),
+// the reductions have a fixed lane structure (32 or 16 partial sums, a
+// fixed tree, the tail in order) that the plain Go states and the
+// assembly follows, the factorisation is the unblocked recurrence's bit
+// for bit, and the exp is math.Exp's (its own amd64 assembly, FMA branch
+// included, lane by lane; math.Exp itself rounds differently on amd64
+// CPUs without FMA, as it always did); the tests compare the bits of
+// every implementation the CPU runs. Against the code before the kernels
+// only two things sum in another order: the dot products (32 partial sums
+// for 4) and the factorisation of a large support (the recurrence's order
+// for LAPACK's blocked one); estimates may move in their last bits (none
+// of the tests' nor of the AUL cells compared did).
+//
 // Cost (BenchmarkKM*, 2 cores, medians of 3): 2,000 x 10 rows 9.1 s before
 // the warm starts, batches and kept factors, 1.15 s after; 4,000 x 10 86 s
 // and 11.7 s; 8,000 x 117 (the AUL paper's timing case, published 2,000
-// s) 1,166 s and 110 s (one run each). What is left is mostly the large
-// supports near lambda = 1: the factorisation of a support of nearly N rows
-// (O(N^3/3)) and one O(|S|^2) pass per row that leaves.
+// s) 1,166 s and 110 s (one run each). With the vector kernels (AVX-512 on
+// a shared 2-core Intel Xeon, alternating with the code before them in one
+// session; wall-time medians of 5): 2,000 x 10 1.49 s -> 0.51 s, 4,000 x 10
+// 13.3 s -> 4.2 s; 8,000 x 117 133 and 126 s -> 48 and 51 s; one AUL cell
+// on Landsat (pooled, supports of 2,500-3,900 rows) 42-61 s -> 15-22 s of
+// KM per split. What is left is mostly the large supports near lambda = 1:
+// the factorisation of a support of nearly N rows (O(N^3/3), near the
+// machine's peak without FMA) and one O(|S|^2) pass per row that leaves
+// (the back substitution of dropPosition over the whole factor, tens of
+// megabytes: bound by memory bandwidth, which the kernels only use better;
+// under a neighbour's load the Landsat gain falls from 3x to 2x).
 //
 // # Caching
 //
