@@ -21,7 +21,10 @@ import (
 // prior weight per data set, e.g. rows x (columns + 1)), the reporter
 // estimates each data set's cost per cell as the median wall time of its
 // finished cells (the median, because a data set's first cell may also
-// train a shared model, such as AAAI-2017's traditional bag), and, for a
+// train a shared model, such as AAAI-2017's traditional bag; cells whose
+// classifier scores came from the score cache are left out, since they
+// finish in a fraction of the time of the cells left: a second run of a
+// grid with one more repeat would otherwise promise to end at once), and, for a
 // data set with none finished yet, as its prior weight times the seconds
 // per unit of weight of the data sets that have. The ETA is the estimated
 // cost of the cells left divided by the run's measured concurrency, the
@@ -46,10 +49,11 @@ type Progress struct {
 
 // dsCost is what the ETA knows of one data set's cells.
 type dsCost struct {
-	prior float64   // the Plan's weight per cell
-	left  int       // cells not finished
-	done  int       // cells finished in this run
-	took  []float64 // their wall times, seconds
+	prior  float64   // the Plan's weight per cell
+	left   int       // cells not finished
+	done   int       // cells finished in this run
+	took   []float64 // the wall times of those computed in full, seconds
+	cached float64   // the summed wall time of the others (served by a cache)
 }
 
 // Plan gives the reporter the cells still to run per data set and a prior
@@ -65,13 +69,20 @@ func (p *Progress) Plan(left map[string]int, prior map[string]float64) {
 }
 
 // Finished records one finished cell of data set ds that took the given
-// wall time (failed or not) and reports, like Done.
-func (p *Progress) Finished(cell, ds string, took time.Duration, failed bool) {
+// wall time (failed or not) and reports, like Done. cached says the cell's
+// expensive part (its classifier's scores) came from a cache: its time then
+// counts towards the run's concurrency but not towards the cost of the
+// data set's cells left.
+func (p *Progress) Finished(cell, ds string, took time.Duration, failed, cached bool) {
 	p.mu.Lock()
 	if c := p.plan[ds]; c != nil {
 		c.left = max(0, c.left-1)
 		c.done++
-		c.took = append(c.took, took.Seconds())
+		if cached {
+			c.cached += took.Seconds()
+		} else {
+			c.took = append(c.took, took.Seconds())
+		}
 	}
 	p.mu.Unlock()
 	p.Done(cell, failed)
@@ -97,6 +108,7 @@ func (p *Progress) planETA(elapsed time.Duration) (time.Duration, bool) {
 	}
 	var took, left float64
 	for ds, c := range p.plan {
+		took += c.cached
 		for _, s := range c.took {
 			took += s
 		}

@@ -59,7 +59,7 @@ func TestProgressPlanETA(t *testing.T) {
 		t.Helper()
 		clock = clock.Add(time.Duration(secs) * time.Second)
 		buf.Reset()
-		p.Finished(ds+"/cell", ds, time.Duration(secs)*time.Second, false)
+		p.Finished(ds+"/cell", ds, time.Duration(secs)*time.Second, false, false)
 		return buf.String()
 	}
 	step("small", 1)
@@ -79,18 +79,37 @@ func TestProgressPlanETA(t *testing.T) {
 	two.start, two.last, two.Interval = clock, clock, 0
 	two.Plan(map[string]int{"a": 4}, map[string]float64{"a": 1})
 	clock = clock.Add(2 * time.Second)
-	two.Finished("a/1", "a", 2*time.Second, false)
+	two.Finished("a/1", "a", 2*time.Second, false, false)
 	buf.Reset()
-	two.Finished("a/2", "a", 2*time.Second, false)
+	two.Finished("a/2", "a", 2*time.Second, false, false)
 	if !strings.Contains(buf.String(), "ETA 2s") {
 		t.Errorf("two workers: %q, want ETA 2s", buf.String())
+	}
+	// Cells served by the score cache (a second run with one more repeat)
+	// do not calibrate the cost of the cells left: three cached 1 s cells,
+	// then one computed 10 s cell, one worker (concurrency 13 s / 13 s = 1);
+	// the two left cost 2 x 10 s. Counted as samples, the median would be
+	// 1 s and the ETA 2 s.
+	c := NewProgress(&buf, 6, 0)
+	c.now = p.now
+	c.start, c.last, c.Interval = clock, clock, 0
+	c.Plan(map[string]int{"a": 6}, map[string]float64{"a": 1})
+	for _, id := range []string{"a/0", "a/1", "a/2"} {
+		clock = clock.Add(time.Second)
+		c.Finished(id, "a", time.Second, false, true)
+	}
+	clock = clock.Add(10 * time.Second)
+	buf.Reset()
+	c.Finished("a/3", "a", 10*time.Second, false, false)
+	if !strings.Contains(buf.String(), "ETA 20s") {
+		t.Errorf("after cached cells: %q, want ETA 20s", buf.String())
 	}
 	// Without a plan the rate decides, as before.
 	q := NewProgress(&buf, 4, 0)
 	q.now = p.now
 	q.start, q.last, q.Interval = clock.Add(-2*time.Second), clock, 0
 	buf.Reset()
-	q.Finished("x", "nowhere", time.Second, false)
+	q.Finished("x", "nowhere", time.Second, false, false)
 	if !strings.Contains(buf.String(), "ETA 6s") {
 		t.Errorf("no plan: %q, want the rate's ETA 6s", buf.String())
 	}

@@ -254,7 +254,10 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 					}
 				}
 				mu.Unlock()
-				prog.Finished(c.ID, c.Dataset.Name, took, rec.Status == results.StatusFailed)
+				// A cell whose classifier's scores came from the score cache
+				// (no Work) is not a fair sample of the cells left.
+				cached := r.trainsPerCell(r.data[c.Dataset.Name]) && rec.Work == nil && rec.Status != results.StatusFailed
+				prog.Finished(c.ID, c.Dataset.Name, took, rec.Status == results.StatusFailed, cached)
 			}
 		})
 	}
@@ -446,6 +449,14 @@ func derive(seed uint64, purpose string) *rand.Rand {
 // each estimator estimates (alpha, beta) from those scores (and the
 // features, for estimators that read them); each truth gives its scores;
 // each measure computes its metrics.
+// trainsPerCell says whether each cell of data set d trains its own PU
+// classifier (labeled vs unlabeled; the record's Work describes it, absent
+// when the scores came from the score cache), rather than reading the data
+// set's given scores or only a model trained once per data set.
+func (r *Runner) trainsPerCell(d *Data) bool {
+	return d != nil && d.Scores == nil && (r.Config.Evaluate == EvaluatePU || r.needsPUScores())
+}
+
 func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	t0 := time.Now()
 	rec := results.Record{Schema: results.SchemaVersion, Experiment: r.Config.Experiment, Cell: c.ID,
@@ -498,7 +509,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 		for i, row := range rows {
 			puScores[i] = data.Scores[row]
 		}
-	} else if r.Config.Evaluate == EvaluatePU || r.needsPUScores() {
+	} else if r.trainsPerCell(data) {
 		clf := r.Config.classifierOf(&c)
 		var key string
 		if split.Folds == nil {
