@@ -53,6 +53,23 @@ func (x *Float) UnmarshalJSON(b []byte) error {
 // Ok reports whether x is a finite number.
 func (x Float) Ok() bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }
 
+// FormatThreshold writes a threshold for a table: "" when there is none
+// (nil), "+Inf" when it lies above every score (predict nothing positive),
+// undefined (e.g. "-") when it could not be computed, else format(x). The
+// command line and the HTML page share it and differ in undefined and
+// format only.
+func FormatThreshold(x *Float, undefined string, format func(float64) string) string {
+	switch {
+	case x == nil:
+		return ""
+	case !x.Ok() && float64(*x) > 0:
+		return "+Inf"
+	case !x.Ok():
+		return undefined
+	}
+	return format(float64(*x))
+}
+
 // nan is the Float of a number that could not be computed.
 var nan = Float(math.NaN())
 var nan64 = math.NaN()

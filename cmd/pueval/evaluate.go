@@ -329,16 +329,7 @@ func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
 		tr = *res.Truth
 	}
 	thr := func(x *evaluate.Float) string {
-		if x == nil {
-			return ""
-		}
-		if !x.Ok() && float64(*x) > 0 {
-			return "+Inf"
-		}
-		if !x.Ok() {
-			return "-"
-		}
-		return number(*x).String()
+		return evaluate.FormatThreshold(x, "-", func(v float64) string { return number(v).String() })
 	}
 	for _, r := range []struct {
 		name  string

@@ -392,21 +392,5 @@ func TestAAAIStudy(t *testing.T) {
 		}
 	}
 
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := replaceTable(string(doc), "data set ", table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile("doc.go", []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if got != string(doc) {
-		t.Errorf("the real-score table in doc.go is stale; regenerate it with go test -run TestAAAIStudy -update. Now:\n%s", table)
-	}
+	checkDocTable(t, "data set ", table, "real-score table", "TestAAAIStudy")
 }

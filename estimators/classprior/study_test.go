@@ -430,11 +430,19 @@ func TestSyntheticStudy(t *testing.T) {
 		t.Logf("study with %d repeats:\n%s", reps, table)
 		return
 	}
+	checkDocTable(t, "family ", table, "study table", "TestSyntheticStudy")
+}
+
+// checkDocTable compares the table of doc.go whose first line starts with
+// header against table, or writes table there under -update; what names
+// the table and test the test that regenerates it in the message.
+func checkDocTable(t *testing.T, header, table, what, test string) {
+	t.Helper()
 	doc, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := replaceTable(string(doc), "family ", table)
+	got, err := replaceTable(string(doc), header, table)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +453,7 @@ func TestSyntheticStudy(t *testing.T) {
 		return
 	}
 	if got != string(doc) {
-		t.Errorf("the study table in doc.go is stale; regenerate it with go test -run TestSyntheticStudy -update. Now:\n%s", table)
+		t.Errorf("the %s in doc.go is stale; regenerate it with go test -run %s -update. Now:\n%s", what, test, table)
 	}
 }
 

@@ -186,16 +186,7 @@ func numbers(res *evaluate.Result) string {
 		tr = *res.Truth
 	}
 	thr := func(x *evaluate.Float) string {
-		if x == nil {
-			return ""
-		}
-		if !x.Ok() && float64(*x) > 0 {
-			return "+Inf"
-		}
-		if !x.Ok() {
-			return "–"
-		}
-		return strconv.FormatFloat(float64(*x), 'g', 6, 64)
+		return evaluate.FormatThreshold(x, "–", func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) })
 	}
 	m := res.Metrics
 	for _, r := range []struct {
