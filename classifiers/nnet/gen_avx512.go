@@ -840,21 +840,40 @@ func genAVX2(p emit) {
 				p("\tMOVQ dh+16(FP), DI")
 				p("\tMOVQ dhstride+24(FP), R8")
 				p("\tMOVQ n+32(FP), CX")
-				p("\tTESTQ CX, CX")
-				p("\tJLE p%ddone", hi)
-				p("p%dloop:", hi)
-				for k := range c {
-					p("\tVMOVUPS %d(SI), %s", hf+64*k, y(u*c+k))
-				}
-				for i := range u {
+				// One block: the C columns of x in registers, each
+				// unit's delta in a register when one is free (fewer
+				// loads than a memory operand per FMA), else read by
+				// every FMA.
+				block := func() {
 					for k := range c {
-						p("\tVFMADD231PS %d(DI), %s, %s", hf+64*i, y(u*c+k), y(i*c+k))
+						p("\tVMOVUPS %d(SI), %s", hf+64*k, y(u*c+k))
 					}
+					for i := range u {
+						dh := fmt.Sprintf("%d(DI)", hf+64*i)
+						if u*c+c < 15 {
+							p("\tVMOVUPS %s, %s", dh, y(u*c+c))
+							dh = y(u*c + c)
+						}
+						for k := range c {
+							p("\tVFMADD231PS %s, %s, %s", dh, y(u*c+k), y(i*c+k))
+						}
+					}
+					p("\tADDQ DX, SI")
+					p("\tADDQ R8, DI")
 				}
-				p("\tADDQ DX, SI")
-				p("\tADDQ R8, DI")
-				p("\tDECQ CX")
-				p("\tJNZ p%dloop", hi)
+				// Two blocks per iteration (n is even in an epoch; an
+				// odd last block runs alone).
+				p("\tSUBQ $2, CX")
+				p("\tJLT p%dtail", hi)
+				p("p%dloop:", hi)
+				block()
+				block()
+				p("\tSUBQ $2, CX")
+				p("\tJGE p%dloop", hi)
+				p("p%dtail:", hi)
+				p("\tCMPQ CX, $-1")
+				p("\tJNE p%ddone", hi)
+				block()
 				p("p%ddone:", hi)
 				rows()
 				for i := range u {
