@@ -2,8 +2,10 @@ package experiments
 
 import (
 	"context"
+	"math"
 
 	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/metrics"
 )
 
 // AULMeasure is the measure "aul": the area under the lift curve (Huang et
@@ -12,6 +14,11 @@ import (
 //
 //	pu         AUL^PU: L read as positive, against every row of L u U (Eq. 4)
 //	truth:ID   each truth's AUL with the true labels, on L u U unless its on: says otherwise
+//	sd:pu      the standard deviation of AUL^PU over the SCAR splits that label |L| of the
+//	           positives of L u U uniformly at random, the evaluated scores held fixed
+//	           (Theorem 1; metrics.Ranking.AULSplitVariance); only when every row of L is
+//	           positive, as in the scar-fraction protocol. sqrt(2/pi) sd:pu is the mean
+//	           absolute error of AUL^PU that the theorem predicts (its error is nearly normal)
 //
 // AUL needs no class prior: AUL^PU estimates AUL without one. Exactly,
 // AUL^PU = c/2 + (1 - c) AUC^PU with c = |L|/|L u U|, and AUL = alpha/2 +
@@ -33,10 +40,33 @@ func (m *AULMeasure) Measure(_ context.Context, c *CellRun, out *Values) error {
 		return err
 	}
 	out.Set("aul", results.PU, pu.AUL())
+	if sd, ok := aulSplitSD(c); ok {
+		out.Set("aul", results.SDKey(results.PU), sd)
+	}
 	for _, t := range c.TruthRankings(SetAll) {
 		out.Set("aul", results.TruthKey(t.ID), t.AUL())
 	}
 	return nil
+}
+
+// aulSplitSD is Theorem 1's standard deviation of AUL^PU for the cell: the
+// evaluated scores ranked with the true labels, |L| of the positives
+// labeled. It needs every labeled row to be positive (SCAR) and both
+// classes among the rows.
+func aulSplitSD(c *CellRun) (float64, bool) {
+	if c.NL < 1 || c.NL > len(c.Y) || len(c.Y) != len(c.Scores) {
+		return 0, false
+	}
+	for _, y := range c.Y[:c.NL] {
+		if !y {
+			return 0, false
+		}
+	}
+	r, err := metrics.Rank(c.Scores, c.Y)
+	if err != nil {
+		return 0, false
+	}
+	return math.Sqrt(r.AULSplitVariance(c.NL)), true
 }
 
 // Compile-time checks.

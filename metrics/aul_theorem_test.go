@@ -19,7 +19,8 @@ import (
 // mean. 10,000 splits: the variance within 5 % (about 3.5 standard errors
 // of a variance estimate, sqrt(2/10,000) = 1.4 %), the mean error within 3
 // standard errors of 0. t is computed here by brute force over pairs, an
-// independent statement of Eq. 2; AUL^PU by Rank and AUL.
+// independent statement of Eq. 2; AUL^PU by Rank and AUL; and
+// Ranking.AULSplitVariance must give the brute-force formula's value.
 func TestAULTheorem1(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2021, 1))
 	const n, nP, nL, splits = 600, 240, 60, 10000
@@ -64,6 +65,9 @@ func TestAULTheorem1(t *testing.T) {
 		t.Fatalf("mean of t over the positives %v, AUL %v: Eq. 2 disagrees", meanT, aul)
 	}
 	want := float64(nP-nL) / float64(nP-1) * sigma2 / nL
+	if got := mustRank(t, scores, y).AULSplitVariance(nL); math.Abs(got-want) > 1e-12*want {
+		t.Fatalf("AULSplitVariance(%d) = %v, the brute-force sigma^2 gives %v", nL, got, want)
+	}
 
 	pos := make([]int, nP)
 	for i := range pos {
@@ -91,5 +95,32 @@ func TestAULTheorem1(t *testing.T) {
 	}
 	if r := variance / want; math.Abs(r-1) > 0.05 {
 		t.Errorf("Var[AUL^PU] = %v over %d splits, Theorem 1 gives %v (ratio %.3f)", variance, splits, want, r)
+	}
+}
+
+// TestAULSplitVarianceByHand: scores 3, 2, 2, 1 with labels P, P, N, P
+// (n = 4). The positives' t_i = (1/n) sum_j S(s_i, s_j) are 3.5/4, 2/4 and
+// 0.5/4 (each row against itself counts 1/2), mean 0.5 = AUL, sigma^2 =
+// (0.375^2 + 0 + 0.375^2)/3 = 0.09375. Labeling one positive, AUL^PU is
+// that positive's t: variance sigma^2. Labeling two, the three pairs give
+// 0.6875, 0.5, 0.3125: variance 2 (0.1875^2)/3 = 0.0234375 = (1/2)
+// sigma^2/2, Theorem 1's finite-population factor. All three: 0.
+func TestAULSplitVarianceByHand(t *testing.T) {
+	r := mustRank(t, []float64{3, 2, 2, 1}, []bool{true, true, false, true})
+	if got := r.AUL(); got != 0.5 {
+		t.Fatalf("AUL = %v, want 0.5", got)
+	}
+	for nL, want := range map[int]float64{1: 0.09375, 2: 0.0234375, 3: 0} {
+		if got := r.AULSplitVariance(nL); math.Abs(got-want) > 1e-15 {
+			t.Errorf("AULSplitVariance(%d) = %v, want %v", nL, got, want)
+		}
+	}
+	for _, nL := range []int{-1, 0, 4} {
+		if got := r.AULSplitVariance(nL); !math.IsNaN(got) {
+			t.Errorf("AULSplitVariance(%d) = %v, want NaN (1 <= nL <= |P| = 3)", nL, got)
+		}
+	}
+	if got := mustRank(t, []float64{1, 0}, []bool{true, false}).AULSplitVariance(1); got != 0 {
+		t.Errorf("one positive: AULSplitVariance(1) = %v, want 0", got)
 	}
 }

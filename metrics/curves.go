@@ -1,5 +1,7 @@
 package metrics
 
+import "math"
+
 // ROCPoint is one point of a ROC curve.
 type ROCPoint struct {
 	Threshold float64 // predict positive when score >= Threshold
@@ -90,6 +92,47 @@ func (r *Ranking) AUL() float64 {
 		twice += int64(dtp+dfp) * int64(2*r.tp[k-1]+dtp)
 	}
 	return float64(twice) / (2 * float64(r.nPos) * float64(r.N()))
+}
+
+// AULSplitVariance returns the variance of AUL^PU over SCAR splits of the
+// ranked sample that label nL of its positives, drawn uniformly without
+// replacement, the scores held fixed (AUL paper, Theorem 1):
+//
+//	Var[AUL^PU] = (|P| - nL)/(|P| - 1) sigma^2 / nL,  sigma^2 = (1/|P|) sum_{i in P} (t_i - AUL)^2,
+//	t_i = (1/n) sum_{j in P u N} S(s_i, s_j)
+//
+// AUL^PU, the AUL with the labeled rows read as positive, is the mean of t
+// over the labeled positives (the rows j are every row whatever their
+// label), so this is the finite-population variance of the mean of a
+// sample of nL of the |P| values t_i, and AUL (their mean) is its
+// expectation. A positive in tie group k (size n_k, c_k rows scored at or
+// above it) has 2n t_i = 2(n - c_k) + n_k. It returns NaN unless
+// 1 <= nL <= |P|; a single positive gives 0.
+func (r *Ranking) AULSplitVariance(nL int) float64 {
+	if nL < 1 || nL > r.nPos {
+		return math.NaN()
+	}
+	if r.nPos == 1 {
+		return 0
+	}
+	// Two passes over the tie groups in the integer units a = 2n t: the
+	// mean (an exact integer sum, rounded once), then the squared deviations.
+	n := int64(r.N())
+	var sum int64
+	for k := 1; k < len(r.tp); k++ {
+		dtp, dfp := int64(r.tp[k]-r.tp[k-1]), int64(r.fp[k]-r.fp[k-1])
+		sum += dtp * (2*(n-int64(r.tp[k]+r.fp[k])) + dtp + dfp)
+	}
+	np := float64(r.nPos)
+	mean := float64(sum) / np
+	var ss float64
+	for k := 1; k < len(r.tp); k++ {
+		dtp, dfp := int64(r.tp[k]-r.tp[k-1]), int64(r.fp[k]-r.fp[k-1])
+		d := float64(2*(n-int64(r.tp[k]+r.fp[k]))+dtp+dfp) - mean
+		ss += float64(dtp) * d * d
+	}
+	sigma2 := ss / np / (4 * float64(n) * float64(n))
+	return (np - float64(nL)) / (np - 1) * sigma2 / float64(nL)
 }
 
 // Metric is a function of a confusion matrix, such as Confusion.F1.

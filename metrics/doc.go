@@ -21,6 +21,11 @@
 //	     = trapezoid area under the lift curve (fraction predicted positive, TPR)
 //	     = |P|/(2n) + (|N|/n) AUC
 //
+// and, for the AUL^PU of SCAR splits that label n_L of the positives at
+// random (the AUL paper's Theorem 1; [Ranking.AULSplitVariance]),
+//
+//	Var[AUL^PU] = (|P| - n_L)/(|P| - 1) sigma^2/n_L,   sigma^2 the variance over P of t_i = (1/n) sum_j S(s_i, s_j)
+//
 // where in AP the sum runs over the tie groups k in descending score order, R_k
 // is the recall and P_k the precision when everything scored >= the k-th
 // distinct score is predicted positive. AUC and AUL are computed in exact

@@ -26,6 +26,9 @@ import (
 //	truth-at:pu, truth-at:SOURCE
 //	                          the true value of a threshold measure (the evaluated scores judged with the
 //	                          true labels) at the threshold where pu or recovered:SOURCE is largest
+//	sd:pu                     aul only: the standard deviation of pu over the splits that would label as
+//	                          many positives uniformly at random, the cell's scores and true labels held
+//	                          fixed (the AUL paper's Theorem 1; written when every labeled row is positive)
 //
 // SOURCE is "real" (the split's true alpha and beta, the papers' R) or the
 // ID of an estimator of the config's estimators: list (the papers' E; by
@@ -43,6 +46,7 @@ const (
 	Indirect     = "indirect"
 	IndirectClip = "indirect-clip"
 	Recovered    = "recovered"
+	SD           = "sd"
 )
 
 // TruthKey is the key of the truth named id: "truth:" + id.
@@ -56,6 +60,10 @@ func TruthAtKey(source string) string { return TruthAt + ":" + source }
 // IndirectClip, Recovered, ...) with the (alpha, beta) of source ("real"
 // or an estimator ID): kind + ":" + source.
 func RecoveryKey(kind, source string) string { return kind + ":" + source }
+
+// SDKey is the key of the standard deviation over splits of the value
+// under key (only "pu" so far): "sd:" + key.
+func SDKey(key string) string { return SD + ":" + key }
 
 // SplitKey splits a key into its kind and its source or truth ID:
 // "indirect:real" -> ("indirect", "real"); "pu" -> ("pu", "").

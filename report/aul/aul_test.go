@@ -147,3 +147,53 @@ func TestWrite(t *testing.T) {
 		t.Errorf("no records: %v", err)
 	}
 }
+
+// TestTheoremClaims: three concrete rows of 8 splits whose AUL^PU errors
+// alternate +-e (so the MAE is e) with Theorem 1's sd set so that the
+// predicted MAE sqrt(2/pi) sd is e (beta 0.1: e = 0.022, the paper's value;
+// beta 0.2: e = 0.04, the paper 0.016) or far below it (beta 0.4: e = the
+// paper's 0.009, sd 0.001). Worked by hand: the standard error at beta 0.2
+// is sd sqrt((1 - 2/pi)/8) = 0.01069, so the paper's 0.016 is 0.024 from
+// the prediction, beyond 2 se + 0.0005 = 0.0219; at beta 0.4 both MAEs are
+// far above the prediction 0.0008. Hence: these records within 2 se in 2 of
+// 3 rows, within 30 % of the paper in 2 of 3 (not beta 0.2: +150 %), the
+// paper within 2 se in 1 of 3. With AUCs 0.075 from the paper's the
+// published MAEs are not compared; without sd:pu there are no such claims.
+func TestTheoremClaims(t *testing.T) {
+	rows := func(auc float64, withSD bool) []Row {
+		var recs []results.Record
+		for _, c := range []struct {
+			beta  string
+			e, sd float64
+		}{{"0.1", 0.022, 0.022 / math.Sqrt(2/math.Pi)}, {"0.2", 0.04, 0.04 / math.Sqrt(2/math.Pi)}, {"0.4", 0.009, 0.001}} {
+			for i := range 8 {
+				r := rec("concrete-aul", c.beta, 1030, 486, auc, 0.7, 0.7+float64(i%2*2-1)*c.e, map[string]float64{"km1": auc + 0.1})
+				if withSD {
+					r.Metrics[aulMetric][results.SDKey(results.PU)] = c.sd
+				}
+				recs = append(recs, r)
+			}
+		}
+		return Rows(recs)
+	}
+	paper, err := Published()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := TheoremClaims(rows(0.875, true), paper)
+	if len(got) != 3 ||
+		!strings.Contains(got[0], "in 2 of 3 rows") || !strings.Contains(got[0], "not in: concrete beta 0.4 (0.0090; predicted 0.0008") ||
+		!strings.Contains(got[1], "within 30 % of the paper's in 2 of 3 rows; not in: concrete beta 0.2 (0.0400, the paper 0.016, +150 %)") ||
+		!strings.Contains(got[2], "in 1 of 3 rows; not in: concrete beta 0.2 (0.0160; predicted 0.0400 +- 0.0214); concrete beta 0.4 (0.0090") {
+		t.Errorf("claims %q", got)
+	}
+	if got := TheoremClaims(rows(0.95, true), paper); len(got) != 2 || !strings.Contains(got[1], "not compared, since these scores' AUCs differ from the paper's by up to 0.075") {
+		t.Errorf("AUCs off the paper's: %q", got)
+	}
+	if got := TheoremClaims(rows(0.875, false), paper); got != nil {
+		t.Errorf("no sd:pu: %q", got)
+	}
+	if tab := Table1(rows(0.875, true), paper); tab.Values[len(tab.Values)-1].Name != "Theorem 1" || math.Abs(tab.Rows[1].Values[len(tab.Values)-1]-0.04) > 1e-12 {
+		t.Errorf("Table 1 columns %v, row %v", tab.Values, tab.Rows[1].Values)
+	}
+}

@@ -181,6 +181,98 @@ func Claims(rows []Row) []string {
 	return out
 }
 
+// The thresholds of the comparison with the published AUL^PU MAEs (issue
+// 16's acceptance on the degraded scores): the scores' AUC within AUCMatch
+// of the paper's in every row makes the rows comparable; AUL^PU's MAE within
+// MaxAULMAEDiff of the paper's, relative, is the reproduction target.
+// PaperRounding is half the last printed digit of the paper's MAEs.
+const (
+	AUCMatch      = 0.002
+	MaxAULMAEDiff = 0.3
+	PaperRounding = 0.0005
+)
+
+// TheoremClaims checks the rows' AUL^PU MAEs against Theorem 1 and, when
+// the scores have the paper's AUCs, against the published MAEs. Theorem 1
+// predicts MAE m = sqrt(2/pi) sd with a standard error se = sd sqrt((1 -
+// 2/pi)/R) for an MAE over R splits (Row.PredictedAULMAE,
+// Row.AULMAEStdErr); "within 2 standard errors" should hold in about 95 %
+// of the rows by chance alone. The published MAE, a mean over the paper's
+// own 50 splits of scores with the same AUC, gets the same allowance plus
+// its rounding. So a row where the paper's value is outside and these
+// records' inside is one where the published number is unusual for its
+// sampling distribution (or the paper's scores differ in more than their
+// AUC), not one where the reproduction is off. It returns nil when no row
+// has sd (records older than the sd:pu key).
+func TheoremClaims(rows []Row, paper []PaperRow) []string {
+	if !hasSD(rows) {
+		return nil
+	}
+	desc := func(r Row, v float64) string {
+		return fmt.Sprintf("%s beta %s (%.4f; predicted %.4f +- %.4f)", r.Dataset, g(r.Beta), v, r.PredictedAULMAE(), 2*r.AULMAEStdErr())
+	}
+	within, checked := 0, 0
+	var outside []string
+	for _, r := range rows {
+		if math.IsNaN(r.SD) {
+			continue
+		}
+		checked++
+		if math.Abs(r.AULMAE()-r.PredictedAULMAE()) <= 2*r.AULMAEStdErr() {
+			within++
+		} else {
+			outside = append(outside, desc(r, r.AULMAE()))
+		}
+	}
+	line := fmt.Sprintf("Theorem 1: AUL^PU's MAE is within 2 standard errors of the MAE the theorem predicts for these scores, sqrt(2/pi) sd, in %d of %d rows (about 95 %% expected by chance)", within, checked)
+	if len(outside) > 0 {
+		line += "; not in: " + strings.Join(outside, "; ")
+	}
+	out := []string{line}
+
+	worst := 0.0
+	var pairs []PaperRow
+	for _, r := range rows {
+		p, ok := findPaper(paper, r.Dataset, r.Beta)
+		if !ok {
+			return append(out, "Published AUL^PU MAEs: some rows have no published row; not compared")
+		}
+		worst = math.Max(worst, math.Abs(r.AUC-p.AUC))
+		pairs = append(pairs, p)
+	}
+	if worst > AUCMatch {
+		return append(out, fmt.Sprintf("Published AUL^PU MAEs: not compared, since these scores' AUCs differ from the paper's by up to %.3f (more than %.3f); the degraded scores (scores: gbdt-oof-degraded) have the paper's AUCs", worst, AUCMatch))
+	}
+	near, paperWithin := 0, 0
+	var far, paperOutside []string
+	for i, r := range rows {
+		pm := pairs[i].MAE["aulpu"]
+		if d := r.AULMAE()/pm - 1; math.Abs(d) <= MaxAULMAEDiff {
+			near++
+		} else {
+			far = append(far, fmt.Sprintf("%s beta %s (%.4f, the paper %.3f, %+.0f %%)", r.Dataset, g(r.Beta), r.AULMAE(), pm, 100*d))
+		}
+		if math.IsNaN(r.SD) {
+			continue
+		}
+		if math.Abs(pm-r.PredictedAULMAE()) <= 2*r.AULMAEStdErr()+PaperRounding {
+			paperWithin++
+		} else {
+			paperOutside = append(paperOutside, desc(r, pm))
+		}
+	}
+	line = fmt.Sprintf("Published AUL^PU MAEs (the scores' AUCs within %.3f of the paper's): these records' MAE within %.0f %% of the paper's in %d of %d rows", AUCMatch, 100*MaxAULMAEDiff, near, len(rows))
+	if len(far) > 0 {
+		line += "; not in: " + strings.Join(far, "; ")
+	}
+	out = append(out, line)
+	line = fmt.Sprintf("Published AUL^PU MAEs against Theorem 1 for these scores: within 2 standard errors (plus %.4f, the printed rounding) in %d of %d rows", PaperRounding, paperWithin, checked)
+	if len(paperOutside) > 0 {
+		line += "; not in: " + strings.Join(paperOutside, "; ")
+	}
+	return append(out, line)
+}
+
 // TimingTable is the mean milliseconds per split of each estimator by data set,
 // from the records' timings.
 func TimingTable(rows []Row) (report.Table, bool) {

@@ -72,7 +72,7 @@ func Write(dir string, in report.Input) (string, error) {
 	}
 	var claims []string
 	if len(rows) > 0 || len(fig3) == 0 {
-		claims = Claims(rows)
+		claims = append(Claims(rows), TheoremClaims(rows, paper)...)
 	}
 	claims = append(claims, Figure3Claims(fig3)...)
 	var md strings.Builder

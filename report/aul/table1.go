@@ -43,7 +43,23 @@ type Row struct {
 	// Seconds is the mean time per split of each estimator (Record.Timings
 	// "estimator:ID"), when the records hold it.
 	Seconds map[string]float64
+	// SD is Theorem 1's standard deviation of AUL^PU over the splits (the
+	// mean of the records' aul sd:pu, constant when the scores are fixed per
+	// data set; NaN when no record holds it, as in records written before
+	// the aul measure had it).
+	SD float64
 }
+
+// PredictedAULMAE is the mean absolute error of AUL^PU that Theorem 1
+// predicts: sqrt(2/pi) SD, the mean of |e| for a normal error e of mean 0
+// (AUL^PU - AUL is the mean of a without-replacement sample: unbiased and
+// nearly normal).
+func (r Row) PredictedAULMAE() float64 { return math.Sqrt(2/math.Pi) * r.SD }
+
+// AULMAEStdErr is the standard error of an MAE of AUL^PU over the row's
+// Runs splits under the same model: the standard deviation of |e| is
+// SD sqrt(1 - 2/pi), over sqrt(Runs).
+func (r Row) AULMAEStdErr() float64 { return r.SD * math.Sqrt((1-2/math.Pi)/float64(r.Runs)) }
 
 // MAE is the mean absolute error of a source's AUC^est (NaN without errors).
 func (r Row) MAE(src string) float64 { return meanAbs(r.Errors[src]) }
@@ -64,7 +80,7 @@ func Rows(recs []results.Record) []Row {
 	}
 	by := map[key]*Row{}
 	secs := map[key]map[string][]float64{}
-	var truthAUC, truthAUL = map[key][]float64{}, map[key][]float64{}
+	var truthAUC, truthAUL, sds = map[key][]float64{}, map[key][]float64{}, map[key][]float64{}
 	for _, r := range recs {
 		auc, aul := r.Metrics[aucMetric], r.Metrics[aulMetric]
 		if r.Status != results.StatusOK || auc == nil || aul == nil {
@@ -92,6 +108,9 @@ func Rows(recs []results.Record) []Row {
 		row.Runs++
 		truthAUC[k], truthAUL[k] = append(truthAUC[k], tAUC), append(truthAUL[k], tAUL)
 		row.AULErrors = append(row.AULErrors, pu-tAUL)
+		if sd, ok := aul[results.SDKey(results.PU)]; ok {
+			sds[k] = append(sds[k], sd)
+		}
 		for key, v := range auc {
 			if kind, src := results.SplitKey(key); kind == results.Direct {
 				row.Errors[src] = append(row.Errors[src], v-tAUC)
@@ -111,7 +130,7 @@ func Rows(recs []results.Record) []Row {
 	}
 	var rows []Row
 	for k, row := range by {
-		row.AUC, row.AUL = mean(truthAUC[k]), mean(truthAUL[k])
+		row.AUC, row.AUL, row.SD = mean(truthAUC[k]), mean(truthAUL[k]), mean(sds[k])
 		if len(secs[k]) > 0 {
 			row.Seconds = map[string]float64{}
 			for id, s := range secs[k] {
@@ -161,12 +180,20 @@ func Table1(rows []Row, paper []PaperRow) report.Table {
 		t.Values = append(t.Values, report.Column{Name: "MAE " + s, CSV: "mae_" + s})
 	}
 	t.Values = append(t.Values, report.Column{Name: "MAE true prior", CSV: "mae_true_prior"}, report.Column{Name: "MAE AUL^PU", CSV: "mae_aulpu", LaTeX: `MAE AUL$^{PU}$`})
+	theorem := hasSD(rows)
+	if theorem {
+		t.Caption += " 'Theorem 1': the MAE of AUL^PU that Theorem 1 predicts for these scores, sqrt(2/pi) sd."
+		t.Values = append(t.Values, report.Column{Name: "Theorem 1", CSV: "mae_aulpu_theorem1"})
+	}
 	for _, r := range rows {
 		v := []float64{r.Alpha, r.AUC, r.AUL}
 		for _, s := range srcs {
 			v = append(v, r.MAE(s))
 		}
 		v = append(v, r.MAE(TruePrior), r.AULMAE())
+		if theorem {
+			v = append(v, r.PredictedAULMAE())
+		}
 		n := strconv.Itoa(r.N)
 		row := report.Row{Labels: []report.Label{{Text: r.Dataset}, {Text: n}, {Text: g(r.Beta)}, {Text: strconv.Itoa(r.Runs)}}, Values: v}
 		if p, ok := findPaper(paper, r.Dataset, r.Beta); ok {
@@ -182,10 +209,23 @@ func Table1(rows []Row, paper []PaperRow) report.Table {
 				}
 			}
 			row.Paper = append(pv, math.NaN(), p.MAE["aulpu"])
+			if theorem {
+				row.Paper = append(row.Paper, math.NaN())
+			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// hasSD reports whether some row has Theorem 1's standard deviation.
+func hasSD(rows []Row) bool {
+	for _, r := range rows {
+		if !math.IsNaN(r.SD) {
+			return true
+		}
+	}
+	return false
 }
 
 // findPaper returns the paper's row of a data set and beta.
