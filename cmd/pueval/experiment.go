@@ -211,7 +211,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if !f.noReport {
-		if rerr := writeReport(e, out); rerr != nil {
+		if rerr := writeReport(ctx, e, out); rerr != nil {
 			return rerr
 		}
 	}
@@ -224,17 +224,24 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if help || err != nil {
 		return err
 	}
-	return writeReport(e, dir)
+	return writeReport(ctx, e, dir)
 }
 
 // writeReport renders the report of a results directory into DIR/report.
-func writeReport(e *env, dir string) error {
+// Rendering does not check ctx (a figure is drawn whole); after a signal the
+// command still fails, whether the report stopped at a check here or
+// finished first (main's grace exit ends it if neither comes in time), so a
+// signal always ends pueval report with the error status.
+func writeReport(ctx context.Context, e *env, dir string) error {
 	recs, err := results.ReadRecords(dir)
 	if err != nil {
 		return err
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("%s: no records", dir)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("stopped before writing the report: %w", context.Cause(ctx))
 	}
 	// The report directory is locked while it is written (a run may still
 	// be appending to the records it reads: that is safe, they are read as
@@ -252,6 +259,9 @@ func writeReport(e *env, dir string) error {
 	index, err := report.Write(out, report.Input{Records: recs, Manifest: man})
 	if err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("stopped, after writing the report into %s in full: %w", out, context.Cause(ctx))
 	}
 	fmt.Fprintf(e.stdout, "%s\n", index)
 	return nil
