@@ -178,6 +178,12 @@ func (o *NNetBag) Score(ctx context.Context, data Data, seed uint64) (*Result, e
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, o.Bags)
+	// The nets' column ranges come from one index of the matrix rather
+	// than a pass over every net's rows (about 3 % of a bag's time).
+	ext, err := nnet.NewExtremes(data.X)
+	if err != nil {
+		return nil, fmt.Errorf("classifier %s: %w", NNetBagName, err)
+	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -207,6 +213,7 @@ func (o *NNetBag) Score(ctx context.Context, data Data, seed uint64) (*Result, e
 				fail(err)
 				return
 			}
+			w.rows.Extremes = ext
 			for {
 				b := int(queue.Add(1) - 1)
 				if b >= o.Bags || ctx.Err() != nil {

@@ -17,9 +17,14 @@ import (
 // three times, twice into training positions and once into a validation
 // position, has Train 2 and Val 1. An index may appear more than once (each
 // occurrence is a separate row); rows with both weights zero are ignored.
+//
+// Extremes, when set, must have been built from the matrix given to Train
+// (NewExtremes); it speeds up the min-max map's ranges and changes nothing
+// else.
 type Rows struct {
 	Index      []int
 	Train, Val []float64
+	Extremes   *Extremes
 }
 
 // StopReason says why a training run ended.
@@ -74,10 +79,11 @@ type Trainer struct {
 	w, g, gPrev, delta, best []float64
 
 	k       kernel
-	kernel  string // its name
-	order   []int  // rows of the problem, training rows first
-	trained bool   // a net was trained: PredictRows may run
-	inputs  int    // columns of the matrix of the last Train
+	kernel  string   // its name
+	order   []int    // rows of the problem, training rows first
+	sel     []uint64 // selected rows (setup with Rows.Extremes)
+	trained bool     // a net was trained: PredictRows may run
+	inputs  int      // columns of the matrix of the last Train
 
 	// trace, when set (tests only), sees the errors of every epoch.
 	trace func(epoch int, perf, vperf float64)
@@ -151,6 +157,16 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 	for k := range d {
 		lo[k], hi[k] = math.Inf(1), math.Inf(-1)
 	}
+	ext := rows.Extremes
+	var sel []uint64 // with ext: the selected rows, a bit set
+	if ext != nil {
+		if ext.x != x || ext.n != n || ext.d != d {
+			return errors.New("nnet: train: rows.Extremes was built from another matrix")
+		}
+		tr.sel = growSlice(tr.sel, (n+63)/64)
+		sel = tr.sel
+		clear(sel)
+	}
 	var sumT float64
 	nT, nV := 0, 0
 	for i, r := range rows.Index {
@@ -170,6 +186,10 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 		default:
 			continue
 		}
+		if ext != nil {
+			sel[r>>6] |= 1 << (r & 63)
+			continue
+		}
 		row := raw.Data[r*raw.Stride : r*raw.Stride+d]
 		lo, hi := lo[:len(row)], hi[:len(row)]
 		for k, v := range row {
@@ -187,9 +207,16 @@ func (tr *Trainer) setup(x *mat.Dense, y []bool, rows Rows) error {
 	if nT == 0 {
 		return fmt.Errorf("nnet: train: %w", ErrNoTrainingRows)
 	}
+	if ext != nil {
+		ext.ranges(sel, rows.Index, lo, hi)
+	}
 	tr.cols = tr.cols[:0]
 	m := 0
 	for k := range d {
+		// -0 and +0 are equal values, and whichever a column's range ends
+		// at maps every value the same; +0 makes the ranges, and hence Net,
+		// the same bit for bit with or without Extremes.
+		lo[k], hi[k] = lo[k]+0, hi[k]+0
 		if math.IsInf(hi[k]-lo[k], 0) {
 			return fmt.Errorf("nnet: train: column %d spans [%g, %g], a range that overflows float64", k, lo[k], hi[k])
 		}
