@@ -19,6 +19,10 @@
 // with the bootstrap's mean and standard deviation; a positive affine map
 // followed by min-max is the same min-max of the raw column, so the z-score
 // is omitted. Constant columns are dropped (MATLAB's removeconstantrows).
+// A bag's nets find min_k and max_k from one [Extremes] of the matrix, each
+// column's 16 lowest and highest rows (the first of them the net holds),
+// instead of reading every value of every net's rows; the ranges are the
+// same.
 // Targets are t = +1 for true and -1 for false.
 //
 // # Training
