@@ -2,6 +2,7 @@ package nnet
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 )
@@ -61,6 +62,74 @@ func (p *problem) mapRow(i int, dst []float64) {
 		return
 	}
 	p.src.mapRow(i, dst)
+}
+
+// mapBlock writes the mapped inputs of the m <= lanes rows i0, ..., i0+m-1,
+// converted to float32, into the column-major block xb: input k of row i0+l
+// at xb[k*lanes+l]; lanes m and up are left as they are. The same values as
+// mapRow and float32, a column at a time (no row buffer; each column's
+// range is read once). It also ORs into off[k] the bits in which some
+// |value| of column k differs from 1 (f32Layout.load's binary columns).
+func (p *problem) mapBlock(i0, m int, xb []float32, off []uint32) {
+	d := p.d
+	xb, off = xb[:d*lanes], off[:d]
+	if p.src.raw == nil {
+		for k := range d {
+			col := xb[k*lanes : k*lanes+m]
+			var o uint32
+			for l := range col {
+				f := float32(p.x[(i0+l)*d+k])
+				col[l] = f
+				o |= math.Float32bits(f)&^(1<<31) ^ 0x3f800000
+			}
+			off[k] |= o
+		}
+		return
+	}
+	p.src.mapBlock(i0, m, xb, off)
+}
+
+// mapBlock is problem.mapBlock for rows of a matrix.
+func (s *rowSource) mapBlock(i0, m int, xb []float32, off []uint32) {
+	d := len(s.cols)
+	xb, off = xb[:d*lanes], off[:d]
+	at := s.rowsAt(i0, m)
+	lo, inv := s.lo[:d], s.inv[:d]
+	for k, c := range s.cols {
+		col := xb[k*lanes : k*lanes+m]
+		lk, ik := lo[k], inv[k]
+		var o uint32
+		for l, a := range at[:len(col)] {
+			f := float32(scale(s.raw[a+c], lk, ik))
+			col[l] = f
+			o |= math.Float32bits(f)&^(1<<31) ^ 0x3f800000
+		}
+		off[k] |= o
+	}
+}
+
+// predictBlock is mapBlock for prediction: toF32 of the mapped values (the
+// rows need not lie in the training range), and no binary columns.
+func (s *rowSource) predictBlock(i0, m int, xb []float32) {
+	d := len(s.cols)
+	xb = xb[:d*lanes]
+	at := s.rowsAt(i0, m)
+	lo, inv := s.lo[:d], s.inv[:d]
+	for k, c := range s.cols {
+		col := xb[k*lanes : k*lanes+m]
+		lk, ik := lo[k], inv[k]
+		for l, a := range at[:len(col)] {
+			col[l] = toF32(scale(s.raw[a+c], lk, ik))
+		}
+	}
+}
+
+// rowsAt returns the offsets in raw of rows i0, ..., i0+m-1 (m <= lanes).
+func (s *rowSource) rowsAt(i0, m int) (at [lanes]int) {
+	for l := range m {
+		at[l] = s.idx[i0+l] * s.stride
+	}
+	return at
 }
 
 // mapped returns the mapped rows, row-major, filling p.x from src.

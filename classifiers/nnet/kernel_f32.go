@@ -81,11 +81,18 @@ type f32Layout struct {
 	sT, sV  []float64 // 16
 	z, dh   []float32 // h*16: the current block's hidden outputs and deltas
 	off     []uint32  // d: scratch (binary columns)
-	xr      []float64 // d: one mapped row
 	tmp     []float32 // d*16: one block (permuting columns)
 }
 
 const lanes = 16
+
+// plus is 1 for v > 0, else 0 (the compiler makes it a SETcc, no branch).
+func plus(v float32) uint32 {
+	if v > 0 {
+		return 1
+	}
+	return 0
+}
 
 func growF32(buf *[]float32, n int) []float32 {
 	if cap(*buf) < n {
@@ -141,26 +148,22 @@ func (k *f32Layout) load(p *problem) {
 	// |x| differs from 1.
 	off := growU32(&k.off, d)
 	clear(off)
-	xr := grow(&k.xr, d)
-	put := func(i, slot int) {
-		p.mapRow(i, xr)
-		xb := x[(slot/lanes)*dx*lanes+slot%lanes:]
-		off := off[:len(xr)]
-		for c, v := range xr {
-			f := float32(v)
-			xb[c*lanes] = f
-			off[c] |= math.Float32bits(f)&^(1<<31) ^ 0x3f800000
+	// put maps rows i0..i1-1 into the blocks from slot s0 on (a multiple
+	// of lanes), a block at a time.
+	put := func(i0, i1, s0 int) {
+		for i := i0; i < i1; i += lanes {
+			m := min(lanes, i1-i)
+			slot := s0 + i - i0
+			p.mapBlock(i, m, x[(slot/lanes)*dx*lanes:], off)
+			for l := range m {
+				t[slot+l] = float32(p.t[i+l])
+				wt[slot+l] = float32(p.wt[i+l])
+				wt64[slot+l], wv64[slot+l] = float64(float32(p.wt[i+l])), float64(float32(p.wv[i+l]))
+			}
 		}
-		t[slot] = float32(p.t[i])
-		wt[slot] = float32(p.wt[i])
-		wt64[slot], wv64[slot] = float64(float32(p.wt[i])), float64(float32(p.wv[i]))
 	}
-	for i := range p.nTrain {
-		put(i, i)
-	}
-	for i := p.nTrain; i < p.n; i++ {
-		put(i, k.nbT*lanes+i-p.nTrain)
-	}
+	put(0, p.nTrain, 0)
+	put(p.nTrain, p.n, k.nbT*lanes)
 
 	// Kernel column order: dense columns first, then the binary columns in
 	// nibbles of four; x is permuted to it in place, block by block.
@@ -195,14 +198,16 @@ func (k *f32Layout) load(p *problem) {
 			}
 			for q := range k.nq {
 				nq := nib[(blk*k.nq+q)*lanes : (blk*k.nq+q+1)*lanes]
-				clear(nq)
-				for u := range 4 {
-					col := xb[(k.dn+4*q+u)*lanes : (k.dn+4*q+u+1)*lanes]
-					for l, v := range col {
-						if v > 0 {
-							nq[l] |= 1 << u
-						}
-					}
+				c0 := k.dn + 4*q
+				x0 := xb[c0*lanes : c0*lanes+lanes]
+				x1 := xb[(c0+1)*lanes : (c0+1)*lanes+lanes]
+				x2 := xb[(c0+2)*lanes : (c0+2)*lanes+lanes]
+				x3 := xb[(c0+3)*lanes : (c0+3)*lanes+lanes]
+				// Bit u is set where column u holds +1 (padding lanes
+				// hold 0). Without a branch, which one-hot codes would
+				// mispredict half the time (it took half of load's time).
+				for l := range nq {
+					nq[l] = plus(x0[l]) | plus(x1[l])<<1 | plus(x2[l])<<2 | plus(x3[l])<<3
 				}
 			}
 		}

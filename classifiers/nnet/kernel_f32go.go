@@ -813,7 +813,6 @@ func (k *f32GoKernel) predict(w []float64, src *rowSource, out []float64) {
 	n := len(src.idx)
 	d, h := k.d, k.h
 	xp := growF32(&k.xp, d*lanes)
-	xr := grow(&k.xr, d)
 	W, a, z := k.W64[:h*d], k.a[:h*lanes], k.z[:h*lanes]
 	mode := k.modeP[:d]
 	for i := range W {
@@ -823,12 +822,7 @@ func (k *f32GoKernel) predict(w []float64, src *rowSource, out []float64) {
 	for i0 := 0; i0 < n; i0 += lanes {
 		rows := min(lanes, n-i0)
 		clear(xp)
-		for r := range rows {
-			src.mapRow(i0+r, xr)
-			for c, v := range xr {
-				xp[c*lanes+r] = toF32(v)
-			}
-		}
+		src.predictBlock(i0, rows, xp)
 		for c := range mode {
 			mode[c] = colBin
 			for _, v := range xp[c*lanes : c*lanes+lanes] {

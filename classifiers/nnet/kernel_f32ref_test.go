@@ -9,6 +9,7 @@ import "math"
 // took its name, 5-9x faster.
 type f32RefKernel struct {
 	f32Layout
+	xr []float64 // d: one mapped row
 }
 
 func (k *f32RefKernel) predict(w []float64, src *rowSource, out []float64) {

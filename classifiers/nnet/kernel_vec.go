@@ -227,17 +227,12 @@ func (k *vecKernel) predict(w []float64, src *rowSource, out []float64) {
 	cw := float32(w[h*d+2*h]) // output bias
 	xp := growF32(&k.xp, 2*d*lanes)
 	zp := growF32(&k.zp, 2*h*lanes)
-	xr := grow(&k.xr, d)
 	var y [2 * lanes]float32
 	for i0 := 0; i0 < n; i0 += 2 * lanes {
 		rows := min(2*lanes, n-i0)
 		clear(xp)
-		for r := range rows {
-			src.mapRow(i0+r, xr)
-			for c, v := range xr {
-				xp[((r/lanes)*d+c)*lanes+r%lanes] = toF32(v)
-			}
-		}
+		src.predictBlock(i0, min(lanes, rows), xp[:d*lanes])
+		src.predictBlock(i0+lanes, max(0, rows-lanes), xp[d*lanes:])
 		for j0 := 0; j0 < h; j0 += maxTileUnits {
 			u := min(maxTileUnits, h-j0)
 			k.r.fwdDense[u](at(xp, 0), d*lanes*4, at(Wp, j0*d), d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0])
