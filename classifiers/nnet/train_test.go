@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -43,6 +44,58 @@ func TestRPROPStepByHand(t *testing.T) {
 			}
 			if gPrev[i] != s.g[i] {
 				t.Fatalf("epoch %d: previous gradient not stored", e+1)
+			}
+		}
+	}
+}
+
+// rpropStepBranches is rpropStep as first written, with the branches of the
+// MATLAB code: the oracle of TestRPROPStepBranchFree.
+func rpropStepBranches(w, g, gPrev, delta []float64, r RPROP) {
+	for i := range w {
+		gi := g[i]
+		switch s := gi * gPrev[i]; {
+		case s > 0:
+			delta[i] = min(delta[i]*r.Inc, r.DeltaMax)
+		case s < 0:
+			delta[i] *= r.Dec
+		}
+		switch {
+		case gi > 0:
+			w[i] -= delta[i]
+		case gi < 0:
+			w[i] += delta[i]
+		}
+		gPrev[i] = gi
+	}
+}
+
+// TestRPROPStepBranchFree: rpropStep equals rpropStepBranches bit for bit
+// over many epochs of random gradients with zeros, -0, NaN, steps at the
+// cap, weights at -0, and parameters with Dec > 1 (the cap applies only to
+// growth).
+func TestRPROPStepBranchFree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, r := range []RPROP{DefaultParams().RPROP, {Delta0: 0.07, Inc: 1.2, Dec: 0.5, DeltaMax: 0.1},
+		{Delta0: 1, Inc: 3, Dec: 2, DeltaMax: 1}} {
+		const n = 64
+		w1, g1, d1 := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range d1 {
+			d1[i] = r.Delta0
+			w1[i] = []float64{0, math.Copysign(0, -1), rng.NormFloat64()}[rng.IntN(3)]
+		}
+		w2, g2, d2 := slices.Clone(w1), slices.Clone(g1), slices.Clone(d1)
+		g := make([]float64, n)
+		for e := range 200 {
+			for i := range g {
+				g[i] = []float64{0, math.Copysign(0, -1), math.NaN(), 1, -1, rng.NormFloat64()}[rng.IntN(6)]
+			}
+			rpropStep(w1, g, g1, d1, r)
+			rpropStepBranches(w2, g, g2, d2, r)
+			for i := range w1 {
+				if math.Float64bits(w1[i]) != math.Float64bits(w2[i]) || math.Float64bits(d1[i]) != math.Float64bits(d2[i]) {
+					t.Fatalf("%+v epoch %d weight %d: w %v delta %v, with branches %v %v", r, e, i, w1[i], d1[i], w2[i], d2[i])
+				}
 			}
 		}
 	}
