@@ -593,6 +593,37 @@ func genAVX512(p emit) {
 	p("\tVZEROUPPER")
 	p("\tRET")
 
+	// laneSums: s[i] = laneSum of the 16 float32 lanes at a + 64 i, in
+	// laneSum's order: t = lanes 0-7 + lanes 8-15 (float64), then the
+	// neighbours (t0 + t1, t2 + t3, ...), then the pairs of those within
+	// each half of t, then the two halves. Every addition is one of
+	// laneSum's, its operands perhaps swapped (addition commutes exactly).
+	p("")
+	p("// func laneSums(a *float32, n int, s *float64)")
+	p("TEXT ·laneSums(SB), NOSPLIT, $0-24")
+	p("\tMOVQ a+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tMOVQ s+16(FP), DI")
+	p("\tTESTQ CX, CX")
+	p("\tJLE sumsdone")
+	p("sumsloop:")
+	p("\tVCVTPS2PD (SI), Z0")
+	p("\tVCVTPS2PD 32(SI), Z1")
+	p("\tVADDPD Z1, Z0, Z0")       // t_l = a_l + a_{l+8}
+	p("\tVPERMILPD $0x55, Z0, Z1") // neighbours swapped
+	p("\tVADDPD Z1, Z0, Z0")       // lanes 0 2 4 6: t0+t1, t2+t3, t4+t5, t6+t7
+	p("\tVPERMPD $0x4e, Z0, Z1")   // the 128-bit halves of each 256 swapped
+	p("\tVADDPD Z1, Z0, Z0")       // lane 0: (t0+t1)+(t2+t3); lane 4: (t4+t5)+(t6+t7)
+	p("\tVEXTRACTF64X4 $1, Z0, Y1")
+	p("\tVADDSD X1, X0, X0")
+	p("\tVMOVSD X0, (DI)")
+	p("\tADDQ $64, SI")
+	p("\tADDQ $8, DI")
+	p("\tDECQ CX")
+	p("\tJNZ sumsloop")
+	p("sumsdone:")
+	p("\tVZEROUPPER")
+	p("\tRET")
 }
 
 // declsAVX512 writes the Go declarations of the AVX-512 routines and their
@@ -601,13 +632,13 @@ func declsAVX512(q emit) {
 	q("// maxTileUnits is the most hidden units one call of the assembly loops handles.")
 	q("const maxTileUnits = %d", maxU)
 	q("")
-	decls(q, "", "avx512Routines", maxC)
+	decls(q, "", "avx512Routines", maxC, true)
 }
 
 // decls writes the Go declarations of one set of routines (names suffixed
 // by suffix) and the vecRoutines table named table that indexes them by
 // units (and columns); cmax gives the widest backward tile.
-func decls(q emit, suffix, table string, cmax func(int) int) {
+func decls(q emit, suffix, table string, cmax func(int) int, sums bool) {
 	for u := 1; u <= maxU; u++ {
 		q("//go:noescape")
 		q("func fwdDense%d%s(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u, suffix)
@@ -629,6 +660,10 @@ func decls(q emit, suffix, table string, cmax func(int) int) {
 	q("func outH%s(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32, h int)", suffix)
 	q("//go:noescape")
 	q("func predOut%s(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)", suffix)
+	if sums {
+		q("//go:noescape")
+		q("func laneSums%s(a *float32, n int, s *float64)", suffix)
+	}
 	q("")
 	q("var %s = vecRoutines{", table)
 	q("fwdDense: [maxTileUnits + 1]fwdFunc{nil,")
@@ -658,12 +693,15 @@ func decls(q emit, suffix, table string, cmax func(int) int) {
 	q("outH: outH%s,", suffix)
 	q("tanhN: tanhN%s,", suffix)
 	q("predOut: predOut%s,", suffix)
+	if sums {
+		q("laneSums: laneSums%s,", suffix)
+	}
 	q("}")
 }
 
 // declsAVX2 writes the Go declarations of the AVX2 routines and their table
 // (avx2Routines).
-func declsAVX2(q emit) { decls(q, "AVX2", "avx2Routines", maxC2) }
+func declsAVX2(q emit) { decls(q, "AVX2", "avx2Routines", maxC2, true) }
 
 // maxC2 is the widest AVX2 backward tile for U units: U*C accumulators and
 // C columns of x in at most 15 registers, at most 6 columns.
@@ -1155,6 +1193,41 @@ func genAVX2(p emit) {
 	p("\tDECQ CX")
 	p("\tJNZ predOutloop")
 	p("predOutdone:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+
+	// laneSumsAVX2: laneSums with the 8 float64 sums t in two YMM
+	// registers (t0-t3, t4-t7).
+	p("")
+	p("// func laneSumsAVX2(a *float32, n int, s *float64)")
+	p("TEXT ·laneSumsAVX2(SB), NOSPLIT, $0-24")
+	p("\tMOVQ a+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tMOVQ s+16(FP), DI")
+	p("\tTESTQ CX, CX")
+	p("\tJLE sumsdone")
+	p("sumsloop:")
+	p("\tVCVTPS2PD (SI), Y0")
+	p("\tVCVTPS2PD 16(SI), Y1")
+	p("\tVCVTPS2PD 32(SI), Y2")
+	p("\tVCVTPS2PD 48(SI), Y3")
+	p("\tVADDPD Y2, Y0, Y0") // t0-t3
+	p("\tVADDPD Y3, Y1, Y1") // t4-t7
+	p("\tVPERMILPD $5, Y0, Y2")
+	p("\tVADDPD Y2, Y0, Y0") // lanes 0 2: t0+t1, t2+t3
+	p("\tVPERMILPD $5, Y1, Y3")
+	p("\tVADDPD Y3, Y1, Y1") // lanes 0 2: t4+t5, t6+t7
+	p("\tVEXTRACTF128 $1, Y0, X2")
+	p("\tVADDSD X2, X0, X0") // (t0+t1)+(t2+t3)
+	p("\tVEXTRACTF128 $1, Y1, X3")
+	p("\tVADDSD X3, X1, X1") // (t4+t5)+(t6+t7)
+	p("\tVADDSD X1, X0, X0")
+	p("\tVMOVSD X0, (DI)")
+	p("\tADDQ $64, SI")
+	p("\tADDQ $8, DI")
+	p("\tDECQ CX")
+	p("\tJNZ sumsloop")
+	p("sumsdone:")
 	p("\tVZEROUPPER")
 	p("\tRET")
 }

@@ -214,7 +214,7 @@ func declsNEON(q emit) {
 	q("// maxTileUnits is the most hidden units one call of the assembly loops handles.")
 	q("const maxTileUnits = %d", maxU)
 	q("")
-	decls(q, "NEON", "neonRoutines", maxCN)
+	decls(q, "NEON", "neonRoutines", maxCN, false)
 }
 
 // genNEON writes the NEON routines (names suffixed NEON). Each performs,

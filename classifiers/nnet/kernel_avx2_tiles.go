@@ -154,6 +154,9 @@ func outHAVX2(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *f
 //go:noescape
 func predOutAVX2(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)
 
+//go:noescape
+func laneSumsAVX2(a *float32, n int, s *float64)
+
 var avx2Routines = vecRoutines{
 	fwdDense: [maxTileUnits + 1]fwdFunc{nil,
 		fwdDense1AVX2,
@@ -226,7 +229,8 @@ var avx2Routines = vecRoutines{
 		out7AVX2,
 		out8AVX2,
 	},
-	outH:    outHAVX2,
-	tanhN:   tanhNAVX2,
-	predOut: predOutAVX2,
+	outH:     outHAVX2,
+	tanhN:    tanhNAVX2,
+	predOut:  predOutAVX2,
+	laneSums: laneSumsAVX2,
 }

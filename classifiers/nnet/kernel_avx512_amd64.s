@@ -4133,3 +4133,29 @@ predOuttanh:
 predOutdone:
 	VZEROUPPER
 	RET
+
+// func laneSums(a *float32, n int, s *float64)
+TEXT ·laneSums(SB), NOSPLIT, $0-24
+	MOVQ a+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ s+16(FP), DI
+	TESTQ CX, CX
+	JLE sumsdone
+sumsloop:
+	VCVTPS2PD (SI), Z0
+	VCVTPS2PD 32(SI), Z1
+	VADDPD Z1, Z0, Z0
+	VPERMILPD $0x55, Z0, Z1
+	VADDPD Z1, Z0, Z0
+	VPERMPD $0x4e, Z0, Z1
+	VADDPD Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)
+	ADDQ $64, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ sumsloop
+sumsdone:
+	VZEROUPPER
+	RET

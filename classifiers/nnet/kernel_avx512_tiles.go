@@ -178,6 +178,9 @@ func outH(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float
 //go:noescape
 func predOut(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)
 
+//go:noescape
+func laneSums(a *float32, n int, s *float64)
+
 var avx512Routines = vecRoutines{
 	fwdDense: [maxTileUnits + 1]fwdFunc{nil,
 		fwdDense1,
@@ -257,7 +260,8 @@ var avx512Routines = vecRoutines{
 		out7,
 		out8,
 	},
-	outH:    outH,
-	tanhN:   tanhN,
-	predOut: predOut,
+	outH:     outH,
+	tanhN:    tanhN,
+	predOut:  predOut,
+	laneSums: laneSums,
 }

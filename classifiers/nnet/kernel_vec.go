@@ -77,6 +77,7 @@ type vecRoutines struct {
 	outH     outHFunc                    // the output unit of any number of units
 	tanhN    func(z *float32, n int, c *float32)
 	predOut  func(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)
+	laneSums func(a *float32, n int, s *float64) // nil: laneSum in Go
 }
 
 type (
@@ -127,6 +128,7 @@ var consts = func() (c [nConst * lanes]float32) {
 }()
 
 func (k *vecKernel) load(p *problem) {
+	k.sums = k.r.laneSums
 	k.f32Layout.load(p)
 	h := k.h
 	growF32(&k.dhg, vecGroup*h*lanes)

@@ -92,3 +92,46 @@ func TestVecRoutinesAnyCount(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneSums: every runnable set's laneSums equals laneSum bit for bit
+// (signed zeros included) for 0 to 9 blocks of lanes holding normal,
+// subnormal, huge, zero and -0 values, and writes nothing past s[n-1].
+func TestLaneSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	ran := 0
+	for name, r := range runnableRoutines() {
+		if r.laneSums == nil {
+			continue
+		}
+		ran++
+		for n := range 10 {
+			a := make([]float32, max(1, n)*lanes)
+			for i := range a {
+				a[i] = []float32{0, float32(math.Copysign(0, -1)), 1e-40, -3e38, 3e38, 1}[rng.IntN(6)] * float32(1+rng.IntN(3))
+				if rng.IntN(2) == 0 {
+					a[i] = float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(60)-30)))
+				}
+			}
+			if n > 0 && rng.IntN(2) == 0 { // a block of -0: its sum is -0
+				for i := range lanes {
+					a[i] = float32(math.Copysign(0, -1))
+				}
+			}
+			s := make([]float64, n+1)
+			s[n] = 42
+			r.laneSums(&a[0], n, &s[0])
+			for i := range n {
+				want := laneSum((*[lanes]float32)(a[i*lanes:]))
+				if math.Float64bits(s[i]) != math.Float64bits(want) {
+					t.Fatalf("%s: n=%d block %d: laneSums %v, laneSum %v", name, n, i, s[i], want)
+				}
+			}
+			if s[n] != 42 {
+				t.Fatalf("%s: n=%d: wrote past the sums", name, n)
+			}
+		}
+	}
+	if ran == 0 {
+		t.Skip("no routine set with laneSums runs on this CPU")
+	}
+}
