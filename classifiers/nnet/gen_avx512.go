@@ -164,6 +164,30 @@ func emitTanh(p emit, x, p1, q1, y string, k func(off int) string) {
 	p("\tVMINPS %s, %s, %s", k(cOne), x, x)
 }
 
+// emitLaneSums writes the routine name(a *float32, n int, s *float64) that
+// sets s[i] to laneSum of the 16 float32 lanes at a + 64 i: sum (with SI at
+// the lanes) leaves the sum in X0.
+func emitLaneSums(p emit, name string, sum func()) {
+	p("")
+	p("// func %s(a *float32, n int, s *float64)", name)
+	p("TEXT ·%s(SB), NOSPLIT, $0-24", name)
+	p("\tMOVQ a+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tMOVQ s+16(FP), DI")
+	p("\tTESTQ CX, CX")
+	p("\tJLE sumsdone")
+	p("sumsloop:")
+	sum()
+	p("\tVMOVSD X0, (DI)")
+	p("\tADDQ $64, SI")
+	p("\tADDQ $8, DI")
+	p("\tDECQ CX")
+	p("\tJNZ sumsloop")
+	p("sumsdone:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
 // genAVX512 writes the AVX-512 routines: one 16-row block per ZMM register.
 func genAVX512(p emit) {
 	// Registers: Z0..Z14 and Z16.. accumulators (Z15 is left alone: Go's
@@ -598,32 +622,17 @@ func genAVX512(p emit) {
 	// neighbours (t0 + t1, t2 + t3, ...), then the pairs of those within
 	// each half of t, then the two halves. Every addition is one of
 	// laneSum's, its operands perhaps swapped (addition commutes exactly).
-	p("")
-	p("// func laneSums(a *float32, n int, s *float64)")
-	p("TEXT ·laneSums(SB), NOSPLIT, $0-24")
-	p("\tMOVQ a+0(FP), SI")
-	p("\tMOVQ n+8(FP), CX")
-	p("\tMOVQ s+16(FP), DI")
-	p("\tTESTQ CX, CX")
-	p("\tJLE sumsdone")
-	p("sumsloop:")
-	p("\tVCVTPS2PD (SI), Z0")
-	p("\tVCVTPS2PD 32(SI), Z1")
-	p("\tVADDPD Z1, Z0, Z0")       // t_l = a_l + a_{l+8}
-	p("\tVPERMILPD $0x55, Z0, Z1") // neighbours swapped
-	p("\tVADDPD Z1, Z0, Z0")       // lanes 0 2 4 6: t0+t1, t2+t3, t4+t5, t6+t7
-	p("\tVPERMPD $0x4e, Z0, Z1")   // the 128-bit halves of each 256 swapped
-	p("\tVADDPD Z1, Z0, Z0")       // lane 0: (t0+t1)+(t2+t3); lane 4: (t4+t5)+(t6+t7)
-	p("\tVEXTRACTF64X4 $1, Z0, Y1")
-	p("\tVADDSD X1, X0, X0")
-	p("\tVMOVSD X0, (DI)")
-	p("\tADDQ $64, SI")
-	p("\tADDQ $8, DI")
-	p("\tDECQ CX")
-	p("\tJNZ sumsloop")
-	p("sumsdone:")
-	p("\tVZEROUPPER")
-	p("\tRET")
+	emitLaneSums(p, "laneSums", func() {
+		p("\tVCVTPS2PD (SI), Z0")
+		p("\tVCVTPS2PD 32(SI), Z1")
+		p("\tVADDPD Z1, Z0, Z0")       // t_l = a_l + a_{l+8}
+		p("\tVPERMILPD $0x55, Z0, Z1") // neighbours swapped
+		p("\tVADDPD Z1, Z0, Z0")       // lanes 0 2 4 6: t0+t1, t2+t3, t4+t5, t6+t7
+		p("\tVPERMPD $0x4e, Z0, Z1")   // the 128-bit halves of each 256 swapped
+		p("\tVADDPD Z1, Z0, Z0")       // lane 0: (t0+t1)+(t2+t3); lane 4: (t4+t5)+(t6+t7)
+		p("\tVEXTRACTF64X4 $1, Z0, Y1")
+		p("\tVADDSD X1, X0, X0")
+	})
 }
 
 // declsAVX512 writes the Go declarations of the AVX-512 routines and their
@@ -1198,36 +1207,21 @@ func genAVX2(p emit) {
 
 	// laneSumsAVX2: laneSums with the 8 float64 sums t in two YMM
 	// registers (t0-t3, t4-t7).
-	p("")
-	p("// func laneSumsAVX2(a *float32, n int, s *float64)")
-	p("TEXT ·laneSumsAVX2(SB), NOSPLIT, $0-24")
-	p("\tMOVQ a+0(FP), SI")
-	p("\tMOVQ n+8(FP), CX")
-	p("\tMOVQ s+16(FP), DI")
-	p("\tTESTQ CX, CX")
-	p("\tJLE sumsdone")
-	p("sumsloop:")
-	p("\tVCVTPS2PD (SI), Y0")
-	p("\tVCVTPS2PD 16(SI), Y1")
-	p("\tVCVTPS2PD 32(SI), Y2")
-	p("\tVCVTPS2PD 48(SI), Y3")
-	p("\tVADDPD Y2, Y0, Y0") // t0-t3
-	p("\tVADDPD Y3, Y1, Y1") // t4-t7
-	p("\tVPERMILPD $5, Y0, Y2")
-	p("\tVADDPD Y2, Y0, Y0") // lanes 0 2: t0+t1, t2+t3
-	p("\tVPERMILPD $5, Y1, Y3")
-	p("\tVADDPD Y3, Y1, Y1") // lanes 0 2: t4+t5, t6+t7
-	p("\tVEXTRACTF128 $1, Y0, X2")
-	p("\tVADDSD X2, X0, X0") // (t0+t1)+(t2+t3)
-	p("\tVEXTRACTF128 $1, Y1, X3")
-	p("\tVADDSD X3, X1, X1") // (t4+t5)+(t6+t7)
-	p("\tVADDSD X1, X0, X0")
-	p("\tVMOVSD X0, (DI)")
-	p("\tADDQ $64, SI")
-	p("\tADDQ $8, DI")
-	p("\tDECQ CX")
-	p("\tJNZ sumsloop")
-	p("sumsdone:")
-	p("\tVZEROUPPER")
-	p("\tRET")
+	emitLaneSums(p, "laneSumsAVX2", func() {
+		p("\tVCVTPS2PD (SI), Y0")
+		p("\tVCVTPS2PD 16(SI), Y1")
+		p("\tVCVTPS2PD 32(SI), Y2")
+		p("\tVCVTPS2PD 48(SI), Y3")
+		p("\tVADDPD Y2, Y0, Y0") // t0-t3
+		p("\tVADDPD Y3, Y1, Y1") // t4-t7
+		p("\tVPERMILPD $5, Y0, Y2")
+		p("\tVADDPD Y2, Y0, Y0") // lanes 0 2: t0+t1, t2+t3
+		p("\tVPERMILPD $5, Y1, Y3")
+		p("\tVADDPD Y3, Y1, Y1") // lanes 0 2: t4+t5, t6+t7
+		p("\tVEXTRACTF128 $1, Y0, X2")
+		p("\tVADDSD X2, X0, X0") // (t0+t1)+(t2+t3)
+		p("\tVEXTRACTF128 $1, Y1, X3")
+		p("\tVADDSD X3, X1, X1") // (t4+t5)+(t6+t7)
+		p("\tVADDSD X1, X0, X0")
+	})
 }
