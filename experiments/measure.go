@@ -91,6 +91,10 @@ type CellRun struct {
 	recsDone   bool
 	puComputed bool
 	truthRanks map[string][]NamedRanking // by the measure's default set
+
+	trueRank     *metrics.Ranking
+	trueRankErr  error
+	trueRankDone bool
 }
 
 // NamedEstimate is an estimator's (alpha, beta) under its ID.
@@ -133,6 +137,16 @@ func (c *CellRun) PU() (*metrics.Ranking, error) {
 		}
 	}
 	return c.pu, c.puErr
+}
+
+// TrueRanking returns the evaluated scores ranked with the true labels on
+// L u U, computed once per cell.
+func (c *CellRun) TrueRanking() (*metrics.Ranking, error) {
+	if !c.trueRankDone {
+		c.trueRankDone = true
+		c.trueRank, c.trueRankErr = metrics.Rank(c.Scores, c.Y)
+	}
+	return c.trueRank, c.trueRankErr
 }
 
 // Recoveries returns the recoveries of the PU ranking: with the true

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/pueval/pueval/experiments/results"
-	"github.com/pueval/pueval/metrics"
 )
 
 // AULMeasure is the measure "aul": the area under the lift curve (Huang et
@@ -62,7 +61,7 @@ func aulSplitSD(c *CellRun) (float64, bool) {
 			return 0, false
 		}
 	}
-	r, err := metrics.Rank(c.Scores, c.Y)
+	r, err := c.TrueRanking()
 	if err != nil {
 		return 0, false
 	}

@@ -41,7 +41,7 @@ func (m *ThresholdMeasure) Measure(_ context.Context, c *CellRun, out *Values) e
 	}
 	// The evaluated scores judged with the true labels on L u U: the true
 	// value at each estimate's threshold.
-	atTruth, err := metrics.Rank(c.Scores, c.Y)
+	atTruth, err := c.TrueRanking()
 	if err != nil {
 		return fmt.Errorf("truth on labeled + unlabeled: %w", err)
 	}

@@ -118,17 +118,22 @@ func (r *Ranking) AULSplitVariance(nL int) float64 {
 	// Two passes over the tie groups in the integer units a = 2n t: the
 	// mean (an exact integer sum, rounded once), then the squared deviations.
 	n := int64(r.N())
+	// group returns tie group k's positives and their a = 2(n - c_k) + n_k.
+	group := func(k int) (dtp, a int64) {
+		dtp, dfp := int64(r.tp[k]-r.tp[k-1]), int64(r.fp[k]-r.fp[k-1])
+		return dtp, 2*(n-int64(r.tp[k]+r.fp[k])) + dtp + dfp
+	}
 	var sum int64
 	for k := 1; k < len(r.tp); k++ {
-		dtp, dfp := int64(r.tp[k]-r.tp[k-1]), int64(r.fp[k]-r.fp[k-1])
-		sum += dtp * (2*(n-int64(r.tp[k]+r.fp[k])) + dtp + dfp)
+		dtp, a := group(k)
+		sum += dtp * a
 	}
 	np := float64(r.nPos)
 	mean := float64(sum) / np
 	var ss float64
 	for k := 1; k < len(r.tp); k++ {
-		dtp, dfp := int64(r.tp[k]-r.tp[k-1]), int64(r.fp[k]-r.fp[k-1])
-		d := float64(2*(n-int64(r.tp[k]+r.fp[k]))+dtp+dfp) - mean
+		dtp, a := group(k)
+		d := float64(a) - mean
 		ss += float64(dtp) * d * d
 	}
 	sigma2 := ss / np / (4 * float64(n) * float64(n))

@@ -52,6 +52,9 @@ func NewExtremes(x *mat.Dense) (*Extremes, error) {
 	// more extreme, since it comes after every kept row of equal value.
 	fill := make([]int, d)
 	loLast, hiLast := make([]float64, d), make([]float64, d)
+	last := func(list []int32, k int) float64 { // the value of column k's last kept row in list
+		return raw.Data[int(list[k*extremeRows+extremeRows-1])*raw.Stride+k]
+	}
 	for r := range n {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+d]
 		for k, v := range row {
@@ -64,18 +67,17 @@ func NewExtremes(x *mat.Dense) (*Extremes, error) {
 				insertExtreme(e.hi[k*extremeRows:], fill[k], int32(r), v, raw, k, greater)
 				fill[k]++
 				if fill[k] == extremeRows {
-					loLast[k] = raw.Data[int(e.lo[k*extremeRows+extremeRows-1])*raw.Stride+k]
-					hiLast[k] = raw.Data[int(e.hi[k*extremeRows+extremeRows-1])*raw.Stride+k]
+					loLast[k], hiLast[k] = last(e.lo, k), last(e.hi, k)
 				}
 				continue
 			}
 			if v < loLast[k] {
 				insertExtreme(e.lo[k*extremeRows:], extremeRows-1, int32(r), v, raw, k, less)
-				loLast[k] = raw.Data[int(e.lo[k*extremeRows+extremeRows-1])*raw.Stride+k]
+				loLast[k] = last(e.lo, k)
 			}
 			if v > hiLast[k] {
 				insertExtreme(e.hi[k*extremeRows:], extremeRows-1, int32(r), v, raw, k, greater)
-				hiLast[k] = raw.Data[int(e.hi[k*extremeRows+extremeRows-1])*raw.Stride+k]
+				hiLast[k] = last(e.hi, k)
 			}
 		}
 	}

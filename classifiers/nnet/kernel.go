@@ -80,7 +80,7 @@ func (p *problem) mapBlock(i0, m int, xb []float32, off []uint32) {
 			for l := range col {
 				f := float32(p.x[(i0+l)*d+k])
 				col[l] = f
-				o |= math.Float32bits(f)&^(1<<31) ^ 0x3f800000
+				o |= notUnit(f)
 			}
 			off[k] |= o
 		}
@@ -88,6 +88,9 @@ func (p *problem) mapBlock(i0, m int, xb []float32, off []uint32) {
 	}
 	p.src.mapBlock(i0, m, xb, off)
 }
+
+// notUnit is the bits in which |f| differs from 1: 0 exactly for -1 and +1.
+func notUnit(f float32) uint32 { return math.Float32bits(f)&^(1<<31) ^ 0x3f800000 }
 
 // mapBlock is problem.mapBlock for rows of a matrix.
 func (s *rowSource) mapBlock(i0, m int, xb []float32, off []uint32) {
@@ -102,7 +105,7 @@ func (s *rowSource) mapBlock(i0, m int, xb []float32, off []uint32) {
 		for l, a := range at[:len(col)] {
 			f := float32(scale(s.raw[a+c], lk, ik))
 			col[l] = f
-			o |= math.Float32bits(f)&^(1<<31) ^ 0x3f800000
+			o |= notUnit(f)
 		}
 		off[k] |= o
 	}
