@@ -35,7 +35,7 @@ test:
 # On arm64 also the plain-Go statement's own tests (fma32, tanh32, the scalar kernels): the
 # compiler fuses multiply-adds there, which amd64's default build never does.
 CROSS_NNET_RUN := ^Test(F32|FMA32|Tanh|AutoPicksVectorKernel|KernelsAgree|KernelByHand|VecRoutinesAnyCount)
-CROSS_AVX2_RUN := ^Test(F32KernelsAgree|AutoPicksVectorKernel|VecRoutinesAnyCount|LaneSums)$$
+CROSS_AVX2_RUN := ^Test(F32KernelsAgree|AutoPicksVectorKernel|VecRoutinesAnyCount|LaneSums|GatherBlock|MapBlock)$$
 # Haswell (AVX2, FMA, no AVX-512) less the features qemu's TCG does not emulate, which it
 # would otherwise warn about once per thread.
 CROSS_HASWELL  := Haswell,-hle,-rtm,-pcid,-invpcid,-x2apic,-tsc-deadline

@@ -633,6 +633,7 @@ func genAVX512(p emit) {
 		p("\tVEXTRACTF64X4 $1, Z0, Y1")
 		p("\tVADDSD X1, X0, X0")
 	})
+	genMapAVX512(p)
 }
 
 // declsAVX512 writes the Go declarations of the AVX-512 routines and their
@@ -646,8 +647,9 @@ func declsAVX512(q emit) {
 
 // decls writes the Go declarations of one set of routines (names suffixed
 // by suffix) and the vecRoutines table named table that indexes them by
-// units (and columns); cmax gives the widest backward tile.
-func decls(q emit, suffix, table string, cmax func(int) int, sums bool) {
+// units (and columns); cmax gives the widest backward tile. amd64 adds the
+// routines only the amd64 sets have (laneSums, mapCols, predCols).
+func decls(q emit, suffix, table string, cmax func(int) int, amd64 bool) {
 	for u := 1; u <= maxU; u++ {
 		q("//go:noescape")
 		q("func fwdDense%d%s(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u, suffix)
@@ -669,9 +671,13 @@ func decls(q emit, suffix, table string, cmax func(int) int, sums bool) {
 	q("func outH%s(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32, h int)", suffix)
 	q("//go:noescape")
 	q("func predOut%s(z *float32, v *float32, c *float32, h int, n int, y *float32, k *float32)", suffix)
-	if sums {
+	if amd64 {
 		q("//go:noescape")
 		q("func laneSums%s(a *float32, n int, s *float64)", suffix)
+		for _, name := range []string{"mapCols", "predCols"} {
+			q("//go:noescape")
+			q("func %s%s(raw *float64, at *[lanes]int, cols *int, lo *float64, inv *float64, d int, xb *float32, off *uint32)", name, suffix)
+		}
 	}
 	q("")
 	q("var %s = vecRoutines{", table)
@@ -702,8 +708,10 @@ func decls(q emit, suffix, table string, cmax func(int) int, sums bool) {
 	q("outH: outH%s,", suffix)
 	q("tanhN: tanhN%s,", suffix)
 	q("predOut: predOut%s,", suffix)
-	if sums {
+	if amd64 {
 		q("laneSums: laneSums%s,", suffix)
+		q("mapCols: mapCols%s,", suffix)
+		q("predCols: predCols%s,", suffix)
 	}
 	q("}")
 }
@@ -1224,4 +1232,193 @@ func genAVX2(p emit) {
 		p("\tVADDSD X3, X1, X1") // (t4+t5)+(t6+t7)
 		p("\tVADDSD X1, X0, X0")
 	})
+	genMapAVX2(p)
+}
+
+// Row mapping (rowSource.gather): the mapped inputs of one full block of 16
+// rows, a column at a time, each column's 16 values fetched by gathers
+// (float64, at the rows' offsets in raw), mapped as scale does (x - lo, times
+// inv, plus -1: three float64 operations, each rounded, no fusion), converted
+// to float32 (VCVTPD2PS rounds to nearest as Go's conversion does) and stored
+// as one column of the block. mapCols also ORs into off[k] the bits in which
+// some |value| of column k differs from 1 (notUnit); predCols clamps to
+// [-1e30, 1e30] in float64 before the conversion instead (toF32; NaN stays
+// NaN: the value is each VMINPD's and VMAXPD's second source).
+const (
+	bitsMinusOne  uint64 = 0xbff0000000000000 // float64 -1
+	bitsPlus1e30  uint64 = 0x46293e5939a08cea // float64 1e30
+	bitsMinus1e30 uint64 = 0xc6293e5939a08cea
+)
+
+// emitMapCols writes name(raw *float64, at *[16]int, cols *int, lo *float64,
+// inv *float64, d int, xb *float32, off *uint32): prologue loads the row
+// offsets and the constants, column gathers and maps column k's 16 values
+// (from the base DX = &raw[cols[k]], lo and inv broadcast in lo and inv)
+// and stores them at DI; the loop steps cols, lo, inv, xb and off.
+func emitMapCols(p emit, name string, prologue func(), column func()) {
+	p("")
+	p("// func %s(raw *float64, at *[16]int, cols *int, lo *float64, inv *float64, d int, xb *float32, off *uint32)", name)
+	p("TEXT ·%s(SB), NOSPLIT, $0-64", name)
+	p("\tMOVQ raw+0(FP), SI")
+	p("\tMOVQ at+8(FP), AX")
+	p("\tMOVQ cols+16(FP), BX")
+	p("\tMOVQ lo+24(FP), R8")
+	p("\tMOVQ inv+32(FP), R9")
+	p("\tMOVQ d+40(FP), CX")
+	p("\tMOVQ xb+48(FP), DI")
+	p("\tMOVQ off+56(FP), R10")
+	prologue()
+	p("\tTESTQ CX, CX")
+	p("\tJLE %sdone", name)
+	p("%sloop:", name)
+	p("\tMOVQ (BX), AX")
+	p("\tLEAQ (SI)(AX*8), DX")
+	column()
+	p("\tADDQ $8, BX")
+	p("\tADDQ $8, R8")
+	p("\tADDQ $8, R9")
+	p("\tADDQ $64, DI")
+	p("\tADDQ $4, R10")
+	p("\tDECQ CX")
+	p("\tJNZ %sloop", name)
+	p("%sdone:", name)
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// emitOrReduce ORs the four 32-bit lanes of x together (t a temporary) and
+// ORs the result into off[k] at (R10).
+func emitOrReduce(p emit, x, t string) {
+	p("\tVPSHUFD $0x4e, %s, %s", x, t)
+	p("\tVPOR %s, %s, %s", t, x, x)
+	p("\tVPSHUFD $0xb1, %s, %s", x, t)
+	p("\tVPOR %s, %s, %s", t, x, x)
+	p("\tVMOVD %s, AX", x)
+	p("\tORL AX, (R10)")
+}
+
+// genMapAVX512 writes mapCols and predCols: each column as two gathers of
+// 8 float64 (ZMM, row offsets in Z0 and Z1), converted to two YMM halves.
+func genMapAVX512(p emit) {
+	for _, pred := range []bool{false, true} {
+		name := "mapCols"
+		if pred {
+			name = "predCols"
+		}
+		emitMapCols(p, name, func() {
+			p("\tVMOVDQU64 0(AX), Z0")
+			p("\tVMOVDQU64 64(AX), Z1")
+			p("\tMOVQ $%#x, AX", bitsMinusOne)
+			p("\tVPBROADCASTQ AX, Z6")
+			if pred {
+				p("\tMOVQ $%#x, AX", bitsPlus1e30)
+				p("\tVPBROADCASTQ AX, Z7")
+				p("\tMOVQ $%#x, AX", bitsMinus1e30)
+				p("\tVPBROADCASTQ AX, Z8")
+			} else {
+				p("\tMOVL $0x7fffffff, AX")
+				p("\tVPBROADCASTD AX, Y7")
+				p("\tMOVL $0x3f800000, AX")
+				p("\tVPBROADCASTD AX, Y8")
+			}
+		}, func() {
+			p("\tVBROADCASTSD (R8), Z4")
+			p("\tVBROADCASTSD (R9), Z5")
+			for h := range 2 {
+				dst := fmt.Sprintf("Z%d", 10+h)
+				p("\tKXNORW K%d, K%d, K%d", 1+h, 1+h, 1+h)
+				p("\tVPXORQ %s, %s, %s", dst, dst, dst)
+				p("\tVGATHERQPD (DX)(Z%d*8), K%d, %s", h, 1+h, dst)
+			}
+			for h := range 2 {
+				dst, half := fmt.Sprintf("Z%d", 10+h), fmt.Sprintf("Y%d", 10+h)
+				p("\tVSUBPD Z4, %s, %s", dst, dst)
+				p("\tVMULPD Z5, %s, %s", dst, dst)
+				p("\tVADDPD Z6, %s, %s", dst, dst)
+				if pred {
+					p("\tVMINPD %s, Z7, %s", dst, dst)
+					p("\tVMAXPD %s, Z8, %s", dst, dst)
+				}
+				p("\tVCVTPD2PS %s, %s", dst, half)
+				p("\tVMOVUPS %s, %d(DI)", half, 32*h)
+				if !pred {
+					p("\tVPAND Y7, %s, %s", half, half)
+					p("\tVPXOR Y8, %s, %s", half, half)
+				}
+			}
+			if !pred {
+				p("\tVPOR Y11, Y10, Y10")
+				p("\tVEXTRACTI128 $1, Y10, X11")
+				p("\tVPOR X11, X10, X10")
+				emitOrReduce(p, "X10", "X11")
+			}
+		})
+	}
+}
+
+// genMapAVX2 writes mapColsAVX2 and predColsAVX2: each column as four
+// gathers of 4 float64 (YMM, row offsets in Y0..Y3, mask Y14), converted to
+// four XMM quarters.
+func genMapAVX2(p emit) {
+	for _, pred := range []bool{false, true} {
+		name := "mapColsAVX2"
+		if pred {
+			name = "predColsAVX2"
+		}
+		emitMapCols(p, name, func() {
+			for q := range 4 {
+				p("\tVMOVDQU %d(AX), Y%d", 32*q, q)
+			}
+			p("\tMOVQ $%#x, AX", bitsMinusOne)
+			p("\tMOVQ AX, X6")
+			p("\tVPBROADCASTQ X6, Y6")
+			if pred {
+				p("\tMOVQ $%#x, AX", bitsPlus1e30)
+				p("\tMOVQ AX, X7")
+				p("\tVPBROADCASTQ X7, Y7")
+				p("\tMOVQ $%#x, AX", bitsMinus1e30)
+				p("\tMOVQ AX, X8")
+				p("\tVPBROADCASTQ X8, Y8")
+			} else {
+				p("\tMOVL $0x7fffffff, AX")
+				p("\tMOVD AX, X7")
+				p("\tVPBROADCASTD X7, X7")
+				p("\tMOVL $0x3f800000, AX")
+				p("\tMOVD AX, X8")
+				p("\tVPBROADCASTD X8, X8")
+			}
+		}, func() {
+			p("\tVBROADCASTSD (R8), Y4")
+			p("\tVBROADCASTSD (R9), Y5")
+			for q := range 4 {
+				dst := fmt.Sprintf("Y%d", 10+q)
+				p("\tVPCMPEQD Y14, Y14, Y14")
+				p("\tVPXOR %s, %s, %s", dst, dst, dst)
+				p("\tVGATHERQPD Y14, (DX)(Y%d*8), %s", q, dst)
+			}
+			if !pred {
+				p("\tVPXOR X9, X9, X9")
+			}
+			for q := range 4 {
+				dst, quarter := fmt.Sprintf("Y%d", 10+q), fmt.Sprintf("X%d", 10+q)
+				p("\tVSUBPD Y4, %s, %s", dst, dst)
+				p("\tVMULPD Y5, %s, %s", dst, dst)
+				p("\tVADDPD Y6, %s, %s", dst, dst)
+				if pred {
+					p("\tVMINPD %s, Y7, %s", dst, dst)
+					p("\tVMAXPD %s, Y8, %s", dst, dst)
+				}
+				p("\tVCVTPD2PSY %s, %s", dst, quarter)
+				p("\tVMOVUPS %s, %d(DI)", quarter, 16*q)
+				if !pred {
+					p("\tVPAND X7, %s, %s", quarter, quarter)
+					p("\tVPXOR X8, %s, %s", quarter, quarter)
+					p("\tVPOR %s, X9, X9", quarter)
+				}
+			}
+			if !pred {
+				emitOrReduce(p, "X9", "X10")
+			}
+		})
+	}
 }

@@ -127,6 +127,52 @@ func (s *rowSource) predictBlock(i0, m int, xb []float32) {
 	}
 }
 
+// mapFunc is a vector routine mapping one full block of 16 rows (the amd64
+// sets' mapCols and predCols, gen_avx512.go): for each of the d columns k,
+// the 16 values raw[at[l]+cols[k]] mapped with lo[k] and inv[k] as
+// mapBlock (mapCols, which also ORs notUnit's bits into off[k]) or
+// predictBlock (predCols, which ignores off) do, stored at xb[k*16+l].
+type mapFunc func(raw *float64, at *[lanes]int, cols *int, lo *float64, inv *float64, d int, xb *float32, off *uint32)
+
+// limit returns the bound on row offsets below which every column of a row
+// lies inside raw (gather's safety check), or 0 when some column is
+// negative (gather then always declines).
+func (s *rowSource) limit() int {
+	last := 0
+	for _, c := range s.cols {
+		if c < 0 {
+			return 0
+		}
+		last = max(last, c)
+	}
+	return max(0, len(s.raw)-last)
+}
+
+// gather maps the full block of rows i0, ..., i0+15 into xb through the
+// vector routine f, the same bits as mapBlock (f = mapCols; off as there)
+// or predictBlock (f = predCols; off may be nil). It declines, returning
+// false and writing nothing, when a row's offset is not in [0, lim) (lim
+// from limit): the assembly reads raw unchecked.
+func (s *rowSource) gather(i0, lim int, f mapFunc, xb []float32, off []uint32) bool {
+	at := s.rowsAt(i0, lanes)
+	for _, a := range at {
+		if a < 0 || a >= lim {
+			return false
+		}
+	}
+	d := len(s.cols)
+	if d == 0 {
+		return true
+	}
+	xb, lo, inv := xb[:d*lanes], s.lo[:d], s.inv[:d]
+	o := (*uint32)(nil)
+	if off != nil {
+		o = &off[:d][0]
+	}
+	f(&s.raw[0], &at, &s.cols[0], &lo[0], &inv[0], d, &xb[0], o)
+	return true
+}
+
 // rowsAt returns the offsets in raw of rows i0, ..., i0+m-1 (m <= lanes).
 func (s *rowSource) rowsAt(i0, m int) (at [lanes]int) {
 	for l := range m {

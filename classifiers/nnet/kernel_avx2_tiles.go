@@ -157,6 +157,12 @@ func predOutAVX2(z *float32, v *float32, c *float32, h int, n int, y *float32, k
 //go:noescape
 func laneSumsAVX2(a *float32, n int, s *float64)
 
+//go:noescape
+func mapColsAVX2(raw *float64, at *[lanes]int, cols *int, lo *float64, inv *float64, d int, xb *float32, off *uint32)
+
+//go:noescape
+func predColsAVX2(raw *float64, at *[lanes]int, cols *int, lo *float64, inv *float64, d int, xb *float32, off *uint32)
+
 var avx2Routines = vecRoutines{
 	fwdDense: [maxTileUnits + 1]fwdFunc{nil,
 		fwdDense1AVX2,
@@ -233,4 +239,6 @@ var avx2Routines = vecRoutines{
 	tanhN:    tanhNAVX2,
 	predOut:  predOutAVX2,
 	laneSums: laneSumsAVX2,
+	mapCols:  mapColsAVX2,
+	predCols: predColsAVX2,
 }

@@ -181,6 +181,12 @@ func predOut(z *float32, v *float32, c *float32, h int, n int, y *float32, k *fl
 //go:noescape
 func laneSums(a *float32, n int, s *float64)
 
+//go:noescape
+func mapCols(raw *float64, at *[lanes]int, cols *int, lo *float64, inv *float64, d int, xb *float32, off *uint32)
+
+//go:noescape
+func predCols(raw *float64, at *[lanes]int, cols *int, lo *float64, inv *float64, d int, xb *float32, off *uint32)
+
 var avx512Routines = vecRoutines{
 	fwdDense: [maxTileUnits + 1]fwdFunc{nil,
 		fwdDense1,
@@ -264,4 +270,6 @@ var avx512Routines = vecRoutines{
 	tanhN:    tanhN,
 	predOut:  predOut,
 	laneSums: laneSums,
+	mapCols:  mapCols,
+	predCols: predCols,
 }

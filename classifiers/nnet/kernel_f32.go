@@ -87,6 +87,10 @@ type f32Layout struct {
 	// blocks of 16 lanes into s[0:n], in assembly; gs is its output.
 	sums func(a *float32, n int, s *float64)
 	gs   []float64
+
+	// gather, when set (the amd64 vector kernels), maps each full block of
+	// a rowSource's rows (rowSource.gather); nil: rowSource.mapBlock.
+	gather mapFunc
 }
 
 const lanes = 16
@@ -155,11 +159,18 @@ func (k *f32Layout) load(p *problem) {
 	clear(off)
 	// put maps rows i0..i1-1 into the blocks from slot s0 on (a multiple
 	// of lanes), a block at a time.
+	lim := 0
+	if k.gather != nil && p.src.raw != nil {
+		lim = p.src.limit()
+	}
 	put := func(i0, i1, s0 int) {
 		for i := i0; i < i1; i += lanes {
 			m := min(lanes, i1-i)
 			slot := s0 + i - i0
-			p.mapBlock(i, m, x[(slot/lanes)*dx*lanes:], off)
+			xb := x[(slot/lanes)*dx*lanes:]
+			if m < lanes || lim == 0 || !p.src.gather(i, lim, k.gather, xb, off) {
+				p.mapBlock(i, m, xb, off)
+			}
 			for l := range m {
 				t[slot+l] = float32(p.t[i+l])
 				wt[slot+l] = float32(p.wt[i+l])

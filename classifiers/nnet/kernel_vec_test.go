@@ -135,3 +135,145 @@ func TestLaneSums(t *testing.T) {
 		t.Skip("no routine set with laneSums runs on this CPU")
 	}
 }
+
+// TestGatherBlock: the gathering routines (mapCols, predCols) of every
+// routine set this CPU runs fill a block with the bits of the Go loops
+// (rowSource.mapBlock with its off bits, rowSource.predictBlock), over
+// values of every kind (NaN, infinities, -0, beyond float32, exactly +-1
+// after the map, ordinary), a column subset in any order, a raw slice ending
+// at the last row's last used column (a gonum view), and rows spread over
+// raw; gather declines a row whose columns would leave raw.
+func TestGatherBlock(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 7))
+	ran := 0
+	for name, r := range runnableRoutines() {
+		if r.mapCols == nil {
+			continue
+		}
+		ran++
+		for trial := range 40 {
+			stride := 1 + rng.IntN(12)
+			n := lanes + rng.IntN(3*lanes)
+			d := 1 + rng.IntN(stride)
+			cols := rng.Perm(stride)[:d]
+			last := 0
+			for _, c := range cols {
+				last = max(last, c)
+			}
+			raw := make([]float64, (n-1)*stride+last+1)
+			special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0, 1, 2, 1e40, -1e40, 3.4e38, 1e-310}
+			for i := range raw {
+				switch rng.IntN(3) {
+				case 0:
+					raw[i] = special[rng.IntN(len(special))]
+				case 1:
+					raw[i] = float64(rng.IntN(2)) // 0 or 1: -1 or +1 with lo 0, inv 2
+				default:
+					raw[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
+				}
+			}
+			s := rowSource{raw: raw, stride: stride, cols: cols}
+			for range lanes + rng.IntN(n) {
+				s.idx = append(s.idx, rng.IntN(n))
+			}
+			for range d {
+				if rng.IntN(2) == 0 {
+					s.lo, s.inv = append(s.lo, 0), append(s.inv, 2)
+				} else {
+					s.lo, s.inv = append(s.lo, rng.NormFloat64()), append(s.inv, rng.ExpFloat64())
+				}
+			}
+			lim := s.limit()
+			if lim != len(raw)-last {
+				t.Fatalf("limit %d, want %d", lim, len(raw)-last)
+			}
+			i0 := rng.IntN(len(s.idx) - lanes + 1)
+			want, got := make([]float32, d*lanes), make([]float32, d*lanes)
+			wantOff, gotOff := make([]uint32, d), make([]uint32, d)
+			for k := range d {
+				wantOff[k] = uint32(k) << 20 // bits already set stay set
+				gotOff[k] = wantOff[k]
+			}
+			s.mapBlock(i0, lanes, want, wantOff)
+			if !s.gather(i0, lim, r.mapCols, got, gotOff) {
+				t.Fatalf("%s trial %d: gather declined rows inside raw", name, trial)
+			}
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s trial %d mapCols: column %d lane %d = %v, mapBlock %v (raw %v)", name, trial, i/lanes, i%lanes, got[i], want[i], raw[s.idx[i0+i%lanes]*stride+cols[i/lanes]])
+				}
+			}
+			for k := range d {
+				if gotOff[k] != wantOff[k] {
+					t.Fatalf("%s trial %d mapCols: off[%d] = %#x, mapBlock %#x", name, trial, k, gotOff[k], wantOff[k])
+				}
+			}
+			s.predictBlock(i0, lanes, want)
+			if !s.gather(i0, lim, r.predCols, got, nil) {
+				t.Fatalf("%s trial %d: gather declined rows inside raw", name, trial)
+			}
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s trial %d predCols: column %d lane %d = %v, predictBlock %v", name, trial, i/lanes, i%lanes, got[i], want[i])
+				}
+			}
+			// A row one stride past the last: its columns leave raw.
+			s.idx[i0+rng.IntN(lanes)] = n
+			clear(got)
+			if s.gather(i0, lim, r.mapCols, got, gotOff) || s.gather(i0, lim, r.predCols, got, nil) {
+				t.Fatalf("%s trial %d: gather took a row outside raw", name, trial)
+			}
+			for _, v := range got {
+				if v != 0 {
+					t.Fatalf("%s trial %d: a declined gather wrote the block", name, trial)
+				}
+			}
+		}
+	}
+	if ran == 0 {
+		t.Skip("no routine set with mapCols runs on this CPU")
+	}
+}
+
+// BenchmarkMapRows times mapping a Mushroom-shaped bootstrap (8,124 rows
+// drawn with replacement from an 8,124 x 117 matrix of 0/1 values, all
+// columns active) into blocks, as f32Layout.load does per net: "go" is
+// rowSource.mapBlock, the others each routine set's mapCols
+// (rowSource.gather). Reports ns per mapped value.
+func BenchmarkMapRows(b *testing.B) {
+	const n, d = 8124, 117
+	rng := rand.New(rand.NewPCG(44, 8))
+	s := rowSource{raw: make([]float64, n*d), stride: d, cols: make([]int, d),
+		lo: make([]float64, d), inv: make([]float64, d)}
+	for i := range s.raw {
+		s.raw[i] = float64(rng.IntN(2))
+	}
+	for k := range d {
+		s.cols[k], s.lo[k], s.inv[k] = k, 0, 2
+	}
+	for range n {
+		s.idx = append(s.idx, rng.IntN(n))
+	}
+	xb, off := make([]float32, d*lanes), make([]uint32, d)
+	blocks := n / lanes
+	run := func(b *testing.B, block func(i0 int)) {
+		for b.Loop() {
+			for i := range blocks {
+				block(i * lanes)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(blocks*lanes*d), "ns/value")
+	}
+	b.Run("go", func(b *testing.B) {
+		run(b, func(i0 int) { s.mapBlock(i0, lanes, xb, off) })
+	})
+	lim := s.limit()
+	for name, r := range runnableRoutines() {
+		if r.mapCols == nil {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			run(b, func(i0 int) { s.gather(i0, lim, r.mapCols, xb, off) })
+		})
+	}
+}
