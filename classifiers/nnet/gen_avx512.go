@@ -188,6 +188,42 @@ func emitLaneSums(p emit, name string, sum func()) {
 	p("\tRET")
 }
 
+// pairStep is a pointer argument that a routine over pairs of blocks
+// advances by two strides per pair: the slots of both, as operands.
+type pairStep struct{ ptr, stride string }
+
+// A pair of blocks starts at x (block B at +xstride) and writes z (block B
+// at +zstride); nibU reads its indices at nib (block B at +nibB).
+var (
+	fwdPairs = pairSteps{"pairs+64(FP)", []pairStep{{"x+0(FP)", "xstride+8(FP)"}, {"z+40(FP)", "zstride+48(FP)"}}}
+	nibPairs = pairSteps{"pairs+56(FP)", []pairStep{{"nib+16(FP)", "nibB+24(FP)"}, {"z+40(FP)", "zstride+48(FP)"}}}
+)
+
+// pairSteps names a routine's pair count slot and the pointers it steps.
+type pairSteps struct {
+	pairs string
+	steps []pairStep
+}
+
+// emitPairs runs body, which reads its arguments from their slots, once per
+// pair of blocks, for the count in ps.pairs (none when it is not positive),
+// advancing each of ps.steps' pointers in its slot by two strides between
+// pairs: one call covers a group's blocks (vecKernel.forward).
+func emitPairs(p emit, ps pairSteps, body func()) {
+	p("\tCMPQ %s, $0", ps.pairs)
+	p("\tJLE pairsdone")
+	p("pairsloop:")
+	body()
+	for _, st := range ps.steps {
+		p("\tMOVQ %s, AX", st.stride)
+		p("\tSHLQ $1, AX")
+		p("\tADDQ AX, %s", st.ptr)
+	}
+	p("\tDECQ %s", ps.pairs)
+	p("\tJNZ pairsloop")
+	p("pairsdone:")
+}
+
 // genAVX512 writes the AVX-512 routines: one 16-row block per ZMM register.
 func genAVX512(p emit) {
 	// Registers: Z0..Z14 and Z16.. accumulators (Z15 is left alone: Go's
@@ -205,43 +241,45 @@ func genAVX512(p emit) {
 	for u := 1; u <= maxU; u++ {
 		// fwdDenseU: a[u][blk] = b[u] + sum_c W[u][c] x[blk][c], blocks A and B.
 		p("")
-		p("// func fwdDense%d(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u)
-		p("TEXT ·fwdDense%d(SB), NOSPLIT, $0-64", u)
-		p("\tMOVQ b+56(FP), R8")
-		for i := range u {
-			p("\tVBROADCASTSS %d(R8), %s", 4*i, acc(2*i))
-			p("\tVMOVAPS %s, %s", acc(2*i), acc(2*i+1))
-		}
-		p("\tMOVQ x+0(FP), SI")
-		p("\tMOVQ xstride+8(FP), DX")
-		p("\tMOVQ w+16(FP), DI")
-		p("\tMOVQ wstride+24(FP), R8")
-		for i := 1; i < u; i++ {
-			p("\tLEAQ (%s)(R8*1), %s", wreg[i-1], wreg[i])
-		}
-		p("\tMOVQ dn+32(FP), CX")
-		p("\tXORQ BX, BX")
-		p("\tCMPQ BX, CX")
-		p("\tJGE fwd%ddone", u)
-		p("fwd%dloop:", u)
-		p("\tVMOVUPS (SI), Z28")
-		p("\tVMOVUPS (SI)(DX*1), Z29")
-		for i := range u {
-			p("\tVBROADCASTSS (%s)(BX*4), Z30", wreg[i])
-			p("\tVFMADD231PS Z30, Z28, %s", acc(2*i))
-			p("\tVFMADD231PS Z30, Z29, %s", acc(2*i+1))
-		}
-		p("\tADDQ $64, SI")
-		p("\tINCQ BX")
-		p("\tCMPQ BX, CX")
-		p("\tJLT fwd%dloop", u)
-		p("fwd%ddone:", u)
-		p("\tMOVQ z+40(FP), SI")
-		p("\tMOVQ zstride+48(FP), DX")
-		for i := range u {
-			p("\tVMOVUPS %s, %d(SI)", acc(2*i), 64*i)
-			p("\tVMOVUPS %s, %d(SI)(DX*1)", acc(2*i+1), 64*i)
-		}
+		p("// func fwdDense%d(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)", u)
+		p("TEXT ·fwdDense%d(SB), NOSPLIT, $0-72", u)
+		emitPairs(p, fwdPairs, func() {
+			p("\tMOVQ b+56(FP), R8")
+			for i := range u {
+				p("\tVBROADCASTSS %d(R8), %s", 4*i, acc(2*i))
+				p("\tVMOVAPS %s, %s", acc(2*i), acc(2*i+1))
+			}
+			p("\tMOVQ x+0(FP), SI")
+			p("\tMOVQ xstride+8(FP), DX")
+			p("\tMOVQ w+16(FP), DI")
+			p("\tMOVQ wstride+24(FP), R8")
+			for i := 1; i < u; i++ {
+				p("\tLEAQ (%s)(R8*1), %s", wreg[i-1], wreg[i])
+			}
+			p("\tMOVQ dn+32(FP), CX")
+			p("\tXORQ BX, BX")
+			p("\tCMPQ BX, CX")
+			p("\tJGE fwd%ddone", u)
+			p("fwd%dloop:", u)
+			p("\tVMOVUPS (SI), Z28")
+			p("\tVMOVUPS (SI)(DX*1), Z29")
+			for i := range u {
+				p("\tVBROADCASTSS (%s)(BX*4), Z30", wreg[i])
+				p("\tVFMADD231PS Z30, Z28, %s", acc(2*i))
+				p("\tVFMADD231PS Z30, Z29, %s", acc(2*i+1))
+			}
+			p("\tADDQ $64, SI")
+			p("\tINCQ BX")
+			p("\tCMPQ BX, CX")
+			p("\tJLT fwd%dloop", u)
+			p("fwd%ddone:", u)
+			p("\tMOVQ z+40(FP), SI")
+			p("\tMOVQ zstride+48(FP), DX")
+			for i := range u {
+				p("\tVMOVUPS %s, %d(SI)", acc(2*i), 64*i)
+				p("\tVMOVUPS %s, %d(SI)(DX*1)", acc(2*i+1), 64*i)
+			}
+		})
 		p("\tVZEROUPPER")
 		p("\tRET")
 
@@ -249,45 +287,47 @@ func genAVX512(p emit) {
 		// nibU: a[u][blk] += T[u][q][m_q(blk)] over the nibbles q in order,
 		// blocks A and B, the accumulators loaded from and stored to z.
 		p("")
-		p("// func nib%d(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)", u)
-		p("TEXT ·nib%d(SB), NOSPLIT, $0-56", u)
-		p("\tMOVQ z+40(FP), SI")
-		p("\tMOVQ zstride+48(FP), DX")
-		for i := range u {
-			p("\tVMOVUPS %d(SI), %s", 64*i, acc(2*i))
-			p("\tVMOVUPS %d(SI)(DX*1), %s", 64*i, acc(2*i+1))
-		}
-		p("\tMOVQ tab+0(FP), DI")
-		p("\tMOVQ tabstride+8(FP), R8")
-		for i := 1; i < u; i++ {
-			p("\tLEAQ (%s)(R8*1), %s", wreg[i-1], wreg[i])
-		}
-		p("\tMOVQ nib+16(FP), BX")
-		p("\tMOVQ nibB+24(FP), DX")
-		p("\tMOVQ nq+32(FP), CX")
-		p("\tTESTQ CX, CX")
-		p("\tJLE nib%ddone", u)
-		p("nib%dloop:", u)
-		p("\tVMOVDQU32 (BX), Z28")
-		p("\tVMOVDQU32 (BX)(DX*1), Z29")
-		for i := range u {
-			p("\tVMOVUPS (%s), Z30", wreg[i])
-			p("\tVPERMPS Z30, Z28, Z31")
-			p("\tVADDPS Z31, %s, %s", acc(2*i), acc(2*i))
-			p("\tVPERMPS Z30, Z29, Z31")
-			p("\tVADDPS Z31, %s, %s", acc(2*i+1), acc(2*i+1))
-			p("\tADDQ $64, %s", wreg[i])
-		}
-		p("\tADDQ $64, BX")
-		p("\tDECQ CX")
-		p("\tJNZ nib%dloop", u)
-		p("nib%ddone:", u)
-		p("\tMOVQ z+40(FP), SI")
-		p("\tMOVQ zstride+48(FP), DX")
-		for i := range u {
-			p("\tVMOVUPS %s, %d(SI)", acc(2*i), 64*i)
-			p("\tVMOVUPS %s, %d(SI)(DX*1)", acc(2*i+1), 64*i)
-		}
+		p("// func nib%d(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)", u)
+		p("TEXT ·nib%d(SB), NOSPLIT, $0-64", u)
+		emitPairs(p, nibPairs, func() {
+			p("\tMOVQ z+40(FP), SI")
+			p("\tMOVQ zstride+48(FP), DX")
+			for i := range u {
+				p("\tVMOVUPS %d(SI), %s", 64*i, acc(2*i))
+				p("\tVMOVUPS %d(SI)(DX*1), %s", 64*i, acc(2*i+1))
+			}
+			p("\tMOVQ tab+0(FP), DI")
+			p("\tMOVQ tabstride+8(FP), R8")
+			for i := 1; i < u; i++ {
+				p("\tLEAQ (%s)(R8*1), %s", wreg[i-1], wreg[i])
+			}
+			p("\tMOVQ nib+16(FP), BX")
+			p("\tMOVQ nibB+24(FP), DX")
+			p("\tMOVQ nq+32(FP), CX")
+			p("\tTESTQ CX, CX")
+			p("\tJLE nib%ddone", u)
+			p("nib%dloop:", u)
+			p("\tVMOVDQU32 (BX), Z28")
+			p("\tVMOVDQU32 (BX)(DX*1), Z29")
+			for i := range u {
+				p("\tVMOVUPS (%s), Z30", wreg[i])
+				p("\tVPERMPS Z30, Z28, Z31")
+				p("\tVADDPS Z31, %s, %s", acc(2*i), acc(2*i))
+				p("\tVPERMPS Z30, Z29, Z31")
+				p("\tVADDPS Z31, %s, %s", acc(2*i+1), acc(2*i+1))
+				p("\tADDQ $64, %s", wreg[i])
+			}
+			p("\tADDQ $64, BX")
+			p("\tDECQ CX")
+			p("\tJNZ nib%dloop", u)
+			p("nib%ddone:", u)
+			p("\tMOVQ z+40(FP), SI")
+			p("\tMOVQ zstride+48(FP), DX")
+			for i := range u {
+				p("\tVMOVUPS %s, %d(SI)", acc(2*i), 64*i)
+				p("\tVMOVUPS %s, %d(SI)(DX*1)", acc(2*i+1), 64*i)
+			}
+		})
 		p("\tVZEROUPPER")
 		p("\tRET")
 
@@ -652,9 +692,9 @@ func declsAVX512(q emit) {
 func decls(q emit, suffix, table string, cmax func(int) int, amd64 bool) {
 	for u := 1; u <= maxU; u++ {
 		q("//go:noescape")
-		q("func fwdDense%d%s(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u, suffix)
+		q("func fwdDense%d%s(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)", u, suffix)
 		q("//go:noescape")
-		q("func nib%d%s(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)", u, suffix)
+		q("func nib%d%s(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)", u, suffix)
 		for c := 1; c <= cmax(u); c++ {
 			q("//go:noescape")
 			q("func bwdTile%dx%d%s(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)", u, c, suffix)
@@ -766,107 +806,111 @@ func genAVX2(p emit) {
 		// fwdDenseUAVX2: as fwdDenseU, one pass per half of both blocks
 		// (or per half of each block when 2U+3 registers do not fit).
 		p("")
-		p("// func fwdDense%dAVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u)
-		p("TEXT ·fwdDense%dAVX2(SB), NOSPLIT, $0-64", u)
+		p("// func fwdDense%dAVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)", u)
+		p("TEXT ·fwdDense%dAVX2(SB), NOSPLIT, $0-72", u)
 		ps := passes(2*u+3 <= 15)
-		for pi, pass := range ps {
-			s := len(pass)
-			acc := func(si, i int) string { return y(si*u + i) }
-			xr := func(si int) string { return y(s*u + si) }
-			bc := y(s*u + s)
-			p("\tMOVQ b+56(FP), CX")
-			for si := range pass {
-				for i := range u {
-					p("\tVBROADCASTSS %d(CX), %s", 4*i, acc(si, i))
-				}
-			}
-			p("\tMOVQ x+0(FP), SI")
-			p("\tMOVQ xstride+8(FP), DX")
-			p("\tMOVQ w+16(FP), DI")
-			p("\tMOVQ wstride+24(FP), R8")
-			chain(u)
-			p("\tMOVQ dn+32(FP), CX")
-			p("\tXORQ BX, BX")
-			p("\tCMPQ BX, CX")
-			p("\tJGE p%ddone", pi)
-			p("p%dloop:", pi)
-			for si, st := range pass {
-				p("\tVMOVUPS %s, %s", mem(st, "SI", 0), xr(si))
-			}
-			for i := range u {
-				p("\tVBROADCASTSS (%s)(BX*4), %s", wreg[i], bc)
+		emitPairs(p, fwdPairs, func() {
+			for pi, pass := range ps {
+				s := len(pass)
+				acc := func(si, i int) string { return y(si*u + i) }
+				xr := func(si int) string { return y(s*u + si) }
+				bc := y(s*u + s)
+				p("\tMOVQ b+56(FP), CX")
 				for si := range pass {
-					p("\tVFMADD231PS %s, %s, %s", bc, xr(si), acc(si, i))
+					for i := range u {
+						p("\tVBROADCASTSS %d(CX), %s", 4*i, acc(si, i))
+					}
 				}
-			}
-			p("\tADDQ $64, SI")
-			p("\tINCQ BX")
-			p("\tCMPQ BX, CX")
-			p("\tJLT p%dloop", pi)
-			p("p%ddone:", pi)
-			p("\tMOVQ z+40(FP), SI")
-			p("\tMOVQ zstride+48(FP), DX")
-			for si, st := range pass {
+				p("\tMOVQ x+0(FP), SI")
+				p("\tMOVQ xstride+8(FP), DX")
+				p("\tMOVQ w+16(FP), DI")
+				p("\tMOVQ wstride+24(FP), R8")
+				chain(u)
+				p("\tMOVQ dn+32(FP), CX")
+				p("\tXORQ BX, BX")
+				p("\tCMPQ BX, CX")
+				p("\tJGE p%ddone", pi)
+				p("p%dloop:", pi)
+				for si, st := range pass {
+					p("\tVMOVUPS %s, %s", mem(st, "SI", 0), xr(si))
+				}
 				for i := range u {
-					p("\tVMOVUPS %s, %s", acc(si, i), mem(st, "SI", 64*i))
+					p("\tVBROADCASTSS (%s)(BX*4), %s", wreg[i], bc)
+					for si := range pass {
+						p("\tVFMADD231PS %s, %s, %s", bc, xr(si), acc(si, i))
+					}
+				}
+				p("\tADDQ $64, SI")
+				p("\tINCQ BX")
+				p("\tCMPQ BX, CX")
+				p("\tJLT p%dloop", pi)
+				p("p%ddone:", pi)
+				p("\tMOVQ z+40(FP), SI")
+				p("\tMOVQ zstride+48(FP), DX")
+				for si, st := range pass {
+					for i := range u {
+						p("\tVMOVUPS %s, %s", acc(si, i), mem(st, "SI", 64*i))
+					}
 				}
 			}
-		}
+		})
 		p("\tVZEROUPPER")
 		p("\tRET")
 
 		// nibUAVX2: as nibU, the table looked up in two halves.
 		p("")
-		p("// func nib%dAVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)", u)
-		p("TEXT ·nib%dAVX2(SB), NOSPLIT, $0-56", u)
+		p("// func nib%dAVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)", u)
+		p("TEXT ·nib%dAVX2(SB), NOSPLIT, $0-64", u)
 		ps = passes(2*u+6 <= 15)
-		for pi, pass := range ps {
-			s := len(pass)
-			acc := func(si, i int) string { return y(si*u + i) }
-			idx := func(si int) string { return y(s*u + 2*si) }
-			msk := func(si int) string { return y(s*u + 2*si + 1) }
-			t1, t2 := y(s*u+2*s), y(s*u+2*s+1)
-			p("\tMOVQ z+40(FP), SI")
-			p("\tMOVQ zstride+48(FP), DX")
-			for si, st := range pass {
+		emitPairs(p, nibPairs, func() {
+			for pi, pass := range ps {
+				s := len(pass)
+				acc := func(si, i int) string { return y(si*u + i) }
+				idx := func(si int) string { return y(s*u + 2*si) }
+				msk := func(si int) string { return y(s*u + 2*si + 1) }
+				t1, t2 := y(s*u+2*s), y(s*u+2*s+1)
+				p("\tMOVQ z+40(FP), SI")
+				p("\tMOVQ zstride+48(FP), DX")
+				for si, st := range pass {
+					for i := range u {
+						p("\tVMOVUPS %s, %s", mem(st, "SI", 64*i), acc(si, i))
+					}
+				}
+				p("\tMOVQ tab+0(FP), DI")
+				p("\tMOVQ tabstride+8(FP), R8")
+				chain(u)
+				p("\tMOVQ nib+16(FP), BX")
+				p("\tMOVQ nibB+24(FP), DX")
+				p("\tMOVQ nq+32(FP), CX")
+				p("\tTESTQ CX, CX")
+				p("\tJLE p%ddone", pi)
+				p("p%dloop:", pi)
+				for si, st := range pass {
+					p("\tVMOVDQU %s, %s", mem(st, "BX", 0), idx(si))
+					p("\tVPSLLD $28, %s, %s", idx(si), msk(si)) // bit 3 to the sign
+				}
 				for i := range u {
-					p("\tVMOVUPS %s, %s", mem(st, "SI", 64*i), acc(si, i))
+					for si := range pass {
+						p("\tVPERMPS (%s), %s, %s", wreg[i], idx(si), t1)
+						p("\tVPERMPS 32(%s), %s, %s", wreg[i], idx(si), t2)
+						p("\tVBLENDVPS %s, %s, %s, %s", msk(si), t2, t1, t1)
+						p("\tVADDPS %s, %s, %s", t1, acc(si, i), acc(si, i))
+					}
+					p("\tADDQ $64, %s", wreg[i])
+				}
+				p("\tADDQ $64, BX")
+				p("\tDECQ CX")
+				p("\tJNZ p%dloop", pi)
+				p("p%ddone:", pi)
+				p("\tMOVQ z+40(FP), SI")
+				p("\tMOVQ zstride+48(FP), DX")
+				for si, st := range pass {
+					for i := range u {
+						p("\tVMOVUPS %s, %s", acc(si, i), mem(st, "SI", 64*i))
+					}
 				}
 			}
-			p("\tMOVQ tab+0(FP), DI")
-			p("\tMOVQ tabstride+8(FP), R8")
-			chain(u)
-			p("\tMOVQ nib+16(FP), BX")
-			p("\tMOVQ nibB+24(FP), DX")
-			p("\tMOVQ nq+32(FP), CX")
-			p("\tTESTQ CX, CX")
-			p("\tJLE p%ddone", pi)
-			p("p%dloop:", pi)
-			for si, st := range pass {
-				p("\tVMOVDQU %s, %s", mem(st, "BX", 0), idx(si))
-				p("\tVPSLLD $28, %s, %s", idx(si), msk(si)) // bit 3 to the sign
-			}
-			for i := range u {
-				for si := range pass {
-					p("\tVPERMPS (%s), %s, %s", wreg[i], idx(si), t1)
-					p("\tVPERMPS 32(%s), %s, %s", wreg[i], idx(si), t2)
-					p("\tVBLENDVPS %s, %s, %s, %s", msk(si), t2, t1, t1)
-					p("\tVADDPS %s, %s, %s", t1, acc(si, i), acc(si, i))
-				}
-				p("\tADDQ $64, %s", wreg[i])
-			}
-			p("\tADDQ $64, BX")
-			p("\tDECQ CX")
-			p("\tJNZ p%dloop", pi)
-			p("p%ddone:", pi)
-			p("\tMOVQ z+40(FP), SI")
-			p("\tMOVQ zstride+48(FP), DX")
-			for si, st := range pass {
-				for i := range u {
-					p("\tVMOVUPS %s, %s", acc(si, i), mem(st, "SI", 64*i))
-				}
-			}
-		}
+		})
 		p("\tVZEROUPPER")
 		p("\tRET")
 

@@ -217,6 +217,26 @@ func declsNEON(q emit) {
 	decls(q, "NEON", "neonRoutines", maxCN, false)
 }
 
+// emitPairsNEON is emitPairs for arm64.
+func emitPairsNEON(p emit, ps pairSteps, body func()) {
+	p("\tMOVD %s, R0", ps.pairs)
+	p("\tCMP $0, R0")
+	p("\tBLE pairsdone")
+	p("pairsloop:")
+	body()
+	for _, st := range ps.steps {
+		p("\tMOVD %s, R0", st.stride)
+		p("\tMOVD %s, R1", st.ptr)
+		p("\tADD R0<<1, R1, R1")
+		p("\tMOVD R1, %s", st.ptr)
+	}
+	p("\tMOVD %s, R0", ps.pairs)
+	p("\tSUBS $1, R0, R0")
+	p("\tMOVD R0, %s", ps.pairs)
+	p("\tBNE pairsloop")
+	p("pairsdone:")
+}
+
 // genNEON writes the NEON routines (names suffixed NEON). Each performs,
 // lane by lane, the operations of the AVX-512 routine of the same name
 // (and of f32GoKernel) in the same order, on the quarters of the blocks:
@@ -286,53 +306,55 @@ func genNEON(p emit) {
 		// Registers: per stream U accumulators and an input column; two
 		// for the broadcast weights.
 		p("")
-		p("// func fwdDense%dNEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)", u)
-		p("TEXT ·fwdDense%dNEON(SB), NOSPLIT, $0-64", u)
+		p("// func fwdDense%dNEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)", u)
+		p("TEXT ·fwdDense%dNEON(SB), NOSPLIT, $0-72", u)
 		s := fit(u+1, 30)
-		for pi, pass := range passes(s) {
-			acc := func(si, i int) int { return si*u + i }
-			xr := func(si int) int { return s*u + si }
-			bc := [2]int{s * (u + 1), s*(u+1) + 1}
-			p("\tMOVD b+56(FP), R2")
-			for i := range u {
-				p("\tVLD1R.P 4(R2), [V%d.S4]", acc(0, i))
-				for si := 1; si < len(pass); si++ {
-					a.mov(acc(si, i), acc(0, i))
-				}
-			}
-			p("\tMOVD x+0(FP), R0")
-			p("\tMOVD xstride+8(FP), R1")
-			p("\tADD R0, R1, R1")
-			p("\tMOVD w+16(FP), R4")
-			p("\tMOVD wstride+24(FP), R3")
-			chain(u)
-			p("\tMOVD dn+32(FP), R2")
-			p("\tCBZ R2, p%ddone", pi)
-			p("p%dloop:", pi)
-			for si, st := range pass {
-				a.ldq(xr(si), mem(st, 0, "R0", "R1"))
-			}
-			p("\tADD $64, R0")
-			p("\tADD $64, R1")
-			for i := range u {
-				b := bc[i%2]
-				p("\tVLD1R.P 4(%s), [V%d.S4]", wreg(i), b)
-				for si := range pass {
-					a.fmla(acc(si, i), xr(si), b)
-				}
-			}
-			p("\tSUB $1, R2")
-			p("\tCBNZ R2, p%dloop", pi)
-			p("p%ddone:", pi)
-			p("\tMOVD z+40(FP), R0")
-			p("\tMOVD zstride+48(FP), R1")
-			p("\tADD R0, R1, R1")
-			for si, st := range pass {
+		emitPairsNEON(p, fwdPairs, func() {
+			for pi, pass := range passes(s) {
+				acc := func(si, i int) int { return si*u + i }
+				xr := func(si int) int { return s*u + si }
+				bc := [2]int{s * (u + 1), s*(u+1) + 1}
+				p("\tMOVD b+56(FP), R2")
 				for i := range u {
-					a.stq(acc(si, i), mem(st, 64*i, "R0", "R1"))
+					p("\tVLD1R.P 4(R2), [V%d.S4]", acc(0, i))
+					for si := 1; si < len(pass); si++ {
+						a.mov(acc(si, i), acc(0, i))
+					}
+				}
+				p("\tMOVD x+0(FP), R0")
+				p("\tMOVD xstride+8(FP), R1")
+				p("\tADD R0, R1, R1")
+				p("\tMOVD w+16(FP), R4")
+				p("\tMOVD wstride+24(FP), R3")
+				chain(u)
+				p("\tMOVD dn+32(FP), R2")
+				p("\tCBZ R2, p%ddone", pi)
+				p("p%dloop:", pi)
+				for si, st := range pass {
+					a.ldq(xr(si), mem(st, 0, "R0", "R1"))
+				}
+				p("\tADD $64, R0")
+				p("\tADD $64, R1")
+				for i := range u {
+					b := bc[i%2]
+					p("\tVLD1R.P 4(%s), [V%d.S4]", wreg(i), b)
+					for si := range pass {
+						a.fmla(acc(si, i), xr(si), b)
+					}
+				}
+				p("\tSUB $1, R2")
+				p("\tCBNZ R2, p%dloop", pi)
+				p("p%ddone:", pi)
+				p("\tMOVD z+40(FP), R0")
+				p("\tMOVD zstride+48(FP), R1")
+				p("\tADD R0, R1, R1")
+				for si, st := range pass {
+					for i := range u {
+						a.stq(acc(si, i), mem(st, 64*i, "R0", "R1"))
+					}
 				}
 			}
-		}
+		})
 		p("\tRET")
 
 		// nibUNEON: a[u][blk] += T[u][q][m_q(blk)] over the nibbles q in
@@ -340,66 +362,68 @@ func genNEON(p emit) {
 		// indices; at least one temporary, V26-V29 a unit's table, V30
 		// V31 the index constants.
 		p("")
-		p("// func nib%dNEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)", u)
-		p("TEXT ·nib%dNEON(SB), NOSPLIT, $0-56", u)
+		p("// func nib%dNEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)", u)
+		p("TEXT ·nib%dNEON(SB), NOSPLIT, $0-64", u)
 		p("\tVMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30") // TBL: each lane's byte 0 into its 4 bytes
 		p("\tVMOVQ $0x0302010003020100, $0x0302010003020100, V31") // then + 0, 1, 2, 3
 		s = fit(u+1, 25)
-		for pi, pass := range passes(s) {
-			acc := func(si, i int) int { return si*u + i }
-			idx := func(si int) int { return s*u + si }
-			var tmp []int
-			for r := s * (u + 1); r < 26; r++ {
-				tmp = append(tmp, r)
-			}
-			p("\tMOVD z+40(FP), R0")
-			p("\tMOVD zstride+48(FP), R1")
-			p("\tADD R0, R1, R1")
-			for si, st := range pass {
+		emitPairsNEON(p, nibPairs, func() {
+			for pi, pass := range passes(s) {
+				acc := func(si, i int) int { return si*u + i }
+				idx := func(si int) int { return s*u + si }
+				var tmp []int
+				for r := s * (u + 1); r < 26; r++ {
+					tmp = append(tmp, r)
+				}
+				p("\tMOVD z+40(FP), R0")
+				p("\tMOVD zstride+48(FP), R1")
+				p("\tADD R0, R1, R1")
+				for si, st := range pass {
+					for i := range u {
+						a.ldq(acc(si, i), mem(st, 64*i, "R0", "R1"))
+					}
+				}
+				p("\tMOVD tab+0(FP), R4")
+				p("\tMOVD tabstride+8(FP), R3")
+				chain(u)
+				p("\tMOVD nib+16(FP), R2")
+				p("\tMOVD nibB+24(FP), R12")
+				p("\tADD R2, R12, R12")
+				p("\tMOVD nq+32(FP), R13")
+				p("\tCBZ R13, p%ddone", pi)
+				p("p%dloop:", pi)
+				for si, st := range pass {
+					r := idx(si)
+					a.ldq(r, mem(st, 0, "R2", "R12"))
+					p("\tVSHL $2, V%d.S4, V%d.S4", r, r)
+					p("\tVTBL V30.B16, [V%d.B16], V%d.B16", r, r)
+					p("\tVADD V31.B16, V%d.B16, V%d.B16", r, r)
+				}
+				p("\tADD $64, R2")
+				p("\tADD $64, R12")
+				t := 0
 				for i := range u {
-					a.ldq(acc(si, i), mem(st, 64*i, "R0", "R1"))
+					p("\tVLD1.P 64(%s), [V26.S4, V27.S4, V28.S4, V29.S4]", wreg(i))
+					for si := range pass {
+						tr := tmp[t%len(tmp)]
+						t++
+						p("\tVTBL V%d.B16, [V26.B16, V27.B16, V28.B16, V29.B16], V%d.B16", idx(si), tr)
+						a.fadd(acc(si, i), acc(si, i), tr)
+					}
+				}
+				p("\tSUB $1, R13")
+				p("\tCBNZ R13, p%dloop", pi)
+				p("p%ddone:", pi)
+				p("\tMOVD z+40(FP), R0")
+				p("\tMOVD zstride+48(FP), R1")
+				p("\tADD R0, R1, R1")
+				for si, st := range pass {
+					for i := range u {
+						a.stq(acc(si, i), mem(st, 64*i, "R0", "R1"))
+					}
 				}
 			}
-			p("\tMOVD tab+0(FP), R4")
-			p("\tMOVD tabstride+8(FP), R3")
-			chain(u)
-			p("\tMOVD nib+16(FP), R2")
-			p("\tMOVD nibB+24(FP), R12")
-			p("\tADD R2, R12, R12")
-			p("\tMOVD nq+32(FP), R13")
-			p("\tCBZ R13, p%ddone", pi)
-			p("p%dloop:", pi)
-			for si, st := range pass {
-				r := idx(si)
-				a.ldq(r, mem(st, 0, "R2", "R12"))
-				p("\tVSHL $2, V%d.S4, V%d.S4", r, r)
-				p("\tVTBL V30.B16, [V%d.B16], V%d.B16", r, r)
-				p("\tVADD V31.B16, V%d.B16, V%d.B16", r, r)
-			}
-			p("\tADD $64, R2")
-			p("\tADD $64, R12")
-			t := 0
-			for i := range u {
-				p("\tVLD1.P 64(%s), [V26.S4, V27.S4, V28.S4, V29.S4]", wreg(i))
-				for si := range pass {
-					tr := tmp[t%len(tmp)]
-					t++
-					p("\tVTBL V%d.B16, [V26.B16, V27.B16, V28.B16, V29.B16], V%d.B16", idx(si), tr)
-					a.fadd(acc(si, i), acc(si, i), tr)
-				}
-			}
-			p("\tSUB $1, R13")
-			p("\tCBNZ R13, p%dloop", pi)
-			p("p%ddone:", pi)
-			p("\tMOVD z+40(FP), R0")
-			p("\tMOVD zstride+48(FP), R1")
-			p("\tADD R0, R1, R1")
-			for si, st := range pass {
-				for i := range u {
-					a.stq(acc(si, i), mem(st, 64*i, "R0", "R1"))
-				}
-			}
-		}
+		})
 		p("\tRET")
 
 		// bwdTileUxCNEON: g[u][c] += sum over n blocks of dh[blk][u]

@@ -5,8 +5,11 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// func fwdDense1AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense1AVX2(SB), NOSPLIT, $0-64
+// func fwdDense1AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense1AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 0(CX), Y1
@@ -59,11 +62,23 @@ p1done:
 	MOVQ zstride+48(FP), DX
 	VMOVUPS Y0, 32(SI)
 	VMOVUPS Y1, 32(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib1AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib1AVX2(SB), NOSPLIT, $0-56
+// func nib1AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib1AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -130,6 +145,15 @@ p1done:
 	MOVQ zstride+48(FP), DX
 	VMOVUPS Y0, 32(SI)
 	VMOVUPS Y1, 32(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -823,8 +847,11 @@ p1done:
 	VZEROUPPER
 	RET
 
-// func fwdDense2AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense2AVX2(SB), NOSPLIT, $0-64
+// func fwdDense2AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense2AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 4(CX), Y1
@@ -893,11 +920,23 @@ p1done:
 	VMOVUPS Y1, 96(SI)
 	VMOVUPS Y2, 32(SI)(DX*1)
 	VMOVUPS Y3, 96(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib2AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib2AVX2(SB), NOSPLIT, $0-56
+// func nib2AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib2AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -992,6 +1031,15 @@ p1done:
 	VMOVUPS Y1, 96(SI)
 	VMOVUPS Y2, 32(SI)(DX*1)
 	VMOVUPS Y3, 96(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -1718,8 +1766,11 @@ p1done:
 	VZEROUPPER
 	RET
 
-// func fwdDense3AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense3AVX2(SB), NOSPLIT, $0-64
+// func fwdDense3AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense3AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 4(CX), Y1
@@ -1804,11 +1855,23 @@ p1done:
 	VMOVUPS Y3, 32(SI)(DX*1)
 	VMOVUPS Y4, 96(SI)(DX*1)
 	VMOVUPS Y5, 160(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib3AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib3AVX2(SB), NOSPLIT, $0-56
+// func nib3AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib3AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -1931,6 +1994,15 @@ p1done:
 	VMOVUPS Y3, 32(SI)(DX*1)
 	VMOVUPS Y4, 96(SI)(DX*1)
 	VMOVUPS Y5, 160(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -2387,8 +2459,11 @@ p1done:
 	VZEROUPPER
 	RET
 
-// func fwdDense4AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense4AVX2(SB), NOSPLIT, $0-64
+// func fwdDense4AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense4AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 4(CX), Y1
@@ -2489,11 +2564,23 @@ p1done:
 	VMOVUPS Y5, 96(SI)(DX*1)
 	VMOVUPS Y6, 160(SI)(DX*1)
 	VMOVUPS Y7, 224(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib4AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib4AVX2(SB), NOSPLIT, $0-56
+// func nib4AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib4AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -2644,6 +2731,15 @@ p1done:
 	VMOVUPS Y5, 96(SI)(DX*1)
 	VMOVUPS Y6, 160(SI)(DX*1)
 	VMOVUPS Y7, 224(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -3166,8 +3262,11 @@ p1done:
 	VZEROUPPER
 	RET
 
-// func fwdDense5AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense5AVX2(SB), NOSPLIT, $0-64
+// func fwdDense5AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense5AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 4(CX), Y1
@@ -3284,11 +3383,23 @@ p1done:
 	VMOVUPS Y7, 160(SI)(DX*1)
 	VMOVUPS Y8, 224(SI)(DX*1)
 	VMOVUPS Y9, 288(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib5AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib5AVX2(SB), NOSPLIT, $0-56
+// func nib5AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib5AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -3517,6 +3628,15 @@ p3done:
 	VMOVUPS Y2, 160(SI)(DX*1)
 	VMOVUPS Y3, 224(SI)(DX*1)
 	VMOVUPS Y4, 288(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -3886,8 +4006,11 @@ p1done:
 	VZEROUPPER
 	RET
 
-// func fwdDense6AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense6AVX2(SB), NOSPLIT, $0-64
+// func fwdDense6AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense6AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 4(CX), Y1
@@ -4020,11 +4143,23 @@ p1done:
 	VMOVUPS Y9, 224(SI)(DX*1)
 	VMOVUPS Y10, 288(SI)(DX*1)
 	VMOVUPS Y11, 352(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib6AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib6AVX2(SB), NOSPLIT, $0-56
+// func nib6AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib6AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -4285,6 +4420,15 @@ p3done:
 	VMOVUPS Y3, 224(SI)(DX*1)
 	VMOVUPS Y4, 288(SI)(DX*1)
 	VMOVUPS Y5, 352(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -4704,8 +4848,11 @@ p1done:
 	VZEROUPPER
 	RET
 
-// func fwdDense7AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense7AVX2(SB), NOSPLIT, $0-64
+// func fwdDense7AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense7AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 4(CX), Y1
@@ -4914,11 +5061,23 @@ p3done:
 	VMOVUPS Y4, 288(SI)(DX*1)
 	VMOVUPS Y5, 352(SI)(DX*1)
 	VMOVUPS Y6, 416(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib7AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib7AVX2(SB), NOSPLIT, $0-56
+// func nib7AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib7AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -5211,6 +5370,15 @@ p3done:
 	VMOVUPS Y4, 288(SI)(DX*1)
 	VMOVUPS Y5, 352(SI)(DX*1)
 	VMOVUPS Y6, 416(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -5409,8 +5577,11 @@ p1done:
 	VZEROUPPER
 	RET
 
-// func fwdDense8AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense8AVX2(SB), NOSPLIT, $0-64
+// func fwdDense8AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense8AVX2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), CX
 	VBROADCASTSS 0(CX), Y0
 	VBROADCASTSS 4(CX), Y1
@@ -5639,11 +5810,23 @@ p3done:
 	VMOVUPS Y5, 352(SI)(DX*1)
 	VMOVUPS Y6, 416(SI)(DX*1)
 	VMOVUPS Y7, 480(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib8AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib8AVX2(SB), NOSPLIT, $0-56
+// func nib8AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib8AVX2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Y0
@@ -5968,6 +6151,15 @@ p3done:
 	VMOVUPS Y5, 352(SI)(DX*1)
 	VMOVUPS Y6, 416(SI)(DX*1)
 	VMOVUPS Y7, 480(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 

@@ -5,10 +5,10 @@
 package nnet
 
 //go:noescape
-func fwdDense1AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense1AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib1AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib1AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile1x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -29,10 +29,10 @@ func bwdTile1x5AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile1x6AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense2AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense2AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib2AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib2AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile2x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -50,10 +50,10 @@ func bwdTile2x4AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile2x5AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense3AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense3AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib3AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib3AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile3x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -65,10 +65,10 @@ func bwdTile3x2AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile3x3AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense4AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense4AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib4AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib4AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile4x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -80,10 +80,10 @@ func bwdTile4x2AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile4x3AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense5AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense5AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib5AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib5AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile5x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -92,10 +92,10 @@ func bwdTile5x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile5x2AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense6AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense6AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib6AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib6AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile6x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -104,19 +104,19 @@ func bwdTile6x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile6x2AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense7AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense7AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib7AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib7AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile7x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense8AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense8AVX2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib8AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib8AVX2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile8x1AVX2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)

@@ -5,8 +5,11 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// func fwdDense1(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense1(SB), NOSPLIT, $0-64
+// func fwdDense1(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense1(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -33,11 +36,23 @@ fwd1done:
 	MOVQ zstride+48(FP), DX
 	VMOVUPS Z0, 0(SI)
 	VMOVUPS Z1, 0(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib1(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib1(SB), NOSPLIT, $0-56
+// func nib1(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib1(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -66,6 +81,15 @@ nib1done:
 	MOVQ zstride+48(FP), DX
 	VMOVUPS Z0, 0(SI)
 	VMOVUPS Z1, 0(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -291,8 +315,11 @@ bwd1x6done:
 	VZEROUPPER
 	RET
 
-// func fwdDense2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense2(SB), NOSPLIT, $0-64
+// func fwdDense2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense2(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -327,11 +354,23 @@ fwd2done:
 	VMOVUPS Z1, 0(SI)(DX*1)
 	VMOVUPS Z2, 64(SI)
 	VMOVUPS Z3, 64(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib2(SB), NOSPLIT, $0-56
+// func nib2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib2(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -371,6 +410,15 @@ nib2done:
 	VMOVUPS Z1, 0(SI)(DX*1)
 	VMOVUPS Z2, 64(SI)
 	VMOVUPS Z3, 64(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -677,8 +725,11 @@ bwd2x6done:
 	VZEROUPPER
 	RET
 
-// func fwdDense3(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense3(SB), NOSPLIT, $0-64
+// func fwdDense3(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense3(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -721,11 +772,23 @@ fwd3done:
 	VMOVUPS Z3, 64(SI)(DX*1)
 	VMOVUPS Z4, 128(SI)
 	VMOVUPS Z5, 128(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib3(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib3(SB), NOSPLIT, $0-56
+// func nib3(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib3(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -776,6 +839,15 @@ nib3done:
 	VMOVUPS Z3, 64(SI)(DX*1)
 	VMOVUPS Z4, 128(SI)
 	VMOVUPS Z5, 128(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -1074,8 +1146,11 @@ bwd3x5done:
 	VZEROUPPER
 	RET
 
-// func fwdDense4(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense4(SB), NOSPLIT, $0-64
+// func fwdDense4(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense4(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -1126,11 +1201,23 @@ fwd4done:
 	VMOVUPS Z5, 128(SI)(DX*1)
 	VMOVUPS Z6, 192(SI)
 	VMOVUPS Z7, 192(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib4(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib4(SB), NOSPLIT, $0-56
+// func nib4(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib4(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -1192,6 +1279,15 @@ nib4done:
 	VMOVUPS Z5, 128(SI)(DX*1)
 	VMOVUPS Z6, 192(SI)
 	VMOVUPS Z7, 192(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -1453,8 +1549,11 @@ bwd4x4done:
 	VZEROUPPER
 	RET
 
-// func fwdDense5(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense5(SB), NOSPLIT, $0-64
+// func fwdDense5(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense5(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -1513,11 +1612,23 @@ fwd5done:
 	VMOVUPS Z7, 192(SI)(DX*1)
 	VMOVUPS Z8, 256(SI)
 	VMOVUPS Z9, 256(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib5(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib5(SB), NOSPLIT, $0-56
+// func nib5(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib5(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -1590,6 +1701,15 @@ nib5done:
 	VMOVUPS Z7, 192(SI)(DX*1)
 	VMOVUPS Z8, 256(SI)
 	VMOVUPS Z9, 256(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -1794,8 +1914,11 @@ bwd5x3done:
 	VZEROUPPER
 	RET
 
-// func fwdDense6(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense6(SB), NOSPLIT, $0-64
+// func fwdDense6(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense6(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -1862,11 +1985,23 @@ fwd6done:
 	VMOVUPS Z9, 256(SI)(DX*1)
 	VMOVUPS Z10, 320(SI)
 	VMOVUPS Z11, 320(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib6(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib6(SB), NOSPLIT, $0-56
+// func nib6(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib6(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -1950,6 +2085,15 @@ nib6done:
 	VMOVUPS Z9, 256(SI)(DX*1)
 	VMOVUPS Z10, 320(SI)
 	VMOVUPS Z11, 320(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -2086,8 +2230,11 @@ bwd6x2done:
 	VZEROUPPER
 	RET
 
-// func fwdDense7(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense7(SB), NOSPLIT, $0-64
+// func fwdDense7(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense7(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -2162,11 +2309,23 @@ fwd7done:
 	VMOVUPS Z11, 320(SI)(DX*1)
 	VMOVUPS Z12, 384(SI)
 	VMOVUPS Z13, 384(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib7(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib7(SB), NOSPLIT, $0-56
+// func nib7(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib7(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -2261,6 +2420,15 @@ nib7done:
 	VMOVUPS Z11, 320(SI)(DX*1)
 	VMOVUPS Z12, 384(SI)
 	VMOVUPS Z13, 384(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
@@ -2412,8 +2580,11 @@ bwd7x2done:
 	VZEROUPPER
 	RET
 
-// func fwdDense8(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense8(SB), NOSPLIT, $0-64
+// func fwdDense8(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense8(SB), NOSPLIT, $0-72
+	CMPQ pairs+64(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ b+56(FP), R8
 	VBROADCASTSS 0(R8), Z0
 	VMOVAPS Z0, Z1
@@ -2496,11 +2667,23 @@ fwd8done:
 	VMOVUPS Z13, 384(SI)(DX*1)
 	VMOVUPS Z14, 448(SI)
 	VMOVUPS Z16, 448(SI)(DX*1)
+	MOVQ xstride+8(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, x+0(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+64(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 
-// func nib8(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib8(SB), NOSPLIT, $0-56
+// func nib8(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib8(SB), NOSPLIT, $0-64
+	CMPQ pairs+56(FP), $0
+	JLE pairsdone
+pairsloop:
 	MOVQ z+40(FP), SI
 	MOVQ zstride+48(FP), DX
 	VMOVUPS 0(SI), Z0
@@ -2606,6 +2789,15 @@ nib8done:
 	VMOVUPS Z13, 384(SI)(DX*1)
 	VMOVUPS Z14, 448(SI)
 	VMOVUPS Z16, 448(SI)(DX*1)
+	MOVQ nibB+24(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, nib+16(FP)
+	MOVQ zstride+48(FP), AX
+	SHLQ $1, AX
+	ADDQ AX, z+40(FP)
+	DECQ pairs+56(FP)
+	JNZ pairsloop
+pairsdone:
 	VZEROUPPER
 	RET
 

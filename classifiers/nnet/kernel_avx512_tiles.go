@@ -8,10 +8,10 @@ package nnet
 const maxTileUnits = 8
 
 //go:noescape
-func fwdDense1(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense1(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib1(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib1(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile1x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -32,10 +32,10 @@ func bwdTile1x5(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 func bwdTile1x6(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense2(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib2(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile2x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -56,10 +56,10 @@ func bwdTile2x5(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 func bwdTile2x6(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense3(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense3(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib3(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib3(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile3x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -77,10 +77,10 @@ func bwdTile3x4(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 func bwdTile3x5(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense4(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense4(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib4(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib4(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile4x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -95,10 +95,10 @@ func bwdTile4x3(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 func bwdTile4x4(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense5(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense5(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib5(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib5(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile5x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -110,10 +110,10 @@ func bwdTile5x2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 func bwdTile5x3(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense6(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense6(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib6(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib6(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile6x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -122,10 +122,10 @@ func bwdTile6x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 func bwdTile6x2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense7(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense7(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib7(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib7(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile7x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -134,10 +134,10 @@ func bwdTile7x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *f
 func bwdTile7x2(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense8(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense8(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib8(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib8(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile8x1(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)

@@ -5,8 +5,12 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// func fwdDense1NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense1NEON(SB), NOSPLIT, $0-64
+// func fwdDense1NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense1NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V1.B16
@@ -57,12 +61,29 @@ p0done:
 	FMOVQ F5, 16(R1)
 	FMOVQ F6, 32(R1)
 	FMOVQ F7, 48(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib1NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib1NEON(SB), NOSPLIT, $0-56
+// func nib1NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib1NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -147,6 +168,19 @@ p0done:
 	FMOVQ F5, 16(R1)
 	FMOVQ F6, 32(R1)
 	FMOVQ F7, 48(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile1x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -1189,8 +1223,12 @@ p3done:
 	FMOVQ F7, 496(R4)
 	RET
 
-// func fwdDense2NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense2NEON(SB), NOSPLIT, $0-64
+// func fwdDense2NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense2NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V2.B16
@@ -1267,12 +1305,29 @@ p0done:
 	FMOVQ F13, 96(R1)
 	FMOVQ F14, 48(R1)
 	FMOVQ F15, 112(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib2NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib2NEON(SB), NOSPLIT, $0-56
+// func nib2NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib2NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -1391,6 +1446,19 @@ p0done:
 	FMOVQ F13, 96(R1)
 	FMOVQ F14, 48(R1)
 	FMOVQ F15, 112(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile2x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -2905,8 +2973,12 @@ p3done:
 	FMOVQ F15, 496(R5)
 	RET
 
-// func fwdDense3NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense3NEON(SB), NOSPLIT, $0-64
+// func fwdDense3NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense3NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V3.B16
@@ -3031,12 +3103,29 @@ p1done:
 	FMOVQ F9, 48(R1)
 	FMOVQ F10, 112(R1)
 	FMOVQ F11, 176(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib3NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib3NEON(SB), NOSPLIT, $0-56
+// func nib3NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib3NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -3213,6 +3302,19 @@ p1done:
 	FMOVQ F9, 48(R1)
 	FMOVQ F10, 112(R1)
 	FMOVQ F11, 176(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile3x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -4811,8 +4913,12 @@ p3done:
 	FMOVQ F20, 432(R6)
 	RET
 
-// func fwdDense4NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense4NEON(SB), NOSPLIT, $0-64
+// func fwdDense4NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense4NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V4.B16
@@ -4965,12 +5071,29 @@ p1done:
 	FMOVQ F13, 112(R1)
 	FMOVQ F14, 176(R1)
 	FMOVQ F15, 240(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib4NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib4NEON(SB), NOSPLIT, $0-56
+// func nib4NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib4NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -5183,6 +5306,19 @@ p1done:
 	FMOVQ F13, 112(R1)
 	FMOVQ F14, 176(R1)
 	FMOVQ F15, 240(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile4x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -6715,8 +6851,12 @@ p3done:
 	FMOVQ F23, 368(R7)
 	RET
 
-// func fwdDense5NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense5NEON(SB), NOSPLIT, $0-64
+// func fwdDense5NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense5NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V5.B16
@@ -6897,12 +7037,29 @@ p1done:
 	FMOVQ F17, 176(R1)
 	FMOVQ F18, 240(R1)
 	FMOVQ F19, 304(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib5NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib5NEON(SB), NOSPLIT, $0-56
+// func nib5NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib5NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -7151,6 +7308,19 @@ p1done:
 	FMOVQ F17, 176(R1)
 	FMOVQ F18, 240(R1)
 	FMOVQ F19, 304(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile5x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -8503,8 +8673,12 @@ p3done:
 	FMOVQ F24, 304(R8)
 	RET
 
-// func fwdDense6NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense6NEON(SB), NOSPLIT, $0-64
+// func fwdDense6NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense6NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V6.B16
@@ -8713,12 +8887,29 @@ p1done:
 	FMOVQ F21, 240(R1)
 	FMOVQ F22, 304(R1)
 	FMOVQ F23, 368(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib6NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib6NEON(SB), NOSPLIT, $0-56
+// func nib6NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib6NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -9063,6 +9254,19 @@ p3done:
 	FMOVQ F9, 240(R1)
 	FMOVQ F10, 304(R1)
 	FMOVQ F11, 368(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile6x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -10157,8 +10361,12 @@ p3done:
 	FMOVQ F23, 240(R9)
 	RET
 
-// func fwdDense7NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense7NEON(SB), NOSPLIT, $0-64
+// func fwdDense7NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense7NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V7.B16
@@ -10455,12 +10663,29 @@ p3done:
 	FMOVQ F11, 304(R1)
 	FMOVQ F12, 368(R1)
 	FMOVQ F13, 432(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib7NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib7NEON(SB), NOSPLIT, $0-56
+// func nib7NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib7NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -10845,6 +11070,19 @@ p3done:
 	FMOVQ F11, 304(R1)
 	FMOVQ F12, 368(R1)
 	FMOVQ F13, 432(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile7x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -11639,8 +11877,12 @@ p3done:
 	FMOVQ F20, 176(R10)
 	RET
 
-// func fwdDense8NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-TEXT ·fwdDense8NEON(SB), NOSPLIT, $0-64
+// func fwdDense8NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+TEXT ·fwdDense8NEON(SB), NOSPLIT, $0-72
+	MOVD pairs+64(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD b+56(FP), R2
 	VLD1R.P 4(R2), [V0.S4]
 	VMOV V0.B16, V8.B16
@@ -11969,12 +12211,29 @@ p3done:
 	FMOVQ F13, 368(R1)
 	FMOVQ F14, 432(R1)
 	FMOVQ F15, 496(R1)
+	MOVD xstride+8(FP), R0
+	MOVD x+0(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, x+0(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+64(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+64(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
-// func nib8NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
-TEXT ·nib8NEON(SB), NOSPLIT, $0-56
+// func nib8NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
+TEXT ·nib8NEON(SB), NOSPLIT, $0-64
 	VMOVQ $0x0404040400000000, $0x0c0c0c0c08080808, V30
 	VMOVQ $0x0302010003020100, $0x0302010003020100, V31
+	MOVD pairs+56(FP), R0
+	CMP $0, R0
+	BLE pairsdone
+pairsloop:
 	MOVD z+40(FP), R0
 	MOVD zstride+48(FP), R1
 	ADD R0, R1, R1
@@ -12399,6 +12658,19 @@ p3done:
 	FMOVQ F13, 368(R1)
 	FMOVQ F14, 432(R1)
 	FMOVQ F15, 496(R1)
+	MOVD nibB+24(FP), R0
+	MOVD nib+16(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, nib+16(FP)
+	MOVD zstride+48(FP), R0
+	MOVD z+40(FP), R1
+	ADD R0<<1, R1, R1
+	MOVD R1, z+40(FP)
+	MOVD pairs+56(FP), R0
+	SUBS $1, R0, R0
+	MOVD R0, pairs+56(FP)
+	BNE pairsloop
+pairsdone:
 	RET
 
 // func bwdTile8x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)

@@ -8,10 +8,10 @@ package nnet
 const maxTileUnits = 8
 
 //go:noescape
-func fwdDense1NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense1NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib1NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib1NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile1x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -38,10 +38,10 @@ func bwdTile1x7NEON(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile1x8NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense2NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense2NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib2NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib2NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile2x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -68,10 +68,10 @@ func bwdTile2x7NEON(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile2x8NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense3NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense3NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib3NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib3NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile3x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -95,10 +95,10 @@ func bwdTile3x6NEON(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile3x7NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense4NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense4NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib4NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib4NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile4x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -119,10 +119,10 @@ func bwdTile4x5NEON(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile4x6NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense5NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense5NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib5NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib5NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile5x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -140,10 +140,10 @@ func bwdTile5x4NEON(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile5x5NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense6NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense6NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib6NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib6NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile6x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -158,10 +158,10 @@ func bwdTile6x3NEON(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile6x4NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense7NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense7NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib7NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib7NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile7x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
@@ -173,10 +173,10 @@ func bwdTile7x2NEON(x *float32, xstride int, dh *float32, dhstride int, n int, g
 func bwdTile7x3NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 
 //go:noescape
-func fwdDense8NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
+func fwdDense8NEON(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
 
 //go:noescape
-func nib8NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+func nib8NEON(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 
 //go:noescape
 func bwdTile8x1NEON(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)

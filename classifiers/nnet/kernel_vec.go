@@ -25,7 +25,8 @@ import "unsafe"
 //     the dense columns (fwdDenseU: per column one load of each block, one
 //     broadcast weight per unit, VFMADD231PS into 2U accumulators), then
 //     the nibbles (nibU: VPERMPS of each unit's 16-entry table by the rows'
-//     4-bit indices), then tanh (tanhN);
+//     4-bit indices), then tanh (tanhN); one call of fwdDenseU (nibU) runs
+//     every pair of the group's blocks, so the calls' cost is per group;
 //   - then block by block: the output unit, the losses (float64), and for
 //     training blocks the output and hidden deltas, summed into the bias and
 //     output-weight gradients and kept for the group (outU, outH);
@@ -89,8 +90,8 @@ type vecRoutines struct {
 }
 
 type (
-	fwdFunc  func(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32)
-	nibFunc  func(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int)
+	fwdFunc  func(x *float32, xstride int, w *float32, wstride int, dn int, z *float32, zstride int, b *float32, pairs int)
+	nibFunc  func(tab *float32, tabstride int, nib *uint32, nibB int, nq int, z *float32, zstride int, pairs int)
 	bwdFunc  func(x *float32, xstride int, dh *float32, dhstride int, n int, gr *float32, gstride int)
 	outFunc  func(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32)
 	outHFunc func(z *float32, dh *float32, v *float32, c *float32, t *float32, wt *float32, wt64 *float64, wv64 *float64, n int, ntr int, acc *outAcc, k *float32, h int)
@@ -173,22 +174,23 @@ type outAcc struct {
 }
 
 // forward runs blocks [g0, g1) (an even number): first the hidden units of
-// every block, two blocks at a time (fwdDenseU, nibU), and their tanh
+// every block, two blocks at a time (fwdDenseU, nibU: one call each per
+// group and tile of units), and their tanh
 // (tanhN); then the output unit, the losses and the deltas block by block
 // (outU; outH for more than maxTileUnits hidden units).
 func (k *vecKernel) forward(g0, g1 int) {
 	h, d, dn, nq := k.h, k.d, k.dn, k.nq
 	hl := h * lanes // block stride of zg and dhg
-	for blk := g0; blk < g1; blk += 2 {
-		xa := blk * k.dx * lanes // block A's inputs; block B's follow
-		na := blk * nq * lanes
-		za := (blk - g0) * hl // block A's hidden outputs; block B's follow at +hl
-		for j0 := 0; j0 < h; j0 += maxTileUnits {
-			u := min(maxTileUnits, h-j0)
-			k.r.fwdDense[u](at(k.x, xa), k.dx*lanes*4, at(k.W, j0*d), d*4, dn, &k.zg[za+j0*lanes], hl*4, &k.b[j0])
-			if nq > 0 {
-				k.r.nibbles[u](&k.tab[j0*nq*lanes], nq*lanes*4, &k.nib[na], nq*lanes*4, nq, &k.zg[za+j0*lanes], hl*4)
-			}
+	// One call per tile of units covers the group's pairs of blocks: pair
+	// p's block A is block g0+2p (inputs in x, nibble indices in nib) with
+	// its hidden outputs at 2p*hl in zg, block B one stride on. Each z
+	// value still gets its dense sum first, then its nibbles.
+	pairs := (g1 - g0) / 2
+	for j0 := 0; j0 < h; j0 += maxTileUnits {
+		u := min(maxTileUnits, h-j0)
+		k.r.fwdDense[u](at(k.x, g0*k.dx*lanes), k.dx*lanes*4, at(k.W, j0*d), d*4, dn, &k.zg[j0*lanes], hl*4, &k.b[j0], pairs)
+		if nq > 0 {
+			k.r.nibbles[u](&k.tab[j0*nq*lanes], nq*lanes*4, &k.nib[g0*nq*lanes], nq*lanes*4, nq, &k.zg[j0*lanes], hl*4, pairs)
 		}
 	}
 	k.r.tanhN(&k.zg[0], (g1-g0)*h, &consts[0])
@@ -252,7 +254,7 @@ func (k *vecKernel) predict(w []float64, src *rowSource, out []float64) {
 		block(i0+lanes, max(0, rows-lanes), xp[d*lanes:])
 		for j0 := 0; j0 < h; j0 += maxTileUnits {
 			u := min(maxTileUnits, h-j0)
-			k.r.fwdDense[u](at(xp, 0), d*lanes*4, at(Wp, j0*d), d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0])
+			k.r.fwdDense[u](at(xp, 0), d*lanes*4, at(Wp, j0*d), d*4, d, &zp[j0*lanes], h*lanes*4, &bp[j0], 1)
 		}
 		k.r.tanhN(&zp[0], 2*h, &consts[0])
 		k.r.predOut(&zp[0], at(vp, 0), &cw, h, 2, &y[0], &consts[0])

@@ -9,11 +9,13 @@ import (
 )
 
 // TestVecRoutinesAnyCount checks the matrix loops of every assembly routine
-// set this CPU runs (fwdDenseU over any number of dense columns, bwdTileUxC
-// over any number of blocks) against their definition lane by lane with the
+// set this CPU runs (fwdDenseU over any number of dense columns, nibU over
+// any number of nibbles, both over 0 to 3 pairs of blocks, bwdTileUxC over
+// any number of blocks) against their definition lane by lane with the
 // exact fused multiply-add fma32, in the order the float32x16 numerics fix:
 //
-//	fwdDenseU: z[blk][j] = (...(b_j + W[j][0] x[blk][0]) + ...) + W[j][dn-1] x[blk][dn-1], blocks A and B
+//	fwdDenseU: z[blk][j] = (...(b_j + W[j][0] x[blk][0]) + ...) + W[j][dn-1] x[blk][dn-1], every block of the pairs
+//	nibU: z[blk][j] = (...(z[blk][j] + T[j][0][m_0]) + ...) + T[j][nq-1][m_nq-1], m_q the block's index of nibble q
 //	bwdTileUxC: g[j][c] = (...(g[j][c] + dh[0][j] x[0][c]) + ...) + dh[n-1][j] x[n-1][c]
 //
 // An epoch calls them with an even number of blocks per group and with the
@@ -67,26 +69,52 @@ func TestVecRoutinesAnyCount(t *testing.T) {
 					}
 				}
 			}
-			// Forward: blocks A and B (xs floats apart) of dn columns,
-			// weights ws floats apart, results zs floats apart.
+			// Forward: pairs of blocks, consecutive blocks xs floats
+			// apart, of dn columns, weights ws floats apart, results zs
+			// floats apart; then the nibbles (nq per block, nbs apart)
+			// added to them from tables ts floats apart.
 			for dn := range 6 {
-				xs, ws, zs := (dn+1)*lanes, dn+3, (u+2)*lanes
-				x, w, b, z := fill(2*xs), fill(u*ws), fill(u), fill(2*zs)
-				want := append([]float32(nil), z...)
-				for blk := range 2 {
-					for j := range u {
-						for l := range lanes {
-							a := b[j]
-							for k := range dn {
-								a = fma32(w[j*ws+k], x[blk*xs+k*lanes+l], a)
+				for pairs := range 4 {
+					nblk := max(2, 2*pairs)
+					xs, ws, zs := (dn+1)*lanes, dn+3, (u+2)*lanes
+					x, w, b, z := fill(nblk*xs), fill(u*ws), fill(u), fill(nblk*zs)
+					want := append([]float32(nil), z...)
+					for blk := range 2 * pairs {
+						for j := range u {
+							for l := range lanes {
+								a := b[j]
+								for k := range dn {
+									a = fma32(w[j*ws+k], x[blk*xs+k*lanes+l], a)
+								}
+								want[blk*zs+j*lanes+l] = a
 							}
-							want[blk*zs+j*lanes+l] = a
 						}
 					}
-				}
-				r.fwdDense[u](&x[0], 4*xs, &w[0], 4*ws, dn, &z[0], 4*zs, &b[0])
-				if i := same(z, want); i >= 0 {
-					t.Fatalf("%s fwdDense%d, %d columns: z[%d] = %v, want %v", name, u, dn, i, z[i], want[i])
+					r.fwdDense[u](&x[0], 4*xs, &w[0], 4*ws, dn, &z[0], 4*zs, &b[0], pairs)
+					if i := same(z, want); i >= 0 {
+						t.Fatalf("%s fwdDense%d, %d columns, %d pairs: z[%d] = %v, want %v", name, u, dn, pairs, i, z[i], want[i])
+					}
+					nq := dn
+					ts, nbs := (nq+1)*lanes, (nq+1)*lanes
+					tab, nib := fill(u*ts), make([]uint32, nblk*nbs)
+					for i := range nib {
+						nib[i] = uint32(rng.IntN(lanes))
+					}
+					for blk := range 2 * pairs {
+						for j := range u {
+							for l := range lanes {
+								a := want[blk*zs+j*lanes+l]
+								for q := range nq {
+									a += tab[j*ts+q*lanes+int(nib[blk*nbs+q*lanes+l])]
+								}
+								want[blk*zs+j*lanes+l] = a
+							}
+						}
+					}
+					r.nibbles[u](&tab[0], 4*ts, &nib[0], 4*nbs, nq, &z[0], 4*zs, pairs)
+					if i := same(z, want); i >= 0 {
+						t.Fatalf("%s nib%d, %d nibbles, %d pairs: z[%d] = %v, want %v", name, u, nq, pairs, i, z[i], want[i])
+					}
 				}
 			}
 		}
