@@ -1341,6 +1341,30 @@ func emitOrReduce(p emit, x, t string) {
 	p("\tORL AX, (R10)")
 }
 
+// emitMapValues maps the gathered float64 values in register i of width w
+// ("Z" or "Y") as scale does, clamps them as toF32 does when pred, converts
+// them with cvt into register i of half the width n, and stores them at
+// off(DI); for mapCols it then leaves notUnit's bits of them in that
+// register. The routines keep lo, inv and -1 (float64) in registers 4, 5
+// and 6 of width w; 1e30 and -1e30 in registers 7 and 8 of width w
+// (predCols), or notUnit's masks in registers 7 and 8 of width n (mapCols).
+func emitMapValues(p emit, w, n string, i int, cvt string, off int, pred bool) {
+	wide, narrow := fmt.Sprintf("%s%d", w, i), fmt.Sprintf("%s%d", n, i)
+	p("\tVSUBPD %s4, %s, %s", w, wide, wide)
+	p("\tVMULPD %s5, %s, %s", w, wide, wide)
+	p("\tVADDPD %s6, %s, %s", w, wide, wide)
+	if pred {
+		p("\tVMINPD %s, %s7, %s", wide, w, wide)
+		p("\tVMAXPD %s, %s8, %s", wide, w, wide)
+	}
+	p("\t%s %s, %s", cvt, wide, narrow)
+	p("\tVMOVUPS %s, %d(DI)", narrow, off)
+	if !pred {
+		p("\tVPAND %s7, %s, %s", n, narrow, narrow)
+		p("\tVPXOR %s8, %s, %s", n, narrow, narrow)
+	}
+}
+
 // genMapAVX512 writes mapCols and predCols: each column as two gathers of
 // 8 float64 (ZMM, row offsets in Z0 and Z1), converted to two YMM halves.
 func genMapAVX512(p emit) {
@@ -1375,20 +1399,7 @@ func genMapAVX512(p emit) {
 				p("\tVGATHERQPD (DX)(Z%d*8), K%d, %s", h, 1+h, dst)
 			}
 			for h := range 2 {
-				dst, half := fmt.Sprintf("Z%d", 10+h), fmt.Sprintf("Y%d", 10+h)
-				p("\tVSUBPD Z4, %s, %s", dst, dst)
-				p("\tVMULPD Z5, %s, %s", dst, dst)
-				p("\tVADDPD Z6, %s, %s", dst, dst)
-				if pred {
-					p("\tVMINPD %s, Z7, %s", dst, dst)
-					p("\tVMAXPD %s, Z8, %s", dst, dst)
-				}
-				p("\tVCVTPD2PS %s, %s", dst, half)
-				p("\tVMOVUPS %s, %d(DI)", half, 32*h)
-				if !pred {
-					p("\tVPAND Y7, %s, %s", half, half)
-					p("\tVPXOR Y8, %s, %s", half, half)
-				}
+				emitMapValues(p, "Z", "Y", 10+h, "VCVTPD2PS", 32*h, pred)
 			}
 			if !pred {
 				p("\tVPOR Y11, Y10, Y10")
@@ -1444,20 +1455,9 @@ func genMapAVX2(p emit) {
 				p("\tVPXOR X9, X9, X9")
 			}
 			for q := range 4 {
-				dst, quarter := fmt.Sprintf("Y%d", 10+q), fmt.Sprintf("X%d", 10+q)
-				p("\tVSUBPD Y4, %s, %s", dst, dst)
-				p("\tVMULPD Y5, %s, %s", dst, dst)
-				p("\tVADDPD Y6, %s, %s", dst, dst)
-				if pred {
-					p("\tVMINPD %s, Y7, %s", dst, dst)
-					p("\tVMAXPD %s, Y8, %s", dst, dst)
-				}
-				p("\tVCVTPD2PSY %s, %s", dst, quarter)
-				p("\tVMOVUPS %s, %d(DI)", quarter, 16*q)
+				emitMapValues(p, "Y", "X", 10+q, "VCVTPD2PSY", 16*q, pred)
 				if !pred {
-					p("\tVPAND X7, %s, %s", quarter, quarter)
-					p("\tVPXOR X8, %s, %s", quarter, quarter)
-					p("\tVPOR %s, X9, X9", quarter)
+					p("\tVPOR X%d, X9, X9", 10+q)
 				}
 			}
 			if !pred {
