@@ -157,12 +157,14 @@ func (k *f32Layout) load(p *problem) {
 	// |x| differs from 1.
 	off := growU32(&k.off, d)
 	clear(off)
-	// put maps rows i0..i1-1 into the blocks from slot s0 on (a multiple
-	// of lanes), a block at a time.
+	// Full blocks of a matrix's rows go through the gathering routine
+	// when the kernel has one (lim > 0), the rest through mapBlock.
 	lim := 0
 	if k.gather != nil && p.src.raw != nil {
 		lim = p.src.limit()
 	}
+	// put maps rows i0..i1-1 into the blocks from slot s0 on (a multiple
+	// of lanes), a block at a time.
 	put := func(i0, i1, s0 int) {
 		for i := i0; i < i1; i += lanes {
 			m := min(lanes, i1-i)

@@ -175,9 +175,9 @@ type outAcc struct {
 
 // forward runs blocks [g0, g1) (an even number): first the hidden units of
 // every block, two blocks at a time (fwdDenseU, nibU: one call each per
-// group and tile of units), and their tanh
-// (tanhN); then the output unit, the losses and the deltas block by block
-// (outU; outH for more than maxTileUnits hidden units).
+// group and tile of units), and their tanh (tanhN); then the output unit,
+// the losses and the deltas block by block (outU; outH for more than
+// maxTileUnits hidden units).
 func (k *vecKernel) forward(g0, g1 int) {
 	h, d, dn, nq := k.h, k.d, k.dn, k.nq
 	hl := h * lanes // block stride of zg and dhg
