@@ -148,12 +148,16 @@ func (s *rowSource) limit() int {
 	return max(0, len(s.raw)-last)
 }
 
-// gather maps the full block of rows i0, ..., i0+15 into xb through the
+// gather maps the block of the m rows i0, ..., i0+m-1 into xb through the
 // vector routine f, the same bits as mapBlock (f = mapCols; off as there)
 // or predictBlock (f = predCols; off may be nil). It declines, returning
-// false and writing nothing, when a row's offset is not in [0, lim) (lim
-// from limit): the assembly reads raw unchecked.
-func (s *rowSource) gather(i0, lim int, f mapFunc, xb []float32, off []uint32) bool {
+// false and writing nothing, unless the block is full (m = 16) and f is
+// set and every row's offset is in [0, lim) (lim from limit; 0: none is):
+// the assembly maps whole blocks and reads raw unchecked.
+func (s *rowSource) gather(i0, m, lim int, f mapFunc, xb []float32, off []uint32) bool {
+	if m < lanes || f == nil || lim == 0 {
+		return false
+	}
 	at := s.rowsAt(i0, lanes)
 	for _, a := range at {
 		if a < 0 || a >= lim {

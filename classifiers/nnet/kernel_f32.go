@@ -157,8 +157,8 @@ func (k *f32Layout) load(p *problem) {
 	// |x| differs from 1.
 	off := growU32(&k.off, d)
 	clear(off)
-	// Full blocks of a matrix's rows go through the gathering routine
-	// when the kernel has one (lim > 0), the rest through mapBlock.
+	// Full blocks of a matrix's rows go through the kernel's gathering
+	// routine when it has one, the rest through mapBlock.
 	lim := 0
 	if k.gather != nil && p.src.raw != nil {
 		lim = p.src.limit()
@@ -170,7 +170,7 @@ func (k *f32Layout) load(p *problem) {
 			m := min(lanes, i1-i)
 			slot := s0 + i - i0
 			xb := x[(slot/lanes)*dx*lanes:]
-			if m < lanes || lim == 0 || !p.src.gather(i, lim, k.gather, xb, off) {
+			if !p.src.gather(i, m, lim, k.gather, xb, off) {
 				p.mapBlock(i, m, xb, off)
 			}
 			for l := range m {

@@ -243,7 +243,7 @@ func (k *vecKernel) predict(w []float64, src *rowSource, out []float64) {
 	var y [2 * lanes]float32
 	lim := src.limit()
 	block := func(i0, m int, xb []float32) {
-		if m < lanes || k.r.predCols == nil || !src.gather(i0, lim, k.r.predCols, xb, nil) {
+		if !src.gather(i0, m, lim, k.r.predCols, xb, nil) {
 			src.predictBlock(i0, m, xb)
 		}
 	}

@@ -223,7 +223,7 @@ func TestGatherBlock(t *testing.T) {
 				gotOff[k] = wantOff[k]
 			}
 			s.mapBlock(i0, lanes, want, wantOff)
-			if !s.gather(i0, lim, r.mapCols, got, gotOff) {
+			if !s.gather(i0, lanes, lim, r.mapCols, got, gotOff) {
 				t.Fatalf("%s trial %d: gather declined rows inside raw", name, trial)
 			}
 			for i := range want {
@@ -237,7 +237,7 @@ func TestGatherBlock(t *testing.T) {
 				}
 			}
 			s.predictBlock(i0, lanes, want)
-			if !s.gather(i0, lim, r.predCols, got, nil) {
+			if !s.gather(i0, lanes, lim, r.predCols, got, nil) {
 				t.Fatalf("%s trial %d: gather declined rows inside raw", name, trial)
 			}
 			for i := range want {
@@ -248,7 +248,7 @@ func TestGatherBlock(t *testing.T) {
 			// A row one stride past the last: its columns leave raw.
 			s.idx[i0+rng.IntN(lanes)] = n
 			clear(got)
-			if s.gather(i0, lim, r.mapCols, got, gotOff) || s.gather(i0, lim, r.predCols, got, nil) {
+			if s.gather(i0, lanes, lim, r.mapCols, got, gotOff) || s.gather(i0, lanes, lim, r.predCols, got, nil) {
 				t.Fatalf("%s trial %d: gather took a row outside raw", name, trial)
 			}
 			for _, v := range got {
@@ -301,7 +301,7 @@ func BenchmarkMapRows(b *testing.B) {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			run(b, func(i0 int) { s.gather(i0, lim, r.mapCols, xb, off) })
+			run(b, func(i0 int) { s.gather(i0, lanes, lim, r.mapCols, xb, off) })
 		})
 	}
 }

@@ -430,9 +430,9 @@ func (s *stopper) observe(epoch int, perf, vperf, gnorm float64) (improved bool,
 // repeat's CPU with the branches.
 func rpropStep(w, g, gPrev, delta []float64, r RPROP) {
 	g, gPrev, delta = g[:len(w)], gPrev[:len(w)], delta[:len(w)]
-	one, inc, dec := math.Float64bits(1), math.Float64bits(r.Inc), math.Float64bits(r.Dec)
+	one, negOne := math.Float64bits(1), math.Float64bits(-1)
+	inc, dec := math.Float64bits(r.Inc), math.Float64bits(r.Dec)
 	noCap, capMax := math.Float64bits(math.Inf(1)), math.Float64bits(r.DeltaMax)
-	plus, minus := math.Float64bits(1), math.Float64bits(-1)
 	for i := range w {
 		gi := g[i]
 		s := gi * gPrev[i]
@@ -450,10 +450,10 @@ func rpropStep(w, g, gPrev, delta []float64, r RPROP) {
 		delta[i] = d
 		var sg uint64 // +0
 		if gi > 0 {
-			sg = plus
+			sg = one
 		}
 		if gi < 0 {
-			sg = minus
+			sg = negOne
 		}
 		w[i] -= math.Float64frombits(sg) * d
 		gPrev[i] = gi
