@@ -127,3 +127,32 @@ func TestLongLineRefused(t *testing.T) {
 		}
 	}
 }
+
+// The four commands that read one --input file and write in --format share
+// parseInputFlags: each refuses a missing --input, an unknown --format and a
+// positional argument the same way, and answers -h with its usage.
+func TestInputCommandsCheckTheirFlags(t *testing.T) {
+	in := writeFile(t, "s.csv", aaaiFigure1PU)
+	for _, cmd := range []string{"metrics", "correct", "estimate", "evaluate"} {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{nil, "pueval: " + cmd + ": --input is required"},
+			{[]string{"--input", in, "--format", "xml"}, "pueval: " + cmd + `: --format "xml": want json or table`},
+			{[]string{"--input", in, "--format", "xml", "extra"}, "pueval: " + cmd + `: unexpected argument "extra" (see 'pueval ` + cmd + ` -h')`},
+		} {
+			out, _, err := runCLI(t, append([]string{cmd}, c.args...)...)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s %v: error %v, want %q", cmd, c.args, err, c.want)
+			}
+			if out != "" {
+				t.Errorf("%s %v: printed %q before failing", cmd, c.args, out)
+			}
+		}
+		out, _, err := runCLI(t, cmd, "-h")
+		if err != nil || !strings.HasPrefix(out, "Usage: pueval "+cmd+" ") || !strings.Contains(out, "-input") {
+			t.Errorf("%s -h: %v\n%s", cmd, err, out)
+		}
+	}
+}

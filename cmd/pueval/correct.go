@@ -166,16 +166,7 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	level := fs.Float64("level", 0.95, "confidence `level` of the --bootstrap intervals")
 	seed := fs.Uint64("seed", 1, "`seed` of the --bootstrap resamples (the output is the same for the same seed)")
 	workers := fs.Int("j", 0, "`workers` of the --bootstrap (0: every core); never changes a number")
-	if help, err := parseFlags(e, fs, args); help || err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
-		return err
-	}
-	if *input == "" {
-		return errors.New("--input is required")
-	}
-	if err := checkFormat(*format); err != nil {
+	if help, err := parseInputFlags(e, fs, args, input, format); help || err != nil {
 		return err
 	}
 	out, err := recovery.ParseOutside(*outside)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -59,16 +58,7 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	knee := fs.String("knee", classprior.DefaultKnee, "rule that picks alpha on the likelihood curve: "+strings.Join(classprior.Knees(), ", "))
 	curve := fs.String("curve", "", "write the log-likelihood curve(s) to this CSV `file` (alpha,loglik,run)")
 	format := fs.String("format", "json", "output `format`: json or table")
-	if help, err := parseFlags(e, fs, args); help || err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
-		return err
-	}
-	if *input == "" {
-		return errors.New("--input is required")
-	}
-	if err := checkFormat(*format); err != nil {
+	if help, err := parseInputFlags(e, fs, args, input, format); help || err != nil {
 		return err
 	}
 	switch *method {

@@ -66,20 +66,11 @@ func runEvaluate(ctx context.Context, e *env, args []string) error {
 	htmlDir := fs.String("html", "", "also write an HTML page with the curves, intervals, estimators and warnings into `directory` (index.html)")
 	scoresOut := fs.String("scores-out", "", "also write the scores as a CSV `file` (score,label[,truth]), for pueval correct and metrics")
 	workers := fs.Int("j", 0, "`workers` of the bootstrap and the classifier (0: every core); never changes a number")
-	if help, err := parseFlags(e, fs, args); help || err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if help, err := parseInputFlags(e, fs, args, input, format); help || err != nil {
 		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *input == "" {
-		return errors.New("--input is required")
-	}
-	if err := checkFormat(*format); err != nil {
-		return err
-	}
 	opts := evaluate.Options{Bootstrap: *bootstrap, Level: *level, Seed: *seed, KMMaxRows: *kmRows, Workers: *workers}
 	var err error
 	if opts.Outside, err = recovery.ParseOutside(*outside); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/pueval/pueval/internal/scorefile"
@@ -36,16 +35,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	input := fs.String("input", "", "CSV `file` with header score,label (label 1 or 0)")
 	format := fs.String("format", "json", "output `format`: json or table")
 	pu := fs.Bool("pu", false, "also report the PULP paper's PU measures (label 1 = labeled, 0 = unlabeled)")
-	if help, err := parseFlags(e, fs, args); help || err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
-		return err
-	}
-	if *input == "" {
-		return errors.New("--input is required")
-	}
-	if err := checkFormat(*format); err != nil {
+	if help, err := parseInputFlags(e, fs, args, input, format); help || err != nil {
 		return err
 	}
 	d, err := scorefile.ReadFileContext(ctx, *input)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -94,4 +95,21 @@ func checkFormat(f string) error {
 		return fmt.Errorf("--format %q: want json or table", f)
 	}
 	return nil
+}
+
+// parseInputFlags parses the flags of a command that reads one --input file
+// and writes in --format (metrics, correct, estimate, evaluate): -h as
+// parseFlags answers it, then no positional argument, a non-empty --input
+// and a known --format.
+func parseInputFlags(e *env, fs *flag.FlagSet, args []string, input, format *string) (help bool, err error) {
+	if help, err := parseFlags(e, fs, args); help || err != nil {
+		return help, err
+	}
+	if err := noArgs(fs); err != nil {
+		return false, err
+	}
+	if *input == "" {
+		return false, errors.New("--input is required")
+	}
+	return false, checkFormat(*format)
 }
