@@ -155,8 +155,12 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 	if perr := stopProfile(); perr != nil && err == nil {
 		err = perr
 	}
-	fmt.Fprintf(e.stderr, "pueval: %s: %d cells run (%d failed), %d from earlier runs, %d classifiers trained, %d from the score cache, %s\n",
-		cfg.Experiment, sum.Ran, sum.Failed, sum.Skipped, sum.Trained, sum.CacheHits, sum.Duration.Round(time.Second))
+	// A run refused before its first cell (the directory in use, an unwritable
+	// disk) has nothing to sum up: its error alone says what happened.
+	if err == nil || sum.Ran+sum.Skipped > 0 {
+		fmt.Fprintf(e.stderr, "pueval: %s: %d cells run (%d failed), %d from earlier runs, %d classifiers trained, %d from the score cache, %s\n",
+			cfg.Experiment, sum.Ran, sum.Failed, sum.Skipped, sum.Trained, sum.CacheHits, sum.Duration.Round(time.Second))
+	}
 	if err == nil && sum.Failed > 0 {
 		err = &cellsFailedError{failed: sum.Failed, ran: sum.Ran, dir: out}
 	}

@@ -82,6 +82,9 @@ func TestFaultConcurrentRuns(t *testing.T) {
 	if exitStatus(err) != exitError || !strings.Contains(string(out), fmt.Sprintf("in use by process %d", first.Process.Pid)) {
 		t.Errorf("second run: status %d, output:\n%s", exitStatus(err), out)
 	}
+	if strings.Contains(string(out), "cells run (") {
+		t.Errorf("the refused run summed up cells it never ran:\n%s", out)
+	}
 	// A report of the directory is not a writer of it: it may run meanwhile.
 	if out, err := pueval(t, data, "report", dir).CombinedOutput(); err != nil {
 		t.Errorf("report during the run: %v\n%s", err, out)
