@@ -499,7 +499,7 @@ func agreementOf(es []EstimatorResult) *Agreement {
 // truthOf computes the true numbers: AUC and AUC-PR (average precision) on
 // U with its true labels, the best threshold measures on D = L u U.
 func truthOf(scores []float64, labeled, truth []bool) *Truth {
-	t := &Truth{Alpha: nan, Beta: nan, AUC: nan, AUCPR: nan, Acc: nan, BAcc: nan, F1: nan, MCC: nan}
+	t := &Truth{Alpha: nan, Beta: nan, Headline: Headline{AUC: nan, AUCPR: nan, Acc: nan, BAcc: nan, F1: nan, MCC: nan}}
 	var uS []float64
 	var uT []bool
 	var posL, posU, nL int

@@ -221,12 +221,10 @@ type Bootstrap struct {
 type Truth struct {
 	Alpha Float `json:"alpha"`
 	Beta  Float `json:"beta"`
-	AUC   Float `json:"auc"`
-	AUCPR Float `json:"aucpr"`
-	Acc   Float `json:"acc"`
-	BAcc  Float `json:"bacc"`
-	F1    Float `json:"f1"`
-	MCC   Float `json:"mcc"`
+	// Headline's fields, embedded: the JSON keeps them flat beside alpha
+	// and beta, under the names of the recovered numbers they are the
+	// truth of.
+	Headline
 }
 
 // Curves are the ROC and PR curves, at most Options.CurvePoints points each.
