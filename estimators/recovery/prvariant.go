@@ -111,7 +111,7 @@ func (rc *Recovery) PRCurveOf(o Outside, c PRCurve) []metrics.PRPoint {
 	if c == PREq3 {
 		return rc.PR(o)
 	}
-	return rc.PRFromROC(rc.ROC(o))
+	return rc.PRFromROC(rc.sharedROC(o))
 }
 
 // PRFromROC is the PRFromROC reading of a recovered ROC curve roc (as

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/pueval/pueval/metrics"
 )
@@ -30,6 +31,17 @@ type Recovery struct {
 	c, pi       float64
 	pts         []Point
 	lastK       int // index of the lowest threshold (everything predicted positive)
+
+	// rocs holds Algorithm 1's curve per Outside mode, computed at first
+	// use: the AUC and every PR reading derived from the curve ask for it,
+	// and its sort is their cost (the AAAI-2017 config asks six times per
+	// recovery for two distinct curves).
+	rocs [len(Outsides)]rocOnce
+}
+
+type rocOnce struct {
+	once sync.Once
+	pts  []metrics.ROCPoint
 }
 
 // New computes the recovered rates of every threshold of r, a ranking of L u
@@ -113,7 +125,8 @@ func (rc *Recovery) DirectAUC() float64 {
 // a running maximum, between (0,0) (threshold +Inf) and (1,1) (the lowest
 // score), which are the exact recovered values of those two thresholds. Each
 // point keeps the threshold it was recovered at; after sorting the thresholds
-// need not be monotone. O(K log K).
+// need not be monotone. O(K log K) at the first call per mode; the curve is
+// kept, and later calls (and the areas read off it) cost a copy at most.
 //
 // Etas that differ only by rounding count as equal (see [tieTolerance]): where
 // two thresholds have the same eta in exact arithmetic (common: with alpha =
@@ -125,6 +138,22 @@ func (rc *Recovery) DirectAUC() float64 {
 // consecutive etas differ by at most the tolerance takes the run's smallest
 // eta and is ordered by gamma ascending.
 func (rc *Recovery) ROC(o Outside) []metrics.ROCPoint {
+	return slices.Clone(rc.sharedROC(o))
+}
+
+// sharedROC is [Recovery.ROC] without the copy, for the package's readers
+// of the curve, which do not modify it.
+func (rc *Recovery) sharedROC(o Outside) []metrics.ROCPoint {
+	if o < 0 || int(o) >= len(rc.rocs) {
+		return rc.roc(o)
+	}
+	c := &rc.rocs[o]
+	c.once.Do(func() { c.pts = rc.roc(o) })
+	return c.pts
+}
+
+// roc computes the curve of [Recovery.ROC].
+func (rc *Recovery) roc(o Outside) []metrics.ROCPoint {
 	out := make([]metrics.ROCPoint, 1, len(rc.pts))
 	out[0] = metrics.ROCPoint{Threshold: math.Inf(1)}
 	for k := 1; k < rc.lastK; k++ {
@@ -173,7 +202,7 @@ func tieTolerance(alpha, beta float64) float64 { return 1e-12 / (beta - alpha) }
 // IndirectAUC is the trapezoid area under [Recovery.ROC] (AAAI-2017
 // Algorithm 1; IR/IE in the paper's tables).
 func (rc *Recovery) IndirectAUC(o Outside) float64 {
-	return trapezoid(rc.ROC(o))
+	return trapezoid(rc.sharedROC(o))
 }
 
 func trapezoid(pts []metrics.ROCPoint) float64 {

@@ -619,3 +619,46 @@ func TestPRArea(t *testing.T) {
 		t.Error("ParsePRArea accepted trapz")
 	}
 }
+
+// ROC is computed once per mode and kept: a caller that changes the curve it
+// got changes neither the next caller's curve nor the areas read off it, and
+// goroutines asking at once all get the curve a fresh Recovery computes.
+func TestROCKeptPerModeIsNotShared(t *testing.T) {
+	d := newDraw(t, 5, 0.3, 0.9, 300, 2000)
+	fresh := func(o Outside) ([]metrics.ROCPoint, float64, float64) {
+		rc := mustNew(t, d.pu, 0.3, 0.9)
+		return rc.ROC(o), rc.IndirectAUC(o), rc.AUCPR(o, PRFromROC, AreaTrapezoid)
+	}
+	rc := mustNew(t, d.pu, 0.3, 0.9)
+	for _, o := range Outsides {
+		want, auc, aucpr := fresh(o)
+		got := rc.ROC(o)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%v: the first ROC differs from a fresh recovery's", o)
+		}
+		for i := range got {
+			got[i] = metrics.ROCPoint{FPR: 0.5, TPR: 0.5}
+		}
+		if again := rc.ROC(o); !slices.Equal(again, want) {
+			t.Errorf("%v: changing a returned curve changed the next one", o)
+		}
+		if a, p := rc.IndirectAUC(o), rc.AUCPR(o, PRFromROC, AreaTrapezoid); a != auc || p != aucpr {
+			t.Errorf("%v: areas %v %v after a caller changed its curve, want %v %v", o, a, p, auc, aucpr)
+		}
+	}
+	rc = mustNew(t, d.pu, 0.3, 0.9)
+	want, _, _ := fresh(Clip)
+	got := make([][]metrics.ROCPoint, 8)
+	done := make(chan int)
+	for g := range got {
+		go func() { got[g] = rc.ROC(Clip); done <- g }()
+	}
+	for range got {
+		<-done
+	}
+	for g := range got {
+		if !slices.Equal(got[g], want) {
+			t.Errorf("goroutine %d: ROC differs from a fresh recovery's", g)
+		}
+	}
+}
