@@ -10,12 +10,7 @@ import (
 // reproduction: rank 1,000 labeled and 10,000 unlabeled scores once, then
 // recover everything, both Algorithm 1 modes.
 func BenchmarkCell(b *testing.B) {
-	d := newDraw(b, 1, 0.3, 0.9, 1000, 10000)
-	scores := append(append([]float64{}, d.s.Labeled...), d.s.Unlabeled...)
-	lab := make([]bool, len(scores))
-	for i := range d.s.Labeled {
-		lab[i] = true
-	}
+	scores, lab := cellScores(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		r, err := metrics.Rank(scores, lab)
@@ -39,12 +34,7 @@ func BenchmarkCell(b *testing.B) {
 // and the four PR readings): 1,000 labeled and 10,000 unlabeled scores,
 // ranked before the timer starts.
 func BenchmarkAreas(b *testing.B) {
-	d := newDraw(b, 1, 0.3, 0.9, 1000, 10000)
-	scores := append(append([]float64{}, d.s.Labeled...), d.s.Unlabeled...)
-	lab := make([]bool, len(scores))
-	for i := range d.s.Labeled {
-		lab[i] = true
-	}
+	scores, lab := cellScores(b)
 	r, err := metrics.Rank(scores, lab)
 	if err != nil {
 		b.Fatal(err)
@@ -64,4 +54,16 @@ func BenchmarkAreas(b *testing.B) {
 			}
 		}
 	}
+}
+
+// cellScores are the PU scores of an AAAI-2017 cell: 1,000 labeled and
+// 10,000 unlabeled (alpha 0.3, beta 0.9), label true for the labeled.
+func cellScores(b *testing.B) ([]float64, []bool) {
+	d := newDraw(b, 1, 0.3, 0.9, 1000, 10000)
+	scores := append(append([]float64{}, d.s.Labeled...), d.s.Unlabeled...)
+	lab := make([]bool, len(scores))
+	for i := range d.s.Labeled {
+		lab[i] = true
+	}
+	return scores, lab
 }
