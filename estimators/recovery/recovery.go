@@ -23,7 +23,8 @@ type Point struct {
 }
 
 // Recovery is a ranked PU sample with alpha and beta and the recovered rates
-// of every threshold. It is immutable; all methods are pure and safe for
+// of every threshold. Its results do not change after [New] (the ROC curves
+// it keeps are computed once, at first use); all methods are safe for
 // concurrent use.
 type Recovery struct {
 	r           *metrics.Ranking
