@@ -301,6 +301,14 @@ func genNEON(p emit) {
 		}
 	}
 
+	// pairBase loads a pair's block A pointer from slot ptr into ra and its
+	// block B pointer (one stride on) into rb.
+	pairBase := func(ptr, stride, ra, rb string) {
+		p("\tMOVD %s, %s", ptr, ra)
+		p("\tMOVD %s, %s", stride, rb)
+		p("\tADD %s, %s, %s", ra, rb, rb)
+	}
+
 	for u := 1; u <= maxU; u++ {
 		// fwdDenseUNEON: a[u][blk] = b[u] + sum_c W[u][c] x[blk][c].
 		// Registers: per stream U accumulators and an input column; two
@@ -321,9 +329,7 @@ func genNEON(p emit) {
 						a.mov(acc(si, i), acc(0, i))
 					}
 				}
-				p("\tMOVD x+0(FP), R0")
-				p("\tMOVD xstride+8(FP), R1")
-				p("\tADD R0, R1, R1")
+				pairBase("x+0(FP)", "xstride+8(FP)", "R0", "R1")
 				p("\tMOVD w+16(FP), R4")
 				p("\tMOVD wstride+24(FP), R3")
 				chain(u)
@@ -345,9 +351,7 @@ func genNEON(p emit) {
 				p("\tSUB $1, R2")
 				p("\tCBNZ R2, p%dloop", pi)
 				p("p%ddone:", pi)
-				p("\tMOVD z+40(FP), R0")
-				p("\tMOVD zstride+48(FP), R1")
-				p("\tADD R0, R1, R1")
+				pairBase("z+40(FP)", "zstride+48(FP)", "R0", "R1")
 				for si, st := range pass {
 					for i := range u {
 						a.stq(acc(si, i), mem(st, 64*i, "R0", "R1"))
@@ -375,9 +379,7 @@ func genNEON(p emit) {
 				for r := s * (u + 1); r < 26; r++ {
 					tmp = append(tmp, r)
 				}
-				p("\tMOVD z+40(FP), R0")
-				p("\tMOVD zstride+48(FP), R1")
-				p("\tADD R0, R1, R1")
+				pairBase("z+40(FP)", "zstride+48(FP)", "R0", "R1")
 				for si, st := range pass {
 					for i := range u {
 						a.ldq(acc(si, i), mem(st, 64*i, "R0", "R1"))
@@ -386,9 +388,7 @@ func genNEON(p emit) {
 				p("\tMOVD tab+0(FP), R4")
 				p("\tMOVD tabstride+8(FP), R3")
 				chain(u)
-				p("\tMOVD nib+16(FP), R2")
-				p("\tMOVD nibB+24(FP), R12")
-				p("\tADD R2, R12, R12")
+				pairBase("nib+16(FP)", "nibB+24(FP)", "R2", "R12")
 				p("\tMOVD nq+32(FP), R13")
 				p("\tCBZ R13, p%ddone", pi)
 				p("p%dloop:", pi)
@@ -414,9 +414,7 @@ func genNEON(p emit) {
 				p("\tSUB $1, R13")
 				p("\tCBNZ R13, p%dloop", pi)
 				p("p%ddone:", pi)
-				p("\tMOVD z+40(FP), R0")
-				p("\tMOVD zstride+48(FP), R1")
-				p("\tADD R0, R1, R1")
+				pairBase("z+40(FP)", "zstride+48(FP)", "R0", "R1")
 				for si, st := range pass {
 					for i := range u {
 						a.stq(acc(si, i), mem(st, 64*i, "R0", "R1"))
