@@ -253,6 +253,8 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 	// (updates counts those since the last fresh solve).
 	var a, b []float64
 	stale, updates := true, 0
+	onFace := false // a point optimal on its face was reached
+	q.dropped = 0
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
 			if err := context.Cause(ctx); err != nil {
@@ -276,6 +278,36 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			// Confirm on a fresh solve before the support is accepted.
 			stale = true
 			step--
+			continue
+		}
+		if !feasible && !onFace && !q.oneByOne && slices.ContainsFunc(z, func(x float64) bool { return x > 0 }) {
+			// Before the first point optimal on its face, every row of the
+			// (warm) start whose weight in z is not positive leaves at once,
+			// rather than one per step, each step a pass over the factor
+			// (dropPosition): the start is a near lambda's solution, most
+			// of whose leaving rows are among them, and a row that should
+			// have stayed enters again by its gradient. Each round removes
+			// at least one row and keeps one (z_k > 0), so there are fewer
+			// than |S| rounds; descent is not needed before the first
+			// optimal face, where the monotone steps below take over. The
+			// kept weights are rescaled to sum to 1, so that v stays a
+			// feasible point on the support.
+			for k := m - 1; k >= 0; k-- {
+				if !(z[k] > 0) {
+					q.v[sup[k]] = 0
+					sup = slices.Delete(sup, k, k+1)
+					c.remove(k)
+					q.dropped++
+				}
+			}
+			var mass float64
+			for _, t := range sup {
+				mass += q.v[t]
+			}
+			for _, t := range sup {
+				q.v[t] /= mass
+			}
+			stale = true
 			continue
 		}
 		if !feasible {
@@ -315,6 +347,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		for k, t := range sup {
 			q.v[t] = z[k]
 		}
+		onFace = true
 		q.exactGradient()
 		gmax := math.Inf(-1)
 		for _, t := range sup {

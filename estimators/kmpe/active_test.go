@@ -158,3 +158,61 @@ func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
 	}
 	return out
 }
+
+// The first rounds of a warm-started solve (every row of non-positive
+// weight in the face's minimiser leaving at once) reach the optimum that
+// one row per step reaches: the squared distance to 1e-10 (both are
+// solved to a KKT gap far below it) and the KKT conditions checked
+// directly, along a sequence of lambdas whose warm starts lose rows (top
+// down from lambda = 1, then bisection-like jumps), in fewer steps.
+func TestDropRoundsSameOptimum(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 17))
+	rows := append(gaussRowsD(r, 500, 8, 0), gaussRowsD(r, 300, 8, 0.8)...)
+	rows = append(rows, gaussRowsD(r, 100, 8, 0.8)...)
+	n, nMix := len(rows), 800
+	k := squaredDistances(rows, 1)
+	s2 := 0.1 * medianAll(k, n, 1) // the narrow widths the AUL data sets choose
+	ka, kb := make([]float64, n), make([]float64, n)
+	for i := range n {
+		for j := range n {
+			k[i*n+j] = math.Exp(-k[i*n+j] / (2 * s2))
+			if j < nMix {
+				ka[i] += k[i*n+j] / float64(nMix)
+			} else {
+				kb[i] += k[i*n+j] / float64(n-nMix)
+			}
+		}
+	}
+	lambdas := []float64{1, 1.05, 1.07, 1.4, 1.42, 1.2, 1.22, 1.1}
+	var squared [2][]float64
+	var steps, dropped [2]int
+	for mode, oneByOne := range []bool{false, true} {
+		q := newQP(k, n, nMix, ka, kb, 1e-10, 10_000_000, 1)
+		q.oneByOne = oneByOne
+		for _, lambda := range lambdas {
+			sol, err := q.solve(context.Background(), lambda)
+			if err != nil {
+				t.Fatalf("one by one %v, lambda %v: %v", oneByOne, lambda, err)
+			}
+			if sol.fallback {
+				t.Errorf("one by one %v, lambda %v: the active-set method broke down", oneByOne, lambda)
+			}
+			checkKKT(t, q, 1e-10)
+			squared[mode] = append(squared[mode], sol.squared)
+			steps[mode] += sol.steps
+			dropped[mode] += q.dropped
+		}
+	}
+	for i, lambda := range lambdas {
+		if d := math.Abs(squared[0][i] - squared[1][i]); d > 1e-10 {
+			t.Errorf("lambda %v: squared %.15g with the first rounds, %.15g one row per step", lambda, squared[0][i], squared[1][i])
+		}
+	}
+	if dropped[0] == 0 || dropped[1] != 0 {
+		t.Errorf("rows left in first rounds: %d and %d (one by one), want > 0 and 0", dropped[0], dropped[1])
+	}
+	if steps[0] >= steps[1] {
+		t.Errorf("active-set steps: %d with the first rounds, %d one row per step: no fewer", steps[0], steps[1])
+	}
+	t.Logf("steps %d (rows dropped in first rounds %d) against %d one row per step", steps[0], dropped[0], steps[1])
+}

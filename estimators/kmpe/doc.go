@@ -59,7 +59,15 @@
 //     and otherwise up to 32 of the most violating rows entering S at once
 //     (fewer gradient computations, each O(n |S|); a batch that brings no
 //     decrease is followed by the single most violating row, which always
-//     does, so the method cannot cycle). It stops at a gap of Tol/1000,
+//     does, so the method cannot cycle). Until a warm start first reaches
+//     a point optimal on its face, the rows of non-positive weight in
+//     the face's minimiser leave all at once (the others' weights
+//     rescaled to sum to 1) rather than one per step: each step costs a
+//     pass over the factor, and a start that must lose hundreds of rows
+//     of a support of thousands loses most of them in a few rounds (a
+//     row that should have stayed enters again by its gradient; the
+//     monotone steps take over at the first optimal face, so the method
+//     still cannot cycle). It stops at a gap of Tol/1000,
 //     which pins d(lambda) down even near 0 (a gap g bounds d^2 only to
 //     within 2g), and it is fast because the solutions are sparse away
 //     from lambda = 1 (tens to hundreds of rows in the support).

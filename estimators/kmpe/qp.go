@@ -50,6 +50,11 @@ type qp struct {
 	maxIter int
 	workers int
 	smoOnly bool // skip the active-set method (tests)
+	// oneByOne turns off the active-set method's first rounds, in which
+	// the warm start's rows of non-positive weight leave at once (tests);
+	// dropped counts the rows those rounds removed in the last solve.
+	oneByOne bool
+	dropped  int
 }
 
 func newQP(k []float64, n, nMix int, ka, kb []float64, tol float64, maxIter, workers int) *qp {
