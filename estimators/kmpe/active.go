@@ -253,7 +253,10 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 	// (updates counts those since the last fresh solve).
 	var a, b []float64
 	stale, updates := true, 0
-	onFace := false // a point optimal on its face was reached
+	// dropAll: while the objective at each point optimal on its face is
+	// below the one before, an infeasible minimiser's rows of non-positive
+	// weight leave at once (see below).
+	dropAll := !q.oneByOne
 	q.dropped = 0
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
@@ -272,7 +275,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			a, b = c.solve2(kuS, ones)
 			stale, updates = false, 0
 		}
-		z, feasible := simplexMinimiser(a, b)
+		z, rho, feasible := simplexMinimiser(a, b)
 
 		if feasible && updates > 0 {
 			// Confirm on a fresh solve before the support is accepted.
@@ -280,18 +283,19 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			step--
 			continue
 		}
-		if !feasible && !onFace && !q.oneByOne && slices.ContainsFunc(z, func(x float64) bool { return x > 0 }) {
-			// Before the first point optimal on its face, every row of the
-			// (warm) start whose weight in z is not positive leaves at once,
-			// rather than one per step, each step a pass over the factor
-			// (dropPosition): the start is a near lambda's solution, most
-			// of whose leaving rows are among them, and a row that should
-			// have stayed enters again by its gradient. Each round removes
-			// at least one row and keeps one (z_k > 0), so there are fewer
-			// than |S| rounds; descent is not needed before the first
-			// optimal face, where the monotone steps below take over. The
-			// kept weights are rescaled to sum to 1, so that v stays a
-			// feasible point on the support.
+		if !feasible && dropAll && slices.ContainsFunc(z, func(x float64) bool { return x > 0 }) {
+			// Every row of non-positive weight in z leaves at once, rather
+			// than one per step, each step a pass over the factor
+			// (dropPosition): a warm start from a near lambda's solution
+			// must often lose hundreds of rows of a support of thousands,
+			// and a batch of entering rows often pushes several out. A row
+			// that should have stayed enters again by its gradient. Each
+			// round removes a row and keeps one (z_k > 0), and the
+			// objective at the points optimal on their face must fall from
+			// one to the next (so no support repeats) or the monotone
+			// steps below take over for the rest of the solve: the method
+			// cannot cycle. The kept weights are rescaled to sum to 1, so
+			// that v stays a feasible point on the support.
 			for k := m - 1; k >= 0; k-- {
 				if !(z[k] > 0) {
 					q.v[sup[k]] = 0
@@ -344,35 +348,49 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			}
 			continue
 		}
+		var vKu float64
 		for k, t := range sup {
 			q.v[t] = z[k]
-		}
-		onFace = true
-		q.exactGradient()
-		gmax := math.Inf(-1)
-		for _, t := range sup {
-			gmax = max(gmax, q.g[t])
+			vKu += z[k] * (q.lambda*q.ka[t] + (1-q.lambda)*q.kb[t])
 		}
 		// A batch that brought no decrease (its rows left again) is
 		// followed by the single most violating row, which in exact
-		// arithmetic always decreases the objective: no cycling.
-		var f float64
-		for t, gt := range q.g {
-			f += (q.v[t] - q.u(t)) * gt
-		}
+		// arithmetic always decreases the objective: no cycling. The
+		// objective (v - u)'K(v - u) is v'Kv - 2 v'Ku + u'Ku, and on the
+		// face K_SS z = Ku_S + rho 1, so v'Kv = v'Ku + rho: up to the
+		// constant u'Ku it is rho - v'Ku, without a gradient.
+		f := rho - vKu
 		batch := enterBatch
 		if !(f < prevF) {
 			batch = 1
+			dropAll = false
 		}
 		prevF = f
 		// Rows outside the support (v_t = 0: here v > 0 exactly on S) whose
 		// gradient is below the support's by more than the tolerance, most
-		// violating first; up to enterBatch enter at once.
-		var cand []int
-		for t, gt := range q.g {
-			if !(q.v[t] > 0) && gt < gmax-q.tol*activeTolFactor {
-				cand = append(cand, t)
+		// violating first; up to enterBatch enter at once. On the face the
+		// support's gradient is rho (K_SS z - Ku_S = rho 1), so while the
+		// rows outside are fewer than those in it, only theirs is computed
+		// (O(n |T|) for O(n |S|)); the last point is always judged on the
+		// exact gradient of every row, which the caller then reads.
+		out := make([]int, 0, n-len(sup))
+		for t, vt := range q.v {
+			if !(vt > 0) {
+				out = append(out, t)
 			}
+		}
+		gmax := rho
+		exact := len(out) >= len(sup)
+		if exact {
+			q.exactGradient()
+			gmax = q.supportMax(sup)
+		} else {
+			q.outsideGradient(out)
+		}
+		cand := q.violating(out, gmax)
+		if len(cand) == 0 && !exact {
+			q.exactGradient()
+			cand = q.violating(out, q.supportMax(sup))
 		}
 		if len(cand) == 0 {
 			q.kept.sup, q.kept.c, q.kept.valid = sup, c, true
@@ -423,9 +441,30 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 	return maxSteps, nil
 }
 
+// supportMax returns the largest gradient over the support.
+func (q *qp) supportMax(sup []int) float64 {
+	gmax := math.Inf(-1)
+	for _, t := range sup {
+		gmax = max(gmax, q.g[t])
+	}
+	return gmax
+}
+
+// violating returns the rows of out whose gradient is below gmax by more
+// than the active-set tolerance.
+func (q *qp) violating(out []int, gmax float64) []int {
+	var cand []int
+	for _, t := range out {
+		if q.g[t] < gmax-q.tol*activeTolFactor {
+			cand = append(cand, t)
+		}
+	}
+	return cand
+}
+
 // simplexMinimiser returns z = a + rho b with rho = (1 - 1'a)/1'b (so that
-// 1'z = 1) and whether every z_k is positive.
-func simplexMinimiser(a, b []float64) ([]float64, bool) {
+// 1'z = 1), rho, and whether every z_k is positive.
+func simplexMinimiser(a, b []float64) ([]float64, float64, bool) {
 	var sa, sb float64
 	for k := range a {
 		sa += a[k]
@@ -440,7 +479,7 @@ func simplexMinimiser(a, b []float64) ([]float64, bool) {
 			feasible = false
 		}
 	}
-	return z, feasible
+	return z, rho, feasible
 }
 
 // dropPosition returns a and b for the support without position p, from

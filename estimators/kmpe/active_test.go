@@ -159,9 +159,9 @@ func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
 	return out
 }
 
-// The first rounds of a warm-started solve (every row of non-positive
-// weight in the face's minimiser leaving at once) reach the optimum that
-// one row per step reaches: the squared distance to 1e-10 (both are
+// The drop rounds (every row of non-positive weight in the face's
+// minimiser leaving at once) reach the optimum that one row per step
+// reaches: the squared distance to 1e-10 (both are
 // solved to a KKT gap far below it) and the KKT conditions checked
 // directly, along a sequence of lambdas whose warm starts lose rows (top
 // down from lambda = 1, then bisection-like jumps), in fewer steps.
@@ -205,14 +205,61 @@ func TestDropRoundsSameOptimum(t *testing.T) {
 	}
 	for i, lambda := range lambdas {
 		if d := math.Abs(squared[0][i] - squared[1][i]); d > 1e-10 {
-			t.Errorf("lambda %v: squared %.15g with the first rounds, %.15g one row per step", lambda, squared[0][i], squared[1][i])
+			t.Errorf("lambda %v: squared %.15g with drop rounds, %.15g one row per step", lambda, squared[0][i], squared[1][i])
 		}
 	}
 	if dropped[0] == 0 || dropped[1] != 0 {
-		t.Errorf("rows left in first rounds: %d and %d (one by one), want > 0 and 0", dropped[0], dropped[1])
+		t.Errorf("rows left in drop rounds: %d and %d (one by one), want > 0 and 0", dropped[0], dropped[1])
 	}
 	if steps[0] >= steps[1] {
-		t.Errorf("active-set steps: %d with the first rounds, %d one row per step: no fewer", steps[0], steps[1])
+		t.Errorf("active-set steps: %d with drop rounds, %d one row per step: no fewer", steps[0], steps[1])
 	}
-	t.Logf("steps %d (rows dropped in first rounds %d) against %d one row per step", steps[0], dropped[0], steps[1])
+	t.Logf("steps %d (rows dropped in drop rounds %d) against %d one row per step", steps[0], dropped[0], steps[1])
+}
+
+// outsideGradient (a dot product of K's row with v per row) is the exact
+// gradient (exactGradient: axpys over the support) on the rows it
+// computes, to rounding (1e-12), at a solution with a large support.
+func TestOutsideGradient(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 19))
+	rows := append(gaussRowsD(r, 300, 6, 0), gaussRowsD(r, 100, 6, 0.8)...)
+	n, nMix := len(rows), 300
+	k := squaredDistances(rows, 1)
+	s2 := 0.1 * medianAll(k, n, 1)
+	ka, kb := make([]float64, n), make([]float64, n)
+	for i := range n {
+		for j := range n {
+			k[i*n+j] = math.Exp(-k[i*n+j] / (2 * s2))
+			if j < nMix {
+				ka[i] += k[i*n+j] / float64(nMix)
+			} else {
+				kb[i] += k[i*n+j] / float64(n-nMix)
+			}
+		}
+	}
+	for _, workers := range []int{1, 3} {
+		q := newQP(k, n, nMix, ka, kb, 1e-10, 10_000_000, workers)
+		for _, lambda := range []float64{1, 1.1} {
+			if _, err := q.solve(context.Background(), lambda); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := slices.Clone(q.g)
+		var out []int
+		for t, vt := range q.v {
+			if !(vt > 0) {
+				out = append(out, t)
+			}
+		}
+		if len(out) == 0 || len(out) == n {
+			t.Fatalf("%d of %d rows outside the support: no case", len(out), n)
+		}
+		clear(q.g)
+		q.outsideGradient(out)
+		for _, i := range out {
+			if d := math.Abs(q.g[i] - want[i]); d > 1e-12 {
+				t.Errorf("workers %d, row %d: outside gradient %v, exact %v", workers, i, q.g[i], want[i])
+			}
+		}
+	}
 }

@@ -59,15 +59,20 @@
 //     and otherwise up to 32 of the most violating rows entering S at once
 //     (fewer gradient computations, each O(n |S|); a batch that brings no
 //     decrease is followed by the single most violating row, which always
-//     does, so the method cannot cycle). Until a warm start first reaches
-//     a point optimal on its face, the rows of non-positive weight in
-//     the face's minimiser leave all at once (the others' weights
+//     does, so the method cannot cycle). While the objective at the points
+//     optimal on their face keeps falling, the rows of non-positive weight
+//     in the face's minimiser leave all at once (the others' weights
 //     rescaled to sum to 1) rather than one per step: each step costs a
-//     pass over the factor, and a start that must lose hundreds of rows
-//     of a support of thousands loses most of them in a few rounds (a
-//     row that should have stayed enters again by its gradient; the
-//     monotone steps take over at the first optimal face, so the method
-//     still cannot cycle). It stops at a gap of Tol/1000,
+//     pass over the factor, and a warm start that must lose hundreds of
+//     rows of a support of thousands loses most of them in a few rounds
+//     (a row that should have stayed enters again by its gradient; at the
+//     first point where the objective does not fall, the monotone steps
+//     take over for the rest of the solve). Between its exact gradients
+//     (each O(n |S|)), the method needs the gradient only outside S (on
+//     the face it is rho on S, and the objective is rho - v'Ku plus a
+//     constant): while fewer rows are outside S than in it, it computes
+//     only theirs, O(n |T|), and the point it stops at is judged on the
+//     exact gradient of every row. It stops at a gap of Tol/1000,
 //     which pins d(lambda) down even near 0 (a gap g bounds d^2 only to
 //     within 2g), and it is fast because the solutions are sparse away
 //     from lambda = 1 (tens to hundreds of rows in the support).

@@ -50,9 +50,9 @@ type qp struct {
 	maxIter int
 	workers int
 	smoOnly bool // skip the active-set method (tests)
-	// oneByOne turns off the active-set method's first rounds, in which
-	// the warm start's rows of non-positive weight leave at once (tests);
-	// dropped counts the rows those rounds removed in the last solve.
+	// oneByOne turns off the active-set method's rounds in which the
+	// rows of non-positive weight leave at once (tests); dropped counts
+	// the rows those rounds removed in the last solve.
 	oneByOne bool
 	dropped  int
 }
@@ -243,6 +243,21 @@ func (q *qp) exactGradient() {
 				t := c0 + j
 				acc[j] -= lambda*q.ka[t] + (1-lambda)*q.kb[t]
 			}
+		}
+	})
+}
+
+// outsideGradient sets g_t = (K v)_t - (K u)_t for the rows t of out only
+// (each a dot product of K's row t with v, on Options.Workers goroutines):
+// the rows outside the support, whose gradient is all the active-set
+// method needs between its exact gradients.
+func (q *qp) outsideGradient(out []int) {
+	n, lambda := q.n, q.lambda
+	const width = 64
+	blocks := (len(out) + width - 1) / width
+	parallelChunks(blocks, 1, q.workers, func(_, lo, hi int) {
+		for _, t := range out[lo*width : min(hi*width, len(out))] {
+			q.g[t] = dot(q.k[t*n:(t+1)*n], q.v) - (lambda*q.ka[t] + (1-lambda)*q.kb[t])
 		}
 	})
 }
