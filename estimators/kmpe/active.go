@@ -204,13 +204,15 @@ func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
 // active-set method (the Lawson-Hanson scheme adapted to the simplex):
 // on the support S it solves the equality-constrained problem K_SS z -
 // Ku_S = rho 1, 1'z = 1; if z > 0 it is the new v, otherwise v moves
-// towards z until a weight reaches 0 and that row leaves S; when S is
-// optimal for its face, the row of smallest gradient outside S enters S
-// if its gradient is below the support's by more than tol (up to
-// enterBatch rows at once). Each change updates the Cholesky factor of
-// K_SS in O(|S|^2); the gradient, O(n |S|), is computed only at points
-// optimal on their face. It returns the number of support changes, or
-// errBreakdown; without an error, q.g is the exact gradient at the final v.
+// towards z until a weight reaches 0 and that row leaves S (or, while the
+// objective keeps falling, every row of non-positive z_k leaves at once:
+// a drop round); when S is optimal for its face, the row of smallest
+// gradient outside S enters S if its gradient is below the support's by
+// more than tol (up to enterBatch rows at once). Each change updates the
+// Cholesky factor of K_SS in O(|S|^2); the gradient, O(n min(|S|, n -
+// |S|)), is computed only at points optimal on their face. It returns the
+// number of support changes, or errBreakdown; without an error, q.g is
+// the exact gradient at the final v.
 func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 	n := q.n
 	var sup []int
