@@ -170,19 +170,7 @@ func TestDropRoundsSameOptimum(t *testing.T) {
 	rows := append(gaussRowsD(r, 500, 8, 0), gaussRowsD(r, 300, 8, 0.8)...)
 	rows = append(rows, gaussRowsD(r, 100, 8, 0.8)...)
 	n, nMix := len(rows), 800
-	k := squaredDistances(rows, 1)
-	s2 := 0.1 * medianAll(k, n, 1) // the narrow widths the AUL data sets choose
-	ka, kb := make([]float64, n), make([]float64, n)
-	for i := range n {
-		for j := range n {
-			k[i*n+j] = math.Exp(-k[i*n+j] / (2 * s2))
-			if j < nMix {
-				ka[i] += k[i*n+j] / float64(nMix)
-			} else {
-				kb[i] += k[i*n+j] / float64(n-nMix)
-			}
-		}
-	}
+	k, ka, kb := narrowKernel(rows, nMix)
 	lambdas := []float64{1, 1.05, 1.07, 1.4, 1.42, 1.2, 1.22, 1.1}
 	var squared [2][]float64
 	var steps, dropped [2]int
@@ -224,19 +212,7 @@ func TestOutsideGradient(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 19))
 	rows := append(gaussRowsD(r, 300, 6, 0), gaussRowsD(r, 100, 6, 0.8)...)
 	n, nMix := len(rows), 300
-	k := squaredDistances(rows, 1)
-	s2 := 0.1 * medianAll(k, n, 1)
-	ka, kb := make([]float64, n), make([]float64, n)
-	for i := range n {
-		for j := range n {
-			k[i*n+j] = math.Exp(-k[i*n+j] / (2 * s2))
-			if j < nMix {
-				ka[i] += k[i*n+j] / float64(nMix)
-			} else {
-				kb[i] += k[i*n+j] / float64(n-nMix)
-			}
-		}
-	}
+	k, ka, kb := narrowKernel(rows, nMix)
 	for _, workers := range []int{1, 3} {
 		q := newQP(k, n, nMix, ka, kb, 1e-10, 10_000_000, workers)
 		for _, lambda := range []float64{1, 1.1} {
@@ -262,4 +238,25 @@ func TestOutsideGradient(t *testing.T) {
 			}
 		}
 	}
+}
+
+// narrowKernel returns the Gaussian kernel of rows (the first nMix the
+// mixture) at sigma^2 = 0.1 x the median squared distance (the narrow
+// widths the AUL data sets choose), with K 1_m/N and K 1_c/M.
+func narrowKernel(rows [][]float64, nMix int) (k, ka, kb []float64) {
+	n := len(rows)
+	k = squaredDistances(rows, 1)
+	s2 := 0.1 * medianAll(k, n, 1)
+	ka, kb = make([]float64, n), make([]float64, n)
+	for i := range n {
+		for j := range n {
+			k[i*n+j] = math.Exp(-k[i*n+j] / (2 * s2))
+			if j < nMix {
+				ka[i] += k[i*n+j] / float64(nMix)
+			} else {
+				kb[i] += k[i*n+j] / float64(n-nMix)
+			}
+		}
+	}
+	return k, ka, kb
 }
