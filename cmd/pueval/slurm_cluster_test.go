@@ -222,15 +222,22 @@ func lookSbin(name string) (string, error) {
 	return p, nil
 }
 
-// freePort returns a TCP port nothing listens on now.
-func freePort(t *testing.T) int {
+// freePorts returns n distinct TCP ports nothing listens on now. The
+// listeners are all held until every port is known: one released at once
+// can be handed out again by the next call (which once gave slurmctld and
+// slurmd the same port).
+func freePorts(t *testing.T, n int) []int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	ports := make([]int, n)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[i] = l.Addr().(*net.TCPAddr).Port
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports
 }
 
 // startCluster starts munged, slurmctld and slurmd under dir and waits for
@@ -266,6 +273,7 @@ func startCluster(t *testing.T, dir string) *cluster {
 		t.Fatal(err)
 	}
 	host, _, _ = strings.Cut(host, ".")
+	ports := freePorts(t, 2) // slurmctld's and slurmd's
 	conf := fmt.Sprintf(`# Written by pueval's TestSlurmCluster: a one-node cluster for one test.
 ClusterName=pueval-test
 SlurmctldHost=%[1]s(127.0.0.1)
@@ -290,7 +298,7 @@ SlurmUser=root
 ReturnToService=2
 NodeName=%[1]s NodeAddr=127.0.0.1 CPUs=%[6]d State=UNKNOWN
 PartitionName=debug Nodes=%[1]s Default=YES MaxTime=INFINITE State=UP
-`, host, freePort(t), freePort(t), sock, dir, runtime.NumCPU())
+`, host, ports[0], ports[1], sock, dir, runtime.NumCPU())
 	if err := os.WriteFile(c.conf, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
