@@ -271,7 +271,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		if stale || updates >= refreshEvery {
 			kuS, ones := make([]float64, m), make([]float64, m)
 			for k, t := range sup {
-				kuS[k] = q.lambda*q.ka[t] + (1-q.lambda)*q.kb[t]
+				kuS[k] = q.ku(t)
 				ones[k] = 1
 			}
 			a, b = c.solve2(kuS, ones)
@@ -353,7 +353,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		var vKu float64
 		for k, t := range sup {
 			q.v[t] = z[k]
-			vKu += z[k] * (q.lambda*q.ka[t] + (1-q.lambda)*q.kb[t])
+			vKu += z[k] * q.ku(t)
 		}
 		// A batch that brought no decrease (its rows left again) is
 		// followed by the single most violating row, which in exact

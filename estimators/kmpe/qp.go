@@ -75,6 +75,12 @@ func (q *qp) u(t int) float64 {
 	return (1 - q.lambda) / float64(q.n-q.nMix)
 }
 
+// ku returns (K u)_t at the current lambda: lambda (K 1_m/N)_t + (1 -
+// lambda) (K 1_c/M)_t.
+func (q *qp) ku(t int) float64 {
+	return q.lambda*q.ka[t] + (1-q.lambda)*q.kb[t]
+}
+
 // solution is one solved QP.
 type solution struct {
 	squared    float64 // (u - v)'K(u - v) at the solution (may be a rounding error below 0)
@@ -228,7 +234,7 @@ func (q *qp) exactGradient() {
 			sup = append(sup, t)
 		}
 	}
-	n, lambda := q.n, q.lambda
+	n := q.n
 	const width = 512
 	blocks := (n + width - 1) / width
 	parallelChunks(blocks, 1, q.workers, func(_, lo, hi int) {
@@ -241,7 +247,7 @@ func (q *qp) exactGradient() {
 			}
 			for j := range acc {
 				t := c0 + j
-				acc[j] -= lambda*q.ka[t] + (1-lambda)*q.kb[t]
+				acc[j] -= q.ku(t)
 			}
 		}
 	})
@@ -252,12 +258,12 @@ func (q *qp) exactGradient() {
 // the rows outside the support, whose gradient is all the active-set
 // method needs between its exact gradients.
 func (q *qp) outsideGradient(out []int) {
-	n, lambda := q.n, q.lambda
+	n := q.n
 	const width = 64
 	blocks := (len(out) + width - 1) / width
 	parallelChunks(blocks, 1, q.workers, func(_, lo, hi int) {
 		for _, t := range out[lo*width : min(hi*width, len(out))] {
-			q.g[t] = dot(q.k[t*n:(t+1)*n], q.v) - (lambda*q.ka[t] + (1-lambda)*q.kb[t])
+			q.g[t] = dot(q.k[t*n:(t+1)*n], q.v) - q.ku(t)
 		}
 	})
 }
