@@ -69,6 +69,20 @@ func (c *chol) forwardMany(cols [][]float64) [][]float64 {
 	return xs
 }
 
+// clone returns a copy of the factor in one allocation.
+func (c *chol) clone() chol {
+	m := len(c.rows)
+	buf := make([]float64, m*(m+1)/2)
+	rows := make([][]float64, m)
+	off := 0
+	for i, r := range c.rows {
+		rows[i] = buf[off : off+i+1 : off+i+1]
+		copy(rows[i], r)
+		off += i + 1
+	}
+	return chol{rows: rows}
+}
+
 // remove deletes support position p: drop row p, then Givens rotations on
 // column pairs (j, j+1), j >= p, restore the lower-triangular form. Row i
 // takes rotations p..i-1 in order, then defines rotation i; each row is
@@ -126,6 +140,9 @@ func (c *chol) finishRow(i, j0 int, x float64, cs, sn []float64) {
 func (c *chol) build(q *qp, sup []int) error {
 	c.rows = c.rows[:0]
 	m := len(sup)
+	if m > 1 {
+		q.builds++
+	}
 	if m >= blockedBuild {
 		rows := newFactorRows(m)
 		for i, s := range sup {

@@ -205,6 +205,63 @@ func TestDropRoundsSameOptimum(t *testing.T) {
 	t.Logf("steps %d (rows dropped in drop rounds %d) against %d one row per step", steps[0], dropped[0], steps[1])
 }
 
+// A warm start at a solution with a stored factor (qp.store) reaches the
+// same optimum as one that factors K_SS anew: the same squared distances
+// to 1e-10 and KKT to 1e-10 along a bisection-like sequence of lambdas that
+// comes back near earlier solutions, with fewer factorisations; and the
+// stored factors never hold more than the budget, whether it holds all of
+// them, two, or none.
+func TestStoredFactors(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 21))
+	rows := append(gaussRowsD(r, 500, 8, 0), gaussRowsD(r, 300, 8, 0.8)...)
+	rows = append(rows, gaussRowsD(r, 100, 8, 0.8)...)
+	n, nMix := len(rows), 800
+	k, ka, kb := narrowKernel(rows, nMix)
+	lambdas := []float64{1, 1.05, 4.5, 4.52, 1.4, 1.42, 1.2, 1.22, 1.1, 1.12, 1.15, 1.17, 1.21, 1.23, 1.11}
+	budgets := []int{0, factorBudget(n), n * n / 3}
+	squared := make([][]float64, len(budgets))
+	builds := make([]int, len(budgets))
+	for b, budget := range budgets {
+		q := newQP(k, n, nMix, ka, kb, 1e-10, 10_000_000, 1)
+		q.budget = budget
+		for _, lambda := range lambdas {
+			sol, err := q.solve(context.Background(), lambda)
+			if err != nil {
+				t.Fatalf("budget %d, lambda %v: %v", budget, lambda, err)
+			}
+			if sol.fallback {
+				t.Errorf("budget %d, lambda %v: the active-set method broke down", budget, lambda)
+			}
+			checkKKT(t, q, 1e-10)
+			squared[b] = append(squared[b], sol.squared)
+			held := 0
+			for _, s := range q.solved {
+				if s.fac != nil {
+					held += s.fac.floats
+					if len(s.fac.sup) != len(s.rows) || len(s.fac.c.rows) != len(s.rows) {
+						t.Errorf("budget %d, lambda %v: a stored factor of %d rows (support order %d) for a support of %d", budget, s.lambda, len(s.fac.c.rows), len(s.fac.sup), len(s.rows))
+					}
+				}
+			}
+			if held != q.factors || held > budget {
+				t.Errorf("budget %d, after lambda %v: stored factors hold %d floats, counted %d", budget, lambda, held, q.factors)
+			}
+		}
+		builds[b] = q.builds
+	}
+	for b := 1; b < len(budgets); b++ {
+		for i, lambda := range lambdas {
+			if d := math.Abs(squared[b][i] - squared[0][i]); d > 1e-10 {
+				t.Errorf("budget %d, lambda %v: squared %.15g, %.15g without stored factors", budgets[b], lambda, squared[b][i], squared[0][i])
+			}
+		}
+	}
+	if builds[1] >= builds[0] {
+		t.Errorf("factorisations: %d with stored factors, %d without: no fewer", builds[1], builds[0])
+	}
+	t.Logf("factorisations: %d without stored factors, %d with, %d with a budget of n^2/3", builds[0], builds[1], builds[2])
+}
+
 // outsideGradient (a dot product of K's row with v per row) is the exact
 // gradient (exactGradient: axpys over the support) on the rows it
 // computes, to rounding (1e-12), at a solution with a large support.

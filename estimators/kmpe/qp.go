@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // tau replaces a non-positive curvature K_ii + K_jj - 2 K_ij (two equal
@@ -36,15 +37,20 @@ type qp struct {
 	v, g    []float64
 	lambda  float64
 	started bool
-	solved  []solvedV // every solution so far, for warm starts
+	solved  []*solvedV // every solution so far, for warm starts
 	// kept is the active-set method's support (in its order) and Cholesky
-	// factor at the last solution, reused when the next solve starts from
-	// that solution (valid only while v is that solution).
+	// factor at v: set by warmStart from the solution it starts at (a copy
+	// of that solution's stored factor), then the activeSet's own at its
+	// end (valid only while v is that point).
 	kept struct {
 		sup   []int
 		c     chol
 		valid bool
 	}
+	// factors counts the floats held by the solutions' stored factors, at
+	// most budget (newQP: factorBudget; 0 stores none).
+	factors, budget int
+	builds          int // factorisations of a support of more than one row (tests)
 
 	tol     float64
 	maxIter int
@@ -59,7 +65,8 @@ type qp struct {
 
 func newQP(k []float64, n, nMix int, ka, kb []float64, tol float64, maxIter, workers int) *qp {
 	q := &qp{k: k, n: n, nMix: nMix, ka: ka, kb: kb, tol: tol, maxIter: maxIter, workers: workers,
-		diag: make([]float64, n), dab: make([]float64, n), v: make([]float64, n), g: make([]float64, n)}
+		diag: make([]float64, n), dab: make([]float64, n), v: make([]float64, n), g: make([]float64, n),
+		budget: factorBudget(n)}
 	for t := range n {
 		q.diag[t] = k[t*n+t]
 		q.dab[t] = ka[t] - kb[t]
@@ -139,7 +146,7 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 			return sol, fmt.Errorf("kmpe: the QP at lambda %v did not reach KKT gap %g in %d SMO iterations (gap %g)", lambda, q.tol, q.maxIter, sol.gap)
 		}
 	}
-	rec := solvedV{lambda: lambda}
+	rec := &solvedV{lambda: lambda}
 	for t, vt := range q.v {
 		sol.squared += (vt - q.u(t)) * q.g[t]
 		if vt > 0 {
@@ -149,14 +156,63 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 		}
 	}
 	q.solved = append(q.solved, rec)
+	if q.kept.valid {
+		q.store(rec)
+	}
 	return sol, nil
 }
 
-// solvedV is a solution v (its support rows and weights) at lambda.
+// solvedV is a solution v (its support rows and weights) at lambda, and
+// the factor of K_SS on its support, when stored.
 type solvedV struct {
 	lambda  float64
 	rows    []int
 	weights []float64
+	fac     *storedFactor
+}
+
+// storedFactor is the active-set method's support, in its order, and the
+// Cholesky factor of K_SS at a solution.
+type storedFactor struct {
+	sup    []int
+	c      chol
+	floats int // m (m + 1) / 2
+}
+
+// factorBudget returns the most floats the stored factors of an n-row
+// QP may hold together: 2 n^2, twice the kernel (about four factors of a
+// support of every row). A warm start at a solution with a stored factor copies it
+// (O(|S|^2) memory traffic) instead of factoring K_SS anew (O(|S|^3)):
+// where the supports near lambda* hold thousands of rows, the second
+// bisection and the late steps of the first come back to the
+// neighbourhood of earlier solutions.
+func factorBudget(n int) int { return 2 * n * n }
+
+// store keeps the active-set method's factor (q.kept, valid at the
+// solution rec just solved) with rec, then drops the stored factors of the
+// lambdas farthest from rec's while they hold more than q.budget (the
+// bisection closes in on lambda*, so the near ones are the likeliest to
+// serve again). q.kept is no longer valid: the next warm start copies the
+// factor it starts from.
+func (q *qp) store(rec *solvedV) {
+	m := len(q.kept.sup)
+	f := &storedFactor{sup: q.kept.sup, c: q.kept.c, floats: m * (m + 1) / 2}
+	q.kept.sup, q.kept.c, q.kept.valid = nil, chol{}, false
+	if f.floats > q.budget {
+		return
+	}
+	rec.fac = f
+	q.factors += f.floats
+	for q.factors > q.budget {
+		var far *solvedV
+		for _, s := range q.solved {
+			if s.fac != nil && s != rec && (far == nil || math.Abs(s.lambda-rec.lambda) > math.Abs(far.lambda-rec.lambda)) {
+				far = s
+			}
+		}
+		q.factors -= far.fac.floats
+		far.fac = nil
+	}
 }
 
 // warmStart sets v to the solution at the nearest lambda solved so far
@@ -180,9 +236,6 @@ func (q *qp) warmStart(lambda float64) {
 			best, bestDist = i, dist
 		}
 	}
-	if best == len(q.solved)-1 {
-		return // v is still that solution, and q.kept its factor
-	}
 	q.kept.valid = false
 	clear(q.v)
 	if best < 0 {
@@ -192,6 +245,9 @@ func (q *qp) warmStart(lambda float64) {
 	s := q.solved[best]
 	for k, t := range s.rows {
 		q.v[t] = s.weights[k]
+	}
+	if f := s.fac; f != nil {
+		q.kept.sup, q.kept.c, q.kept.valid = slices.Clone(f.sup), f.c.clone(), true
 	}
 }
 
