@@ -42,7 +42,11 @@
 // minus the smaller's (histogram subtraction, Ke et al. 2017), in the
 // parent's buffer. The rows of each leaf are kept as a contiguous range of
 // one index array, partitioned stably at each split, so histograms sum rows
-// in increasing row order.
+// in increasing row order; one pass over a leaf's rows fills the
+// histograms of four features, so that the chains of additions into their
+// bins overlap (the same sums in the same order: on a Mushroom-like 4,000
+// x 117 one-hot problem a model trains 1.7x faster, on a Spambase-like one
+// whose time goes to the bin scans 1.04x).
 //
 // # Determinism
 //
