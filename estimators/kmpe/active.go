@@ -51,19 +51,57 @@ func (c *chol) addFrom(pre, col []float64, ktt float64) error {
 }
 
 // forwardMany returns L^{-1} col for each column (each as long as the
-// factor): the forward substitutions of several rows entering at once, in
-// one pass over the factor (each row of L is read once for all of them,
-// not once per column).
+// factor): the forward substitutions of several rows entering at once,
+// x_b[i] = (col_b[i] - sum over t < i, in order, of L_it x_b[t]) / L_ii,
+// each product rounded before it is subtracted. The solutions are kept
+// transposed (xt[t w + b], w the column count rounded up to subCols), so
+// that for each block of subRows rows the sums over t below the block are
+// the Cholesky factorisation's trailing update (vk.subTile: the rows'
+// entries L_it as multipliers, xt as the panel; each entry of xt loaded
+// serves subRows rows, each L_it serves 16 columns), and only the block's
+// own triangle is left to a plain loop. It is not dot's order: a row
+// entering alone (add) gets its solution to rounding, not bit for bit.
 func (c *chol) forwardMany(cols [][]float64) [][]float64 {
-	m := len(c.rows)
-	xs := make([][]float64, len(cols))
+	m, nb := len(c.rows), len(cols)
+	w := (nb + subCols - 1) / subCols * subCols
+	xt := make([]float64, m*w)
+	// Scratch rows for subTile: L_i's entries 0..i0-1, then the w
+	// accumulators from column i0 on (with subTile's spare capacity).
+	var blk [subRows][]float64
+	for r := range blk {
+		blk[r] = make([]float64, m+w, m+w+cholPad)
+	}
+	for i0 := 0; i0 < m; i0 += subRows {
+		i1 := min(i0+subRows, m)
+		for r := range subRows {
+			acc := blk[r][i0 : i0+w]
+			clear(acc)
+			if i := i0 + r; i < i1 {
+				copy(blk[r][:i0], c.rows[i][:i0])
+				for b, col := range cols {
+					acc[b] = col[i]
+				}
+			}
+		}
+		if i0 > 0 {
+			vk.subTile(blk[:], 0, i0, xt, w, i0, w)
+		}
+		for i := i0; i < i1; i++ {
+			ri, acc := c.rows[i], blk[i-i0][i0:i0+w]
+			for b := range nb {
+				s := acc[b]
+				for t := i0; t < i; t++ {
+					s -= float64(ri[t] * xt[t*w+b])
+				}
+				xt[i*w+b] = s / ri[i]
+			}
+		}
+	}
+	xs := make([][]float64, nb)
 	for b := range xs {
 		xs[b] = make([]float64, m)
-	}
-	for i := range m {
-		ri := c.rows[i]
-		for b, x := range xs {
-			x[i] = (cols[b][i] - dot(ri[:i], x)) / ri[i]
+		for t := range m {
+			xs[b][t] = xt[t*w+b]
 		}
 	}
 	return xs
