@@ -234,18 +234,40 @@ func (c *chol) unitSolve(p int) []float64 {
 	return x
 }
 
+// forward holds the forward substitutions L^{-1} a and L^{-1} b of
+// solve2 for the factor's first n rows. Rows appended to the factor leave
+// them valid, and so do removals after row n (chol.remove changes only
+// the rows from the removed position on): the next solve2 then does the
+// forward substitution only for the rows after n, by the same statement,
+// so its result is that of a solve from nothing bit for bit (a and b must
+// be the same on the first n rows).
+type forward struct {
+	x, y []float64
+	n    int
+}
+
+// removed records that the factor's row p was removed.
+func (f *forward) removed(p int) { f.n = min(f.n, p) }
+
 // solve2 returns K_SS^{-1} a and K_SS^{-1} b (forward substitution by
-// rows of L, back substitution with L' by rows of L too: both contiguous;
-// the back substitution's axpy2 runs down each row, so that the rows of a
-// built factor, laid out one after the other, are one descending stream).
-func (c *chol) solve2(a, b []float64) ([]float64, []float64) {
+// rows of L, from f's valid rows on, f then holding all of it; back
+// substitution with L' by rows of L too: both contiguous; the back
+// substitution's axpy2 runs down each row, so that the rows of a built
+// factor, laid out one after the other, are one descending stream).
+func (c *chol) solve2(f *forward, a, b []float64) ([]float64, []float64) {
 	m := len(c.rows)
-	x, y := slices.Clone(a), slices.Clone(b)
-	for i := range m {
+	x, y := make([]float64, m), make([]float64, m)
+	n := min(f.n, m)
+	copy(x, f.x[:n])
+	copy(y, f.y[:n])
+	copy(x[n:], a[n:])
+	copy(y[n:], b[n:])
+	for i := n; i < m; i++ {
 		ri := c.rows[i]
 		sx, sy := dot2(ri[:i], x, y)
 		x[i], y[i] = (x[i]-sx)/ri[i], (y[i]-sy)/ri[i]
 	}
+	f.x, f.y, f.n = append(f.x[:0], x...), append(f.y[:0], y...), m
 	for i := m - 1; i >= 0; i-- {
 		ri := c.rows[i]
 		x[i] /= ri[i]
@@ -309,6 +331,9 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 	// afresh after rows enter, updated in O(|S|^2) when a row leaves
 	// (updates counts those since the last fresh solve).
 	var a, b []float64
+	// fwd: the forward half of the fresh solves, reused for the rows that
+	// did not change since the last one.
+	var fwd forward
 	stale, updates := true, 0
 	// dropAll: while the objective at each point optimal on its face is
 	// below the one before, an infeasible minimiser's rows of non-positive
@@ -329,7 +354,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 				kuS[k] = q.ku(t)
 				ones[k] = 1
 			}
-			a, b = c.solve2(kuS, ones)
+			a, b = c.solve2(&fwd, kuS, ones)
 			stale, updates = false, 0
 		}
 		z, rho, feasible := simplexMinimiser(a, b)
@@ -358,6 +383,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 					q.v[sup[k]] = 0
 					sup = slices.Delete(sup, k, k+1)
 					c.remove(k)
+					fwd.removed(k)
 					q.dropped++
 				}
 			}
@@ -398,6 +424,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 						updates++
 					}
 					c.remove(k)
+					fwd.removed(k)
 				}
 			}
 			if len(sup) == 0 {

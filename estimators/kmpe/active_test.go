@@ -220,6 +220,67 @@ func TestDropRoundsSameOptimum(t *testing.T) {
 	t.Logf("steps %d (rows dropped in drop rounds %d) against %d one row per step", steps[0], dropped[0], steps[1])
 }
 
+// solve2 with the forward substitution kept from an earlier solve (rows
+// appended since, one removed) equals solve2 from nothing bit for bit, and
+// solves K_SS x = a to 1e-9.
+func TestSolve2Forward(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 23))
+	rows := gaussRowsD(r, 200, 6, 0)
+	n := len(rows)
+	k, _, _ := narrowKernel(rows, n)
+	sup := r.Perm(n)[:120]
+	rhs := func(s []int) (a, b []float64) {
+		for _, t := range s {
+			a = append(a, math.Sin(float64(t)))
+			b = append(b, 1)
+		}
+		return a, b
+	}
+	var c chol
+	for i, s := range sup[:100] {
+		col := make([]float64, i)
+		for j, u := range sup[:i] {
+			col[j] = k[u*n+s]
+		}
+		if err := c.add(col, k[s*n+s]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var f forward
+	a, b := rhs(sup[:100])
+	c.solve2(&f, a, b)
+	// Row 40 leaves, 20 rows enter.
+	c.remove(40)
+	f.removed(40)
+	cur := slices.Delete(slices.Clone(sup[:100]), 40, 41)
+	for _, s := range sup[100:] {
+		col := make([]float64, len(cur))
+		for j, u := range cur {
+			col[j] = k[u*n+s]
+		}
+		if err := c.add(col, k[s*n+s]); err != nil {
+			t.Fatal(err)
+		}
+		cur = append(cur, s)
+	}
+	a, b = rhs(cur)
+	x, y := c.solve2(&f, a, b)
+	var none forward
+	x0, y0 := c.solve2(&none, a, b)
+	if !slices.Equal(x, x0) || !slices.Equal(y, y0) {
+		t.Fatal("solve2 with the kept forward substitution differs from solve2 from nothing")
+	}
+	for i, s := range cur {
+		var kx float64
+		for j, u := range cur {
+			kx += k[s*n+u] * x[j]
+		}
+		if d := math.Abs(kx - a[i]); d > 1e-9 {
+			t.Fatalf("row %d: (K x)_i %v, a_i %v", i, kx, a[i])
+		}
+	}
+}
+
 // A warm start at a solution with a stored factor (qp.store) reaches the
 // same optimum as one that factors K_SS anew: the same squared distances
 // to 1e-10 and KKT to 1e-10 along a bisection-like sequence of lambdas that
