@@ -103,7 +103,8 @@ type solution struct {
 // (exact; it stops far below tol unless rounding stops it), SMO to finish
 // if it broke down.
 func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
-	if !q.started {
+	first := !q.started
+	if first {
 		// v = 1_m/N, which is u at lambda = 1 (optimal there, d = 0).
 		for t := range q.n {
 			q.v[t] = 0
@@ -116,8 +117,17 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 	q.warmStart(lambda)
 	q.lambda = lambda
 	var sol solution
-	q.exactGradient()
-	sol.gap = q.gap()
+	if first || q.smoOnly {
+		q.exactGradient()
+		sol.gap = q.gap()
+	} else {
+		// A warm start at another lambda is almost never optimal at this
+		// one (u moves with lambda), and the active-set method does not
+		// read the start's gradient (it computes its own at the first point
+		// optimal on its face, where a start that was optimal stops): it
+		// runs without that O(n |S|) pass.
+		sol.gap = math.Inf(1)
+	}
 	if !q.smoOnly && sol.gap > q.tol*activeTolFactor {
 		steps, err := q.activeSet(ctx, q.maxIter)
 		sol.steps = steps
@@ -179,9 +189,10 @@ type storedFactor struct {
 	floats int // m (m + 1) / 2
 }
 
-// factorBudget returns the most floats the stored factors of an n-row
-// QP may hold together: 2 n^2, twice the kernel (about four factors of a
-// support of every row). A warm start at a solution with a stored factor copies it
+// factorBudget returns the most floats the stored factors of an n-row QP
+// may hold together: 2 n^2, twice the kernel (about four factors of a
+// support of every row; counted as m (m + 1) / 2 each, a little less than
+// they occupy). A warm start at a solution with a stored factor copies it
 // (O(|S|^2) memory traffic) instead of factoring K_SS anew (O(|S|^3)):
 // where the supports near lambda* hold thousands of rows, the second
 // bisection and the late steps of the first come back to the
@@ -220,7 +231,8 @@ func (q *qp) store(rec *solvedV) {
 // rows or a lambda within warmNear of this one: the solution path is
 // piecewise linear in lambda, so a near solution has nearly the right
 // support, and starting from a large support costs a factorisation of
-// it, worth it only when few rows must then leave. Without a candidate the
+// it, worth it only when few rows must then leave. When the solution's
+// factor is stored, q.kept is set to a copy of it. Without a candidate the
 // start is the vertex of least objective.
 func (q *qp) warmStart(lambda float64) {
 	if len(q.solved) == 0 {
