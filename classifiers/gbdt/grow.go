@@ -17,6 +17,13 @@ type entry struct {
 	n    int32
 }
 
+// add counts one row of gradient g and hessian h into the bin.
+func (e *entry) add(g, h float64) {
+	e.g += g
+	e.h += h
+	e.n++
+}
+
 // split is a candidate split: rows whose bin of active feature `feature`
 // is <= bin go left.
 type split struct {
@@ -306,31 +313,16 @@ func (g *grower) histograms(small, large *leaf, parent []entry) {
 			c0, c1, c2, c3 := col[0], col[1], col[2], col[3]
 			for k, r := range rows {
 				gk, hk := gOrd[k], hOrd[k]
-				e := &h0[c0[r]]
-				e.g += gk
-				e.h += hk
-				e.n++
-				e = &h1[c1[r]]
-				e.g += gk
-				e.h += hk
-				e.n++
-				e = &h2[c2[r]]
-				e.g += gk
-				e.h += hk
-				e.n++
-				e = &h3[c3[r]]
-				e.g += gk
-				e.h += hk
-				e.n++
+				h0[c0[r]].add(gk, hk)
+				h1[c1[r]].add(gk, hk)
+				h2[c2[r]].add(gk, hk)
+				h3[c3[r]].add(gk, hk)
 			}
 		} else {
 			for a := a0; a < a1; a++ {
 				ha, ca := h[a-a0], col[a-a0]
 				for k, r := range rows {
-					e := &ha[ca[r]]
-					e.g += gOrd[k]
-					e.h += hOrd[k]
-					e.n++
+					ha[ca[r]].add(gOrd[k], hOrd[k])
 				}
 			}
 		}

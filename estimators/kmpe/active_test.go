@@ -181,30 +181,18 @@ func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
 // directly, along a sequence of lambdas whose warm starts lose rows (top
 // down from lambda = 1, then bisection-like jumps), in fewer steps.
 func TestDropRoundsSameOptimum(t *testing.T) {
-	r := rand.New(rand.NewPCG(16, 17))
-	rows := append(gaussRowsD(r, 500, 8, 0), gaussRowsD(r, 300, 8, 0.8)...)
-	rows = append(rows, gaussRowsD(r, 100, 8, 0.8)...)
-	n, nMix := len(rows), 800
-	k, ka, kb := narrowKernel(rows, nMix)
+	k, ka, kb, n, nMix := mixtureKernel(rand.New(rand.NewPCG(16, 17)))
 	lambdas := []float64{1, 1.05, 1.07, 1.4, 1.42, 1.2, 1.22, 1.1}
 	var squared [2][]float64
 	var steps, dropped [2]int
 	for mode, oneByOne := range []bool{false, true} {
 		q := newQP(k, n, nMix, ka, kb, 1e-10, 10_000_000, 1)
 		q.oneByOne = oneByOne
-		for _, lambda := range lambdas {
-			sol, err := q.solve(context.Background(), lambda)
-			if err != nil {
-				t.Fatalf("one by one %v, lambda %v: %v", oneByOne, lambda, err)
-			}
-			if sol.fallback {
-				t.Errorf("one by one %v, lambda %v: the active-set method broke down", oneByOne, lambda)
-			}
-			checkKKT(t, q, 1e-10)
+		solveAll(t, q, lambdas, func(_ float64, sol solution) {
 			squared[mode] = append(squared[mode], sol.squared)
 			steps[mode] += sol.steps
 			dropped[mode] += q.dropped
-		}
+		})
 	}
 	for i, lambda := range lambdas {
 		if d := math.Abs(squared[0][i] - squared[1][i]); d > 1e-10 {
@@ -288,11 +276,7 @@ func TestSolve2Forward(t *testing.T) {
 // stored factors never hold more than the budget, whether it holds all of
 // them, two, or none.
 func TestStoredFactors(t *testing.T) {
-	r := rand.New(rand.NewPCG(20, 21))
-	rows := append(gaussRowsD(r, 500, 8, 0), gaussRowsD(r, 300, 8, 0.8)...)
-	rows = append(rows, gaussRowsD(r, 100, 8, 0.8)...)
-	n, nMix := len(rows), 800
-	k, ka, kb := narrowKernel(rows, nMix)
+	k, ka, kb, n, nMix := mixtureKernel(rand.New(rand.NewPCG(20, 21)))
 	lambdas := []float64{1, 1.05, 4.5, 4.52, 1.4, 1.42, 1.2, 1.22, 1.1, 1.12, 1.15, 1.17, 1.21, 1.23, 1.11}
 	budgets := []int{0, factorBudget(n), n * n / 3}
 	squared := make([][]float64, len(budgets))
@@ -300,15 +284,7 @@ func TestStoredFactors(t *testing.T) {
 	for b, budget := range budgets {
 		q := newQP(k, n, nMix, ka, kb, 1e-10, 10_000_000, 1)
 		q.budget = budget
-		for _, lambda := range lambdas {
-			sol, err := q.solve(context.Background(), lambda)
-			if err != nil {
-				t.Fatalf("budget %d, lambda %v: %v", budget, lambda, err)
-			}
-			if sol.fallback {
-				t.Errorf("budget %d, lambda %v: the active-set method broke down", budget, lambda)
-			}
-			checkKKT(t, q, 1e-10)
+		solveAll(t, q, lambdas, func(lambda float64, sol solution) {
 			squared[b] = append(squared[b], sol.squared)
 			held := 0
 			for _, s := range q.solved {
@@ -322,7 +298,7 @@ func TestStoredFactors(t *testing.T) {
 			if held != q.factors || held > budget {
 				t.Errorf("budget %d, after lambda %v: stored factors hold %d floats, counted %d", budget, lambda, held, q.factors)
 			}
-		}
+		})
 		builds[b] = q.builds
 	}
 	for b := 1; b < len(budgets); b++ {
@@ -370,6 +346,34 @@ func TestOutsideGradient(t *testing.T) {
 				t.Errorf("workers %d, row %d: outside gradient %v, exact %v", workers, i, q.g[i], want[i])
 			}
 		}
+	}
+}
+
+// mixtureKernel returns narrowKernel's kernel of 900 rows drawn by r in 8
+// dimensions: a mixture of 500 rows of one Gaussian and 300 of another,
+// then 100 component rows of the second.
+func mixtureKernel(r *rand.Rand) (k, ka, kb []float64, n, nMix int) {
+	rows := append(gaussRowsD(r, 500, 8, 0), gaussRowsD(r, 300, 8, 0.8)...)
+	rows = append(rows, gaussRowsD(r, 100, 8, 0.8)...)
+	k, ka, kb = narrowKernel(rows, 800)
+	return k, ka, kb, len(rows), 800
+}
+
+// solveAll solves q at each lambda in turn, failing the test on an error,
+// a breakdown of the active-set method or a KKT violation above 1e-10, and
+// passes each solution to each.
+func solveAll(t *testing.T, q *qp, lambdas []float64, each func(lambda float64, sol solution)) {
+	t.Helper()
+	for _, lambda := range lambdas {
+		sol, err := q.solve(context.Background(), lambda)
+		if err != nil {
+			t.Fatalf("lambda %v: %v", lambda, err)
+		}
+		if sol.fallback {
+			t.Errorf("lambda %v: the active-set method broke down", lambda)
+		}
+		checkKKT(t, q, 1e-10)
+		each(lambda, sol)
 	}
 }
 
