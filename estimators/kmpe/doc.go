@@ -152,7 +152,7 @@
 // three splits, binaries alternating, 2 rounds): Landsat 26.2, 27.3 s ->
 // 20.0, 19.9 s, Anuran 10.0 -> 9.3 s, Spambase 22.0 -> 21.5 s, Mushroom
 // 14.2 -> 13.0 s (the whole cell, GBDT included), the same estimates; a
-// 4,000-row factorisation 27 -> 34 GFLOP/s. The entering rows' forward
+// 4,000-row factorisation (BenchmarkFactor4000) 26.3 -> 31.6 GFLOP/s. The entering rows' forward
 // substitutions on the trailing-update kernel (instead of one dot product
 // per row and column): Spambase 20.5 -> 17.8 s, Landsat 19.4 -> 16.7 s,
 // Mushroom and Anuran unchanged (10.4, 8.2 s), the same estimates.

@@ -478,7 +478,8 @@ func transpose4(p emit, in, tmp, out []int) {
 // and prefetches each row subTilePrefetch bytes ahead of its chunk: the
 // factor's rows stream from memory once per panel, and without the
 // prefetch a chunk's first steps wait for them (a 4,000-row factor on the
-// AMD EPYC, Zen 4: 27 -> 34 GFLOP/s; on AVX2 neither helped there).
+// AMD EPYC, Zen 4: 26 -> 32 GFLOP/s, BenchmarkFactor4000; on AVX2
+// neither helped there).
 func genSubTile(p emit, s isa) {
 	name := "subTile" + s.suffix
 	text(p, name, "(rows *[4]*float64, k0, kn int, pt *float64, ldp, j0, nc int)", 56)
