@@ -107,16 +107,11 @@ func (c *chol) forwardMany(cols [][]float64) [][]float64 {
 	return xs
 }
 
-// clone returns a copy of the factor in one allocation.
+// clone returns a copy of the factor in one allocation (newFactorRows').
 func (c *chol) clone() chol {
-	m := len(c.rows)
-	buf := make([]float64, m*(m+1)/2)
-	rows := make([][]float64, m)
-	off := 0
+	rows := newFactorRows(len(c.rows))
 	for i, r := range c.rows {
-		rows[i] = buf[off : off+i+1 : off+i+1]
 		copy(rows[i], r)
-		off += i + 1
 	}
 	return chol{rows: rows}
 }
@@ -299,11 +294,12 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		}
 	}
 	var c chol
-	reused := q.kept.valid && len(q.kept.sup) == len(sup)
-	q.kept.valid = false // until this solve succeeds
+	start := q.kept
+	q.kept = nil // until this solve succeeds
+	reused := start != nil && len(start.sup) == len(sup)
 	if reused {
-		// The start is the last solution: its factor is at hand.
-		sup, c = q.kept.sup, q.kept.c
+		// The start is a solution whose factor was stored: a copy is at hand.
+		sup, c = start.sup, start.c
 	} else if len(sup) > maxWarmSupport {
 		// A large warm start loses rows one by one, each costing O(|S| (|S|
 		// - p)) for support position p: order the rows so that those
@@ -477,7 +473,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 			cand = q.violating(out, q.supportMax(sup))
 		}
 		if len(cand) == 0 {
-			q.kept.sup, q.kept.c, q.kept.valid = sup, c, true
+			q.kept = &factorAt{sup: sup, c: c}
 			return step, nil
 		}
 		slices.SortFunc(cand, func(a, b int) int {

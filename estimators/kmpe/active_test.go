@@ -289,7 +289,7 @@ func TestStoredFactors(t *testing.T) {
 			held := 0
 			for _, s := range q.solved {
 				if s.fac != nil {
-					held += s.fac.floats
+					held += s.fac.floats()
 					if len(s.fac.sup) != len(s.rows) || len(s.fac.c.rows) != len(s.rows) {
 						t.Errorf("budget %d, lambda %v: a stored factor of %d rows (support order %d) for a support of %d", budget, s.lambda, len(s.fac.c.rows), len(s.fac.sup), len(s.rows))
 					}

@@ -38,15 +38,10 @@ type qp struct {
 	lambda  float64
 	started bool
 	solved  []*solvedV // every solution so far, for warm starts
-	// kept is the active-set method's support (in its order) and Cholesky
-	// factor at v: set by warmStart from the solution it starts at (a copy
-	// of that solution's stored factor), then the activeSet's own at its
-	// end (valid only while v is that point).
-	kept struct {
-		sup   []int
-		c     chol
-		valid bool
-	}
+	// kept is the factor at v (nil when none is): a copy of the stored
+	// factor of the solution warmStart starts at, then the active-set
+	// method's own at its end.
+	kept *factorAt
 	// factors counts the floats held by the solutions' stored factors, at
 	// most budget (newQP: factorBudget; 0 stores none).
 	factors, budget int
@@ -141,7 +136,7 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 		sol.gap = q.gap()
 	}
 	for sol.gap > q.tol {
-		q.kept.valid = false
+		q.kept = nil
 		it, err := q.smo(ctx, q.maxIter-sol.iterations)
 		sol.iterations += it
 		if err != nil {
@@ -166,7 +161,7 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 		}
 	}
 	q.solved = append(q.solved, rec)
-	if q.kept.valid {
+	if q.kept != nil {
 		q.store(rec)
 	}
 	return sol, nil
@@ -178,16 +173,21 @@ type solvedV struct {
 	lambda  float64
 	rows    []int
 	weights []float64
-	fac     *storedFactor
+	fac     *factorAt
 }
 
-// storedFactor is the active-set method's support, in its order, and the
-// Cholesky factor of K_SS at a solution.
-type storedFactor struct {
-	sup    []int
-	c      chol
-	floats int // m (m + 1) / 2
+// factorAt is the active-set method's support, in its order, and the
+// Cholesky factor of K_SS on it, at one point.
+type factorAt struct {
+	sup []int
+	c   chol
 }
+
+// floats returns the floats the factor holds, counted as m (m + 1) / 2.
+func (f *factorAt) floats() int { return len(f.sup) * (len(f.sup) + 1) / 2 }
+
+// clone returns a copy that shares no memory with f.
+func (f *factorAt) clone() *factorAt { return &factorAt{sup: slices.Clone(f.sup), c: f.c.clone()} }
 
 // factorBudget returns the most floats the stored factors of an n-row QP
 // may hold together: 2 n^2, twice the kernel (about four factors of a
@@ -203,17 +203,16 @@ func factorBudget(n int) int { return 2 * n * n }
 // solution rec just solved) with rec, then drops the stored factors of the
 // lambdas farthest from rec's while they hold more than q.budget (the
 // bisection closes in on lambda*, so the near ones are the likeliest to
-// serve again). q.kept is no longer valid: the next warm start copies the
-// factor it starts from.
+// serve again). q.kept is then nil: the next warm start copies the factor
+// it starts from.
 func (q *qp) store(rec *solvedV) {
-	m := len(q.kept.sup)
-	f := &storedFactor{sup: q.kept.sup, c: q.kept.c, floats: m * (m + 1) / 2}
-	q.kept.sup, q.kept.c, q.kept.valid = nil, chol{}, false
-	if f.floats > q.budget {
+	f := q.kept
+	q.kept = nil
+	if f.floats() > q.budget {
 		return
 	}
 	rec.fac = f
-	q.factors += f.floats
+	q.factors += f.floats()
 	for q.factors > q.budget {
 		var far *solvedV
 		for _, s := range q.solved {
@@ -221,7 +220,7 @@ func (q *qp) store(rec *solvedV) {
 				far = s
 			}
 		}
-		q.factors -= far.fac.floats
+		q.factors -= far.fac.floats()
 		far.fac = nil
 	}
 }
@@ -248,7 +247,7 @@ func (q *qp) warmStart(lambda float64) {
 			best, bestDist = i, dist
 		}
 	}
-	q.kept.valid = false
+	q.kept = nil
 	clear(q.v)
 	if best < 0 {
 		q.v[q.bestVertex(lambda)] = 1
@@ -258,8 +257,8 @@ func (q *qp) warmStart(lambda float64) {
 	for k, t := range s.rows {
 		q.v[t] = s.weights[k]
 	}
-	if f := s.fac; f != nil {
-		q.kept.sup, q.kept.c, q.kept.valid = slices.Clone(f.sup), f.c.clone(), true
+	if s.fac != nil {
+		q.kept = s.fac.clone()
 	}
 }
 
