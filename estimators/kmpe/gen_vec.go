@@ -513,18 +513,16 @@ func genSubTile(p emit, s isa) {
 	p("\tVMOVUPD %d(SI), %s", s.bytes(), s.v(9))
 	for r := range 4 {
 		t0, t1 := s.v(12+2*(r%2)), s.v(13+2*(r%2))
-		if s.w == 8 {
-			p("\tVMULPD.BCST (%s)(BX*8), %s, %s", rowRegs[r], s.v(8), t0)
-			p("\tVSUBPD %s, %s, %s", t0, s.v(2*r), s.v(2*r))
-			p("\tVMULPD.BCST (%s)(BX*8), %s, %s", rowRegs[r], s.v(9), t1)
-			p("\tVSUBPD %s, %s, %s", t1, s.v(2*r+1), s.v(2*r+1))
-			continue
+		// Row r's entry k0+k: the multiply's embedded broadcast on
+		// AVX-512, a broadcast register on AVX2.
+		mul, b := "VMULPD.BCST", fmt.Sprintf("(%s)(BX*8)", rowRegs[r])
+		if s.w != 8 {
+			mul, b = "VMULPD", s.v(10+r%2)
+			p("\tVBROADCASTSD (%s)(BX*8), %s", rowRegs[r], b)
 		}
-		b := s.v(10 + r%2)
-		p("\tVBROADCASTSD (%s)(BX*8), %s", rowRegs[r], b)
-		p("\tVMULPD %s, %s, %s", s.v(8), b, t0)
+		p("\t%s %s, %s, %s", mul, b, s.v(8), t0)
 		p("\tVSUBPD %s, %s, %s", t0, s.v(2*r), s.v(2*r))
-		p("\tVMULPD %s, %s, %s", s.v(9), b, t1)
+		p("\t%s %s, %s, %s", mul, b, s.v(9), t1)
 		p("\tVSUBPD %s, %s, %s", t1, s.v(2*r+1), s.v(2*r+1))
 	}
 	p("\tADDQ R12, SI")
