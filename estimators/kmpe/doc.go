@@ -152,10 +152,15 @@
 // three splits, binaries alternating, 2 rounds): Landsat 26.2, 27.3 s ->
 // 20.0, 19.9 s, Anuran 10.0 -> 9.3 s, Spambase 22.0 -> 21.5 s, Mushroom
 // 14.2 -> 13.0 s (the whole cell, GBDT included), the same estimates; a
-// 4,000-row factorisation (BenchmarkFactor4000) 26.3 -> 31.6 GFLOP/s. The entering rows' forward
-// substitutions on the trailing-update kernel (instead of one dot product
-// per row and column): Spambase 20.5 -> 17.8 s, Landsat 19.4 -> 16.7 s,
-// Mushroom and Anuran unchanged (10.4, 8.2 s), the same estimates.
+// 4,000-row factorisation (BenchmarkFactor4000) 26.3 -> 31.6 GFLOP/s.
+// The entering rows' forward substitutions on the trailing-update kernel
+// (instead of one dot product per row and column): Spambase 20.5 -> 17.8
+// s, Landsat 19.4 -> 16.7 s, Mushroom and Anuran unchanged (10.4, 8.2 s),
+// the same estimates. Within a solve, the forward half of each fresh
+// solve of the face's system is kept for the factor's rows that did not
+// change (bit for bit the same solution), and a warm start at another
+// lambda goes to the active-set method without an exact gradient of its
+// own (the method computes one at its first point optimal on its face).
 //
 // # Caching
 //
