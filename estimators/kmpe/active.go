@@ -170,6 +170,17 @@ func (c *chol) finishRow(i, j0 int, x float64, cs, sn []float64) {
 // build factors K_SS from scratch: row by row (add) for a small support,
 // by the blocked factorisation (factorRows) for a large one, with the same
 // pivot test as add.
+//
+// A numerically singular support (near-duplicate rows: most warm starts
+// near lambda = 1 on some of the AUL data sets) fails at a pivot, and
+// mostly among its first few hundred rows; but the blocked factorisation
+// updates every later row with each panel of columns before it reaches
+// the next pivots, so that failing at pivot 300 of 4,000 costs a fifth of
+// the whole. The leading buildProbe rows are therefore factored alone
+// first: their factor is the whole one's leading rows (each entry depends
+// only on the rows up to its own), so the probe fails exactly when the
+// whole factorisation would fail among them, and otherwise costs
+// (buildProbe/m)^3 of it.
 func (c *chol) build(q *qp, sup []int) error {
 	c.rows = c.rows[:0]
 	m := len(sup)
@@ -177,18 +188,13 @@ func (c *chol) build(q *qp, sup []int) error {
 		q.builds++
 	}
 	if m >= blockedBuild {
-		rows := newFactorRows(m)
-		for i, s := range sup {
-			row := q.k[s*q.n : (s+1)*q.n]
-			for j, t := range sup[:i+1] {
-				rows[i][j] = row[t]
+		if m >= 2*buildProbe {
+			if _, err := factorSupport(q, sup[:buildProbe]); err != nil {
+				return err
 			}
 		}
-		diag := make([]float64, m)
-		for i, t := range sup {
-			diag[i] = q.diag[t]
-		}
-		if err := factorRows(rows, diag); err != nil {
+		rows, err := factorSupport(q, sup)
+		if err != nil {
 			return err
 		}
 		c.rows = rows
@@ -207,9 +213,33 @@ func (c *chol) build(q *qp, sup []int) error {
 	return nil
 }
 
+// factorSupport returns the Cholesky factor of K_SS by factorRows.
+func factorSupport(q *qp, sup []int) ([][]float64, error) {
+	m := len(sup)
+	rows := newFactorRows(m)
+	for i, s := range sup {
+		row := q.k[s*q.n : (s+1)*q.n]
+		for j, t := range sup[:i+1] {
+			rows[i][j] = row[t]
+		}
+	}
+	diag := make([]float64, m)
+	for i, t := range sup {
+		diag[i] = q.diag[t]
+	}
+	if err := factorRows(rows, diag); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
 // blockedBuild is the support size from which build uses the blocked
 // factorisation.
 const blockedBuild = 64
+
+// buildProbe is the number of leading rows build factors first on a
+// support of at least twice as many.
+const buildProbe = 512
 
 // unitSolve returns K_SS^{-1} e_p: forward substitution from p (the
 // entries before p are 0), then back substitution.

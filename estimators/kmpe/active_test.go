@@ -2,6 +2,7 @@ package kmpe
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -172,6 +173,60 @@ func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
 		}
 	}
 	return out
+}
+
+// build's probe of the leading buildProbe rows decides nothing that the
+// whole factorisation does not: on a support of 2 buildProbe + 100 rows
+// it gives factorRows' factor bit for bit, and it fails, with
+// errBreakdown, when a row and column of K repeat an earlier one's (an
+// exactly singular K_SS) inside the probe (support position 300) and
+// past it (position 900: there the whole factorisation fails).
+func TestBuildProbe(t *testing.T) {
+	const n = 2*buildProbe + 100
+	r := rand.New(rand.NewPCG(14, 15))
+	k := squaredDistances(gaussRowsD(r, n, 3, 0), 1)
+	for i := range k {
+		k[i] = math.Exp(-k[i] / 2)
+	}
+	for i := range n {
+		k[i*n+i] += 1e-3 // well conditioned: every pivot passes
+	}
+	newQ := func(k []float64) *qp {
+		q := &qp{k: k, n: n, diag: make([]float64, n)}
+		for i := range n {
+			q.diag[i] = k[i*n+i]
+		}
+		return q
+	}
+	sup := r.Perm(n)
+	q := newQ(k)
+	var c chol
+	if err := c.build(q, sup); err != nil {
+		t.Fatal(err)
+	}
+	want, err := factorSupport(q, sup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !sameBits(c.rows[i], want[i]) {
+			t.Fatalf("row %d of the probed build differs from factorRows'", i)
+		}
+	}
+	for _, at := range []int{300, 900} {
+		a, b := sup[at], sup[10]
+		dup := slices.Clone(k)
+		for j := range n {
+			dup[a*n+j] = dup[b*n+j]
+		}
+		for j := range n {
+			dup[j*n+a] = dup[j*n+b]
+		}
+		var c chol
+		if err := c.build(newQ(dup), sup); !errors.Is(err, errBreakdown) {
+			t.Errorf("support position %d repeating position 10: build returned %v, want errBreakdown", at, err)
+		}
+	}
 }
 
 // The drop rounds (every row of non-positive weight in the face's

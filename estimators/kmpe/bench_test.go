@@ -133,3 +133,32 @@ func BenchmarkFactor4000(b *testing.B) {
 	}
 	b.ReportMetric(float64(m)*m*m/3/elapsed.Seconds()*float64(b.N)/1e9, "GFLOP/s")
 }
+
+// BenchmarkBuildSingular times chol.build of a 4,000-row support whose
+// row 300 repeats row 10 (the pivot there is 0: the build fails), as the
+// warm starts of numerically singular supports do (near-duplicate rows
+// fail within their first few hundred pivots on the AUL data sets).
+func BenchmarkBuildSingular(b *testing.B) {
+	const n = 4000
+	r := rand.New(rand.NewPCG(3, 4))
+	rows := gaussRowsD(r, n, 3, 0)
+	rows[300] = rows[10]
+	k := squaredDistances(rows, 1)
+	for i := range k {
+		k[i] = math.Exp(-k[i] / 2)
+	}
+	q := &qp{k: k, n: n, diag: make([]float64, n)}
+	for i := range n {
+		q.diag[i] = k[i*n+i]
+	}
+	sup := make([]int, n)
+	for i := range sup {
+		sup[i] = i
+	}
+	for b.Loop() {
+		var c chol
+		if err := c.build(q, sup); err == nil {
+			b.Fatal("the build of a singular support succeeded")
+		}
+	}
+}
