@@ -18,14 +18,8 @@ func TestBlockedBuild(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 13))
 	rows := gaussRowsD(r, 150, 6, 0)
 	n := len(rows)
-	k := squaredDistances(rows, 1)
-	for i := range k {
-		k[i] = math.Exp(-k[i] / 12)
-	}
-	q := &qp{k: k, n: n, diag: make([]float64, n)}
-	for i := range n {
-		q.diag[i] = k[i*n+i]
-	}
+	k := gaussKernel(rows, 12)
+	q := kernelQP(k, n)
 	sup := r.Perm(n)[:blockedBuild+37]
 	var blocked, ref chol
 	if err := blocked.build(q, sup); err != nil {
@@ -164,6 +158,26 @@ func TestLargeSupportPaths(t *testing.T) {
 }
 
 // gaussRowsD returns n rows of d independent N(mean, 1) features.
+// gaussKernel returns the Gaussian kernel exp(-|x_i - x_j|^2 / den) of
+// the rows, row-major.
+func gaussKernel(rows [][]float64, den float64) []float64 {
+	k := squaredDistances(rows, 1)
+	for i := range k {
+		k[i] = math.Exp(-k[i] / den)
+	}
+	return k
+}
+
+// kernelQP returns a qp on the n x n kernel k with its diagonal: enough
+// for chol.build.
+func kernelQP(k []float64, n int) *qp {
+	q := &qp{k: k, n: n, diag: make([]float64, n)}
+	for i := range n {
+		q.diag[i] = k[i*n+i]
+	}
+	return q
+}
+
 func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
 	out := make([][]float64, n)
 	for i := range out {
@@ -184,22 +198,12 @@ func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
 func TestBuildProbe(t *testing.T) {
 	const n = 2*buildProbe + 100
 	r := rand.New(rand.NewPCG(14, 15))
-	k := squaredDistances(gaussRowsD(r, n, 3, 0), 1)
-	for i := range k {
-		k[i] = math.Exp(-k[i] / 2)
-	}
+	k := gaussKernel(gaussRowsD(r, n, 3, 0), 2)
 	for i := range n {
 		k[i*n+i] += 1e-3 // well conditioned: every pivot passes
 	}
-	newQ := func(k []float64) *qp {
-		q := &qp{k: k, n: n, diag: make([]float64, n)}
-		for i := range n {
-			q.diag[i] = k[i*n+i]
-		}
-		return q
-	}
 	sup := r.Perm(n)
-	q := newQ(k)
+	q := kernelQP(k, n)
 	var c chol
 	if err := c.build(q, sup); err != nil {
 		t.Fatal(err)
@@ -223,7 +227,7 @@ func TestBuildProbe(t *testing.T) {
 			dup[j*n+a] = dup[j*n+b]
 		}
 		var c chol
-		if err := c.build(newQ(dup), sup); !errors.Is(err, errBreakdown) {
+		if err := c.build(kernelQP(dup, n), sup); !errors.Is(err, errBreakdown) {
 			t.Errorf("support position %d repeating position 10: build returned %v, want errBreakdown", at, err)
 		}
 	}

@@ -143,14 +143,7 @@ func BenchmarkBuildSingular(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
 	rows := gaussRowsD(r, n, 3, 0)
 	rows[300] = rows[10]
-	k := squaredDistances(rows, 1)
-	for i := range k {
-		k[i] = math.Exp(-k[i] / 2)
-	}
-	q := &qp{k: k, n: n, diag: make([]float64, n)}
-	for i := range n {
-		q.diag[i] = k[i*n+i]
-	}
+	q := kernelQP(gaussKernel(rows, 2), n)
 	sup := make([]int, n)
 	for i := range sup {
 		sup[i] = i

@@ -125,14 +125,8 @@ func TestChol(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	rows := gaussRows(r, 12, 0)
 	n := len(rows)
-	k := squaredDistances(rows, 1)
-	for i := range k {
-		k[i] = math.Exp(-k[i] / 2)
-	}
-	q := &qp{k: k, n: n, diag: make([]float64, n)}
-	for i := range n {
-		q.diag[i] = k[i*n+i]
-	}
+	k := gaussKernel(rows, 2)
+	q := kernelQP(k, n)
 	sup := []int{3, 7, 1, 9, 0, 5, 11}
 	var c chol
 	if err := c.build(q, sup); err != nil {
