@@ -157,7 +157,6 @@ func TestLargeSupportPaths(t *testing.T) {
 	t.Logf("KM1 %.4f KM2 %.4f, %d QPs, d(1.05) support %d", res.KM1, res.KM2, len(res.Solves), res.Solves[1].Support)
 }
 
-// gaussRowsD returns n rows of d independent N(mean, 1) features.
 // gaussKernel returns the Gaussian kernel exp(-|x_i - x_j|^2 / den) of
 // the rows, row-major.
 func gaussKernel(rows [][]float64, den float64) []float64 {
@@ -178,6 +177,7 @@ func kernelQP(k []float64, n int) *qp {
 	return q
 }
 
+// gaussRowsD returns n rows of d independent N(mean, 1) features.
 func gaussRowsD(r *rand.Rand, n, d int, mean float64) [][]float64 {
 	out := make([][]float64, n)
 	for i := range out {
