@@ -15,10 +15,7 @@ import (
 // dimensions (width^2 = 2 s2) as newFactorRows rows (lower triangle), the
 // full matrix and its diagonal.
 func gaussKernelRows(r *rand.Rand, n, d int, s2 float64) ([][]float64, []float64, []float64) {
-	k := squaredDistances(gaussRowsD(r, n, d, 0), 1)
-	for i := range k {
-		k[i] = math.Exp(-k[i] / (2 * s2))
-	}
+	k := gaussKernel(gaussRowsD(r, n, d, 0), 2*s2)
 	rows := newFactorRows(n)
 	diag := make([]float64, n)
 	for i := range n {
