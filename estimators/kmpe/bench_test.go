@@ -2,7 +2,6 @@ package kmpe
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -107,15 +106,8 @@ func gaussBench(neg, pos, comp int) (mix, component [][]float64) {
 // (m^3/3 flops, a product and a subtraction counted as two).
 func BenchmarkFactor4000(b *testing.B) {
 	const m = 4000
-	r := rand.New(rand.NewPCG(1, 2))
-	rows := gaussRowsD(r, m, 3, 0)
-	k := squaredDistances(rows, 1)
-	src := newFactorRows(m)
-	diag := make([]float64, m)
+	src, _, diag := gaussKernelRows(rand.New(rand.NewPCG(1, 2)), m, 3, 1)
 	for i := range m {
-		for j := 0; j <= i; j++ {
-			src[i][j] = math.Exp(-k[i*m+j] / 2)
-		}
 		src[i][i] += 1e-3 // well conditioned: every pivot passes
 		diag[i] = src[i][i]
 	}
