@@ -15,7 +15,7 @@ const GBDTName = "gbdt"
 
 // gbdtVersion is part of Key: bump it when a code change alters the scores
 // produced for the same options, data and seed.
-const gbdtVersion = 1
+const gbdtVersion = 2 // 2: portable sigmoid and log (internal/portmath), no fused multiply-adds
 
 func init() {
 	Register(GBDTName, func() Config { o := DefaultGBDT(); return &o })

@@ -242,7 +242,10 @@ func (g *grower) grow() Tree {
 		if nd.Feature >= 0 {
 			continue
 		}
-		v := -l.g / (l.h + p.Lambda) * p.LearningRate
+		// Rounded before it is added to the margins (float64): else arm64
+		// fuses the product into the sums below, and the training margins
+		// would differ from the stored model's.
+		v := float64(-l.g / (l.h + p.Lambda) * p.LearningRate)
 		nd.Value = v
 		for _, r := range g.idx[l.start:l.end] {
 			g.raw[r] += v

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -33,7 +34,15 @@ type refLeaf struct {
 // when a feature has at most Bins distinct values); for each leaf, feature
 // and threshold the child sums are recomputed from the rows. It returns the
 // trees (same node numbering as Train) and the final training margins.
-func refTrain(x *mat.Dense, y []bool, p Params) ([]Tree, []float64) {
+//
+// Splits that tie in exact arithmetic are common here (rows of a leaf with
+// the same label share their gradient, so different row sets can have the
+// same sums), and the two boosters, summing in other orders, may break a
+// tie either way. So where follow (Train's trees) split a node otherwise,
+// and that split's gain, computed here, equals the best one's to 1e-12,
+// the reference takes follow's split (and counts it in ties): it defers
+// to Train on ties and on nothing else.
+func refTrain(x *mat.Dense, y []bool, p Params, follow []Tree) (trees []Tree, raw []float64, ties int) {
 	n, d := x.Dims()
 	pos := 0
 	for _, v := range y {
@@ -42,9 +51,9 @@ func refTrain(x *mat.Dense, y []bool, p Params) ([]Tree, []float64) {
 		}
 	}
 	rate := float64(pos) / float64(n)
-	raw := make([]float64, n)
+	raw = make([]float64, n)
 	for i := range raw {
-		raw[i] = math.Log(rate / (1 - rate))
+		raw[i] = portmath.Log(rate / (1 - rate)) // the elementary functions are Train's: this test is of the trees
 	}
 	edges := make([][]float64, d)
 	for f := range d {
@@ -58,7 +67,6 @@ func refTrain(x *mat.Dense, y []bool, p Params) ([]Tree, []float64) {
 			edges[f] = append(edges[f], (vals[i-1]+vals[i])*0.5)
 		}
 	}
-	var trees []Tree
 	grad, hess := make([]float64, n), make([]float64, n)
 	sums := func(rows []int) (g, h float64) {
 		for _, r := range rows {
@@ -67,35 +75,40 @@ func refTrain(x *mat.Dense, y []bool, p Params) ([]Tree, []float64) {
 		}
 		return
 	}
+	// gainOf is the gain of splitting rows at feature f, threshold e (ok
+	// false where the split breaks a constraint).
+	gainOf := func(rows []int, f int, e float64) (gain float64, ok bool) {
+		G, H := sums(rows)
+		var left []int
+		for _, r := range rows {
+			if x.At(r, f) <= e {
+				left = append(left, r)
+			}
+		}
+		gl, hl := sums(left)
+		gr, hr := G-gl, H-hl
+		if len(left) < p.MinLeaf || len(rows)-len(left) < p.MinLeaf || hl < p.MinHessian || hr < p.MinHessian {
+			return 0, false
+		}
+		return gl*gl/(hl+p.Lambda) + gr*gr/(hr+p.Lambda) - G*G/(H+p.Lambda), true
+	}
 	best := func(l *refLeaf) {
-		G, H := sums(l.rows)
+		_, H := sums(l.rows)
 		l.best = refSplit{gain: p.MinGain}
 		if len(l.rows) < 2*p.MinLeaf || H < 2*p.MinHessian || (p.MaxDepth > 0 && l.depth >= p.MaxDepth) {
 			return
 		}
 		for f := range d {
 			for _, e := range edges[f] {
-				var left []int
-				for _, r := range l.rows {
-					if x.At(r, f) <= e {
-						left = append(left, r)
-					}
-				}
-				gl, hl := sums(left)
-				gr, hr := G-gl, H-hl
-				if len(left) < p.MinLeaf || len(l.rows)-len(left) < p.MinLeaf || hl < p.MinHessian || hr < p.MinHessian {
-					continue
-				}
-				gain := gl*gl/(hl+p.Lambda) + gr*gr/(hr+p.Lambda) - G*G/(H+p.Lambda)
-				if gain > l.best.gain {
+				if gain, ok := gainOf(l.rows, f, e); ok && gain > l.best.gain {
 					l.best = refSplit{feature: f, threshold: e, gain: gain, found: true}
 				}
 			}
 		}
 	}
-	for range p.Rounds {
+	for ti := range p.Rounds {
 		for i := range n {
-			pr := 1 / (1 + math.Exp(-raw[i]))
+			pr := portmath.Sigmoid(raw[i])
 			grad[i] = pr
 			if y[i] {
 				grad[i]--
@@ -125,6 +138,14 @@ func refTrain(x *mat.Dense, y []bool, p Params) ([]Tree, []float64) {
 			}
 			l := open[bi]
 			open = slices.Delete(open, bi, bi+1)
+			if ti < len(follow) && l.node < len(follow[ti].Nodes) {
+				if fn := follow[ti].Nodes[l.node]; fn.Feature >= 0 && (int(fn.Feature) != l.best.feature || fn.Threshold != l.best.threshold) {
+					if g, ok := gainOf(l.rows, int(fn.Feature), fn.Threshold); ok && math.Abs(g-l.best.gain) <= 1e-12*math.Abs(l.best.gain) {
+						l.best.feature, l.best.threshold = int(fn.Feature), fn.Threshold
+						ties++
+					}
+				}
+			}
 			var lr, rr []int
 			for _, r := range l.rows {
 				if x.At(r, l.best.feature) <= l.best.threshold {
@@ -157,12 +178,13 @@ func refTrain(x *mat.Dense, y []bool, p Params) ([]Tree, []float64) {
 		}
 		trees = append(trees, Tree{Nodes: nodes})
 	}
-	return trees, raw
+	return trees, raw, ties
 }
 
 // TestAgainstReference: on data with fewer distinct values per feature than
 // bins (so that histogram bins are exact), Train grows the same trees as the
-// naive reference (same splits, thresholds and leaf sizes, node by node) and
+// naive reference (same splits, thresholds and leaf sizes, node by node; on
+// splits tied in exact arithmetic the reference takes Train's, see refTrain) and
 // the same margins up to summation order (1e-9), for several settings.
 func TestAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -176,7 +198,7 @@ func TestAgainstReference(t *testing.T) {
 			x.Set(i, f, v)
 			s += v * float64(f+1) / 2
 		}
-		y[i] = rng.Float64() < 1/(1+math.Exp(-s))
+		y[i] = rng.Float64() < portmath.Sigmoid(s)
 	}
 	for _, p := range []Params{
 		{Leaves: 8, LearningRate: 0.3, Rounds: 12, MinLeaf: 5, MinHessian: 1e-3, Bins: 255},
@@ -187,7 +209,7 @@ func TestAgainstReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		trees, raw := refTrain(x, y, p)
+		trees, raw, ties := refTrain(x, y, p, m.Trees)
 		for ti, tr := range m.Trees {
 			a, b := tr.Nodes, trees[ti].Nodes
 			if len(a) != len(b) {
@@ -205,6 +227,7 @@ func TestAgainstReference(t *testing.T) {
 				t.Fatalf("%+v: row %d margin %v, reference %v", p, i, got, raw[i])
 			}
 		}
-		t.Logf("leaves %d: %d nodes in tree 0", p.Leaves, len(m.Trees[0].Nodes))
+		t.Logf("leaves %d: %d nodes in tree 0; %d splits tied (gains equal to 1e-12) that Train broke otherwise", p.Leaves,
+			len(m.Trees[0].Nodes), ties)
 	}
 }

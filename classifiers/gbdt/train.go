@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -112,8 +113,10 @@ func (m *Model) MarginRows(x *mat.Dense, rows []int, out []float64) error {
 }
 
 // Sigmoid is the logistic function 1/(1 + exp(-m)), the probability of
-// class 1 for a margin m.
-func Sigmoid(m float64) float64 { return 1 / (1 + math.Exp(-m)) }
+// class 1 for a margin m: portmath.Sigmoid, with the same bits on every
+// CPU (math.Exp's differ between amd64 CPUs with and without FMA, and on
+// arm64).
+func Sigmoid(m float64) float64 { return portmath.Sigmoid(m) }
 
 // Train fits a boosted model to the listed rows of x (all rows when rows is
 // nil; a repeated row counts once per listing) with binary log-loss. It is
@@ -166,7 +169,7 @@ func Train(ctx context.Context, x *mat.Dense, y []bool, rows []int, p Params) (*
 	// LightGBM's boost_from_average), the constant that minimises the
 	// log-loss.
 	rate := float64(pos) / float64(len(rows))
-	m := &Model{Init: math.Log(rate / (1 - rate)), D: d, Trees: make([]Tree, 0, p.Rounds), Inputs: len(g.active), TrainRows: len(rows)}
+	m := &Model{Init: portmath.Log(rate / (1 - rate)), D: d, Trees: make([]Tree, 0, p.Rounds), Inputs: len(g.active), TrainRows: len(rows)}
 	for i := range g.raw {
 		g.raw[i] = m.Init
 	}
@@ -178,7 +181,7 @@ func Train(ctx context.Context, x *mat.Dense, y []bool, rows []int, p Params) (*
 	}
 	for i, r := range g.raw {
 		e := Sigmoid(r) - g.y[i]
-		m.TrainMSE += e * e
+		m.TrainMSE += float64(e * e) // rounded: no fused multiply-add on arm64
 	}
 	m.TrainMSE /= float64(len(rows))
 	return m, nil

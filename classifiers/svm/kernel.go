@@ -3,6 +3,7 @@ package svm
 import (
 	"fmt"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -276,7 +277,7 @@ func (kf kernelFunc) value(dot, sqa, sqb float64) float64 {
 	if d2 < 0 {
 		d2 = 0
 	}
-	return expNonPos(-kf.gamma * d2)
+	return portmath.Exp(-kf.gamma * d2)
 }
 
 // dotsTo sets out[t] = x_i . q_{js[t]} for point i of p and points js of q

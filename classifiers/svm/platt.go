@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -26,10 +27,10 @@ type Platt struct {
 func (p Platt) Prob(f float64) float64 {
 	z := p.A*f + p.B
 	if z >= 0 {
-		e := expNonPos(-z)
+		e := portmath.Exp(-z)
 		return e / (1 + e)
 	}
-	return 1 / (1 + expNonPos(z))
+	return 1 / (1 + portmath.Exp(z))
 }
 
 // Constants of Lin, Lin & Weng (2007), Algorithm 1 / Appendix.
@@ -82,14 +83,14 @@ func FitPlatt(dec []float64, y []bool) (Platt, error) {
 		for i, f := range dec {
 			z := a*f + b
 			if z >= 0 {
-				s += t[i]*z + math.Log1p(expNonPos(-z))
+				s += t[i]*z + math.Log1p(portmath.Exp(-z))
 			} else {
-				s += (t[i]-1)*z + math.Log1p(expNonPos(z))
+				s += (t[i]-1)*z + math.Log1p(portmath.Exp(z))
 			}
 		}
 		return s
 	}
-	// (math.Log1p, not math.Log: like expNonPos, the same bits on every
+	// (math.Log1p, not math.Log: like portmath.Exp, the same bits on every
 	// platform; math.Log has an amd64 assembly version.)
 	p := Platt{B: math.Log1p((float64(nneg)+1)/(float64(npos)+1) - 1)}
 	fval := obj(p.A, p.B)
@@ -100,10 +101,10 @@ func FitPlatt(dec []float64, y []bool) (Platt, error) {
 			z := p.A*f + p.B
 			var pr, q float64 // pr = p_i, q = 1 - p_i
 			if z >= 0 {
-				e := expNonPos(-z)
+				e := portmath.Exp(-z)
 				pr, q = e/(1+e), 1/(1+e)
 			} else {
-				e := expNonPos(z)
+				e := portmath.Exp(z)
 				pr, q = 1/(1+e), e/(1+e)
 			}
 			d2 := pr * q

@@ -1,0 +1,46 @@
+// Package portmath computes e^x and ln x with the same bits on every CPU
+// and architecture, so that results built on them (a boosted model's
+// probabilities, a Gaussian kernel matrix, a Platt fit) are reproducible to
+// the bit anywhere.
+//
+// The standard library's math.Exp and math.Log are not: on amd64 math.Exp
+// is assembly with a fused multiply-add branch taken only where the CPU has
+// FMA, math.Log is assembly on amd64 and Go elsewhere, and arm64 runs its
+// own; each is within an ulp of the truth, but they differ from each other
+// in the last bit for about one argument in six. (Measured: a 30-round
+// boosted model's margins hash differently on a Zen 4, on arm64 and on an
+// amd64 without FMA.)
+//
+// Both functions here are the classic algorithms of fdlibm (Sun
+// Microsystems; also the portable code of Go's math package), written so
+// that the compiler cannot change them: every product is rounded (an
+// explicit float64 conversion) before it is added, which forbids fusion on
+// arm64, ppc64, riscv64, s390x and amd64 with GOAMD64=v3. IEEE 754
+// addition, multiplication and division are then the same everywhere.
+//
+// # Exp
+//
+// x = k ln2 + r with k = round(x / ln2) (as int(x log2e -+ 1/2)) and
+// |r| <= ln2/2, ln2 split into a high part exact in products with k and a
+// low correction (r = hi - lo); then
+//
+//	e^r = 1 + r + r c / (2 - c),  c = r - r^2 (P1 + r^2 (P2 + ... + r^2 P5)),
+//
+// P a degree-5 Remez polynomial in r^2 (error below 2^-59), and e^x = 2^k
+// e^r. The result is within 1 ulp of e^x (TestExp, against 300-bit
+// arithmetic). |x| < 2^-28 gives 1 + x; x > 709.78 gives +Inf; x < -745.13
+// gives 0.
+//
+// # Log
+//
+// x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2); with s = f/(2 + f),
+//
+//	ln(1 + f) = f - f^2/2 + s (f^2/2 + R(s^2)),  R(z) = L1 z + L2 z^2 + ... + L7 z^7,
+//
+// and ln x = k ln2_hi + (ln(1 + f) + k ln2_lo). Within 1 ulp (TestLog).
+// ln 0 = -Inf, ln x = NaN for x < 0.
+//
+// Kernels that need many values at once (estimators/kmpe's vector
+// exponential) perform the operations of Exp lane by lane and are tested
+// to give Exp's bits.
+package portmath
