@@ -157,3 +157,58 @@ func TestNoPaperNamesInCore(t *testing.T) {
 		}
 	}
 }
+
+// portablePackages compute with the same bits on every CPU and
+// architecture (the golden-hash tests TestGoldenBits of each, which
+// `make test-cross` runs under qemu-aarch64 and emulated amd64 CPUs).
+// On arm64 (and riscv64, ppc64, s390x, and amd64 with GOAMD64=v3) the Go
+// compiler may fuse a*b + c into one multiply-add with a single rounding
+// unless the product is converted explicitly (float64(a*b) + c): that
+// alone changes results in the last bit.
+var portablePackages = []string{"internal/portmath", "classifiers/gbdt", "estimators/kmpe", "estimators/distcurve", "classifiers/kernelauc"}
+
+// TestNoFusedMultiplyAddOnArm64 cross-compiles the command for arm64 and
+// disassembles it: no function of a portable package may contain a fused
+// multiply-add (FMADD, FMSUB, FNMADD, FNMSUB). Inlined code is listed
+// under its caller, so a portable package's code inlined into another
+// package escapes this check; its golden test still sees it.
+func TestNoFusedMultiplyAddOnArm64(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles the command: skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "pueval-arm64")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/pueval")
+	build.Env = append(os.Environ(), "GOARCH=arm64", "GOOS=linux", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build for arm64: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "objdump", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool objdump: %v", err)
+	}
+	fused := regexp.MustCompile(`\t(FMADDD|FMSUBD|FNMADDD|FNMSUBD|FMADDS|FMSUBS|FNMADDS|FNMSUBS) `)
+	var fn string
+	seen := map[string]int{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(line, "TEXT "); ok {
+			fn = strings.Fields(rest)[0]
+			continue
+		}
+		if !fused.MatchString(line) {
+			continue
+		}
+		for _, p := range portablePackages {
+			if strings.HasPrefix(fn, module+"/"+p+".") {
+				seen[p]++
+				if seen[p] <= 5 {
+					t.Errorf("%s: fused multiply-add at %s: round the product with float64()", fn, strings.Fields(line)[0])
+				}
+			}
+		}
+	}
+	for _, p := range portablePackages {
+		if !strings.Contains(string(out), "TEXT "+module+"/"+p+".") {
+			t.Errorf("no function of %s in the arm64 binary: the check would see nothing", p)
+		}
+	}
+}

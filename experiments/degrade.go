@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"github.com/pueval/pueval/metrics"
 )
 
@@ -59,7 +60,7 @@ func DegradeScores(scores []float64, y []bool, target float64, seed uint64) (Deg
 	for i, v := range scores {
 		if prob {
 			p := math.Min(math.Max(v, 1e-9), 1-1e-9)
-			v = math.Log(p / (1 - p))
+			v = portmath.Log(p / (1 - p))
 		}
 		logit[i] = v
 	}
@@ -71,7 +72,7 @@ func DegradeScores(scores []float64, y []bool, target float64, seed uint64) (Deg
 	out := make([]float64, len(scores))
 	at := func(sigma float64) (float64, error) {
 		for i := range out {
-			out[i] = logit[i] + sigma*z[i]
+			out[i] = logit[i] + float64(sigma*z[i])
 		}
 		return auc(out)
 	}

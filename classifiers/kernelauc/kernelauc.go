@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -40,7 +41,7 @@ func logspace(lo, hi float64, num int) []float64 {
 	out := make([]float64, num)
 	step := (hi - lo) / float64(num-1)
 	for k := range out {
-		out[k] = math.Pow(10, lo+float64(k)*step)
+		out[k] = portmath.Pow(10, lo+float64(float64(k)*step))
 	}
 	return out
 }
@@ -197,9 +198,9 @@ func (m *Model) Score(x []float64) (float64, error) {
 		var s float64
 		for k, zk := range z {
 			t := zk - c[k]
-			s += t * t
+			s += float64(t * t)
 		}
-		f += m.W[l] * math.Exp(-s*inv)
+		f += float64(m.W[l] * portmath.Exp(-s*inv))
 	}
 	return f, nil
 }
@@ -301,7 +302,7 @@ func standardise(data []float64, n, d int) (mean, scale []float64) {
 	for i := range n {
 		for k := range d {
 			t := data[i*d+k] - mean[k]
-			scale[k] += t * t
+			scale[k] += float64(t * t)
 		}
 	}
 	for k := range d {
@@ -357,7 +358,7 @@ func sqDists(z []float64, n, d int, centres []int) []float64 {
 			var s float64
 			for k := range d {
 				t := x[k] - y[k]
-				s += t * t
+				s += float64(t * t)
 			}
 			D[i*b+l] = s
 		}
@@ -525,7 +526,7 @@ func (e *engine) basisT(sigma float64, rows []int) []float64 {
 	for r, i := range rows {
 		di := e.D[i*b : (i+1)*b]
 		for l, v := range di {
-			out[l*m+r] = math.Exp(-v * inv)
+			out[l*m+r] = portmath.Exp(-v * inv)
 		}
 	}
 	return out
@@ -583,9 +584,9 @@ func (e *engine) system(SL, vL []float64, nL int, SU, vU []float64, nU int) (H, 
 			for j := range b {
 				hp := SL[i*b+j] / fl
 				hu := SU[i*b+j] / fu
-				kpu := hp - mL[i]*mU[j] - mU[i]*mL[j] + hu
-				kpp := 2*hp - 2*mL[i]*mL[j]
-				H[i*b+j] = (kpu - th*kpp) * c
+				kpu := hp - float64(mL[i]*mU[j]) - float64(mU[i]*mL[j]) + hu
+				kpp := float64(2*hp) - float64(2*mL[i]*mL[j])
+				H[i*b+j] = (kpu - float64(th*kpp)) * c
 			}
 			h[i] = (mL[i] - mU[i]) * c
 		}
@@ -599,7 +600,7 @@ func (e *engine) system(SL, vL []float64, nL int, SU, vU []float64, nU int) (H, 
 			for j := range b {
 				hl := SL[i*b+j] / fl
 				ha := (SL[i*b+j] + SU[i*b+j]) / fa
-				H[i*b+j] = hl - mL[i]*mA[j] - mA[i]*mL[j] + ha
+				H[i*b+j] = hl - float64(mL[i]*mA[j]) - float64(mA[i]*mL[j]) + ha
 			}
 			h[i] = mL[i] - mA[i]
 		}

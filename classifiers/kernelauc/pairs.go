@@ -50,7 +50,7 @@ func puAUCRisk(gp, gu []float64, theta float64) float64 {
 	np := float64(len(gp))
 	lpu := pairLoss(gp, gu)
 	lpp := float64(lossCount2(gp, gp)) / float64(2*int64(len(gp))*int64(len(gp)-1))
-	return (lpu - theta*lpp + theta/(2*(np-1))) / (1 - theta)
+	return (lpu - float64(theta*lpp) + theta/(2*(np-1))) / (1 - theta)
 }
 
 // aulPU is AUL^PU of the AUL paper (Eq. 4): the labeled scores gl ranked

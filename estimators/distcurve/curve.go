@@ -100,7 +100,7 @@ func curveOf(avg []float64) ([]float64, error) {
 // method on the sorted x: position p/100 (n - 1), linear interpolation
 // between its neighbours.
 func percentileSorted(x []float64, n, p int) float64 {
-	pos := float64(p) / 100 * float64(n-1)
+	pos := float64(float64(p) / 100 * float64(n-1)) // rounded: arm64 would fuse it into pos - lo
 	lo := int(math.Floor(pos))
 	if lo >= n-1 {
 		return x[n-1]
@@ -109,9 +109,9 @@ func percentileSorted(x []float64, n, p int) float64 {
 	a, b := x[lo], x[lo+1]
 	// numpy's _lerp: from the nearer end, so t = 1 returns b exactly.
 	if t >= 0.5 {
-		return b - (b-a)*(1-t)
+		return b - float64((b-a)*(1-t))
 	}
-	return a + (b-a)*t
+	return a + float64((b-a)*t)
 }
 
 // remover finds and removes nearest alive mixture points.

@@ -75,7 +75,7 @@ func (n *Network) Raw(x []float64) float64 {
 			s := l.B[o]
 			row := l.W[o*l.In : (o+1)*l.In]
 			for i, w := range row {
-				s += w * cur[i]
+				s += float64(w * cur[i])
 			}
 			if k < len(n.Layers)-1 && s < 0 {
 				s = 0

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
 
 // errBreakdown reports that the active-set method met a numerically
@@ -161,7 +163,7 @@ func (c *chol) finishRow(i, j0 int, x float64, cs, sn []float64) {
 	}
 	// Rotation i zeroes the entry at i+1 of row i.
 	a, b := x, ri[i+1]
-	r := math.Hypot(a, b)
+	r := portmath.Hypot(a, b) // not math.Hypot: arm64 fuses its multiply-add
 	cs[i], sn[i] = a/r, b/r
 	ri[i] = r
 	c.rows[i] = ri[:i+1]
@@ -437,7 +439,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 				return step, errBreakdown // the one row just added leaves at once: rounding
 			}
 			for k, t := range sup {
-				q.v[t] += alpha * (z[k] - q.v[t])
+				q.v[t] += float64(alpha * (z[k] - q.v[t]))
 			}
 			// Remove the blocking row and any row heading below 0 whose weight
 			// is (rounded to) 0; a row at 0 heading up stays.
@@ -461,7 +463,7 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		var vKu float64
 		for k, t := range sup {
 			q.v[t] = z[k]
-			vKu += z[k] * q.ku(t)
+			vKu += float64(z[k] * q.ku(t))
 		}
 		// A batch that brought no decrease (its rows left again) is
 		// followed by the single most violating row, which in exact
@@ -565,7 +567,7 @@ func (q *qp) supportMax(sup []int) float64 {
 func (q *qp) violating(out []int, gmax float64) []int {
 	var cand []int
 	for _, t := range out {
-		if q.g[t] < gmax-q.tol*activeTolFactor {
+		if q.g[t] < gmax-float64(q.tol*activeTolFactor) {
 			cand = append(cand, t)
 		}
 	}
@@ -584,7 +586,7 @@ func simplexMinimiser(a, b []float64) ([]float64, float64, bool) {
 	z := make([]float64, len(a))
 	feasible := true
 	for k := range a {
-		z[k] = a[k] + rho*b[k]
+		z[k] = a[k] + float64(rho*b[k])
 		if !(z[k] > 0) {
 			feasible = false
 		}
@@ -601,8 +603,8 @@ func dropPosition(c *chol, a, b []float64, p int) ([]float64, []float64) {
 	e := c.unitSolve(p)
 	fa, fb := a[p]/e[p], b[p]/e[p]
 	for k, ek := range e {
-		a[k] -= fa * ek
-		b[k] -= fb * ek
+		a[k] -= float64(fa * ek)
+		b[k] -= float64(fb * ek)
 	}
 	return slices.Delete(a, p, p+1), slices.Delete(b, p, p+1)
 }

@@ -546,30 +546,30 @@ func genSubTile(p emit, s isa) {
 // AVX-512 subTile prefetches its rows.
 const subTilePrefetch = 512
 
-// The constants of math.Exp's amd64 assembly (GOROOT/src/math/exp_amd64.s,
-// the same decimal literals), each a row of 8 lanes (64 bytes) in the
-// table expc at these offsets, so that a ZMM or YMM operand reads it
-// whole; expBias holds 16 int32 lanes of 1023.
+// The constants of portmath.Exp (fdlibm's e_exp.c, the same decimal
+// literals), each a row of 8 lanes (64 bytes) in the table expc at these
+// offsets, so that a ZMM or YMM operand reads it whole; expBias holds 16
+// int32 lanes of 1023.
 var expConsts = []struct {
 	name, lit string
 }{
-	{"expLog2e", "1.4426950408889634073599246810018920"},
-	{"expLn2U", "0.69314718055966295651160180568695068359375"},
-	{"expLn2L", "0.28235290563031577122588448175013436025525412068e-12"},
-	{"expSixteenth", "0.0625"},
-	{"expC8", "2.4801587301587301587e-5"},
-	{"expC7", "1.9841269841269841270e-4"},
-	{"expC6", "1.3888888888888888889e-3"},
-	{"expC5", "8.3333333333333333333e-3"},
-	{"expC4", "4.1666666666666666667e-2"},
-	{"expC3", "1.6666666666666666667e-1"},
+	{"expLog2e", "1.44269504088896338700e+00"},
+	{"expLn2Hi", "6.93147180369123816490e-01"},
+	{"expLn2Lo", "1.90821492927058770002e-10"},
+	{"expP1", "1.66666666666666657415e-01"},
+	{"expP2", "-2.77777777770155933842e-03"},
+	{"expP3", "6.61375632143793436117e-05"},
+	{"expP4", "-1.65339022054652515390e-06"},
+	{"expP5", "4.13813679705723846039e-08"},
 	{"expHalf", "0.5"},
 	{"expOne", "1.0"},
 	{"expTwo", "2.0"},
-	// The fast path's range: math.Exp's assembly takes neither its
-	// overflow nor its subnormal branch for -708 <= x <= 709.
+	// The fast path's range: for -708 <= x <= 0, k >= -1021 and 2^k e^r
+	// is a normal number (portmath.Exp's multiplication by 2^k).
 	{"expLo", "-708"},
-	{"expHi", "709"},
+	{"expZero", "0"},
+	// Above -2^-28 portmath.Exp returns 1 + x.
+	{"expNearZero", "-3.7252902984619140625e-09"},
 }
 
 // expOff returns the byte offset of a constant in expc.
@@ -587,7 +587,7 @@ func expOff(name string) int {
 
 func expData(p emit) {
 	p("")
-	p("// expc: math.Exp's constants (exp_amd64.s), 8 lanes each; then 16 int32 lanes of 1023.")
+	p("// expc: portmath.Exp's constants (fdlibm), 8 lanes each; then 16 int32 lanes of 1023.")
 	for i, c := range expConsts {
 		v, err := strconv.ParseFloat(c.lit, 64)
 		if err != nil {
@@ -603,16 +603,17 @@ func expData(p emit) {
 	p("GLOBL expc<>(SB), RODATA|NOPTR, $%d", expOff("expBias")+64)
 }
 
-// genExp: dst[k] = math.Exp(-src[k]/den) for whole registers from the start,
-// as long as every lane's argument lies in [-708, 709]; it returns how many
-// elements it did (the Go wrapper does the vector with a lane out of that
-// range, and the tail, with math.Exp, then calls again). Each lane performs
-// the operations of math.Exp's amd64 assembly on CPUs with FMA (its avxfma
-// branch), in its order: x = src / (-den) (which is (-src)/den: division
-// is symmetric in sign); the exponent k = round(x log2 e) by VCVTPD2DQ (the
-// MXCSR rounding, as CVTSD2SL), r = x - k ln2 in two fused steps, r/16, the
-// Taylor polynomial by fused Horner steps, four squarings of (1 + y) by
-// y(y + 2), then the scaling by 2^k through the exponent bits.
+// genExp: dst[k] = portmath.Exp(-src[k]/den) for whole registers from the
+// start, as long as every lane's argument x = -src[k]/den lies in [-708, 0];
+// it returns how many elements it did (the Go wrapper does the vector with
+// a lane out of that range, and the tail, with portmath.Exp, then calls
+// again). Each lane performs portmath.Exp's operations in its order, each
+// rounded (no fused multiply-add): x = src / (-den) (which is (-src)/den:
+// division is symmetric in sign); k = trunc(x log2e - 1/2) (VCVTTPD2DQ, as
+// Go's int conversion); hi = x - k ln2Hi, lo = k ln2Lo, r = hi - lo,
+// t = r^2, c = r - t P(t) by Horner steps, y = 1 - ((lo - r c/(2 - c)) -
+// hi), then y 2^k through the exponent bits; lanes with x > -2^-28 take
+// 1 + x instead.
 func genExp(p emit, s isa) {
 	name := "expNeg" + s.suffix
 	text(p, name, "(dst, src *float64, n int, nden float64) int", 40)
@@ -621,59 +622,83 @@ func genExp(p emit, s isa) {
 	if s.w == 4 {
 		half = "X"
 	}
+	v := s.v
 	p("\tMOVQ dst+0(FP), DI")
 	p("\tMOVQ src+8(FP), SI")
 	p("\tMOVQ n+16(FP), CX")
 	p("\tANDQ $-%d, CX", s.w)
-	p("\tVBROADCASTSD nden+24(FP), %s", s.v(15))
+	p("\tVBROADCASTSD nden+24(FP), %s", v(15))
 	p("\tLEAQ expc<>(SB), R8")
 	p("\tXORQ AX, AX")
 	p("%sloop:", name)
 	p("\tCMPQ AX, CX")
 	p("\tJGE %sdone", name)
-	p("\tVMOVUPD (SI)(AX*8), %s", s.v(0))
-	p("\tVDIVPD %s, %s, %s", s.v(15), s.v(0), s.v(0))
-	// Every lane in [-708, 709] (ordered compares: NaN fails), else stop.
+	// x (register 0).
+	p("\tVMOVUPD (SI)(AX*8), %s", v(0))
+	p("\tVDIVPD %s, %s, %s", v(15), v(0), v(0))
+	// Every lane in [-708, 0] (ordered compares: NaN fails), else stop.
 	if s.w == 8 {
 		p("\tVCMPPD $0x1d, %s, Z0, K1", c("expLo"))
-		p("\tVCMPPD $0x12, %s, Z0, K1, K2", c("expHi"))
+		p("\tVCMPPD $0x12, %s, Z0, K1, K2", c("expZero"))
 		p("\tKMOVB K2, BX")
 		p("\tCMPQ BX, $0xff")
 	} else {
 		p("\tVCMPPD $0x1d, %s, Y0, Y3", c("expLo"))
-		p("\tVCMPPD $0x12, %s, Y0, Y4", c("expHi"))
+		p("\tVCMPPD $0x12, %s, Y0, Y4", c("expZero"))
 		p("\tVANDPD Y4, Y3, Y3")
 		p("\tVMOVMSKPD Y3, BX")
 		p("\tCMPQ BX, $0xf")
 	}
 	p("\tJNE %sdone", name)
-	p("\tVMULPD %s, %s, %s", c("expLog2e"), s.v(0), s.v(1))
+	// k (int32 lanes in register 2) and kf (register 1).
+	p("\tVMULPD %s, %s, %s", c("expLog2e"), v(0), v(1))
+	p("\tVSUBPD %s, %s, %s", c("expHalf"), v(1), v(1))
 	if s.w == 8 {
-		p("\tVCVTPD2DQ Z1, Y2")
+		p("\tVCVTTPD2DQ Z1, Y2")
 		p("\tVCVTDQ2PD Y2, Z1")
 	} else {
-		p("\tVCVTPD2DQY Y1, X2")
+		p("\tVCVTTPD2DQY Y1, X2")
 		p("\tVCVTDQ2PD X2, Y1")
 	}
-	p("\tVFNMADD231PD %s, %s, %s", c("expLn2U"), s.v(1), s.v(0))
-	p("\tVFNMADD231PD %s, %s, %s", c("expLn2L"), s.v(1), s.v(0))
-	p("\tVMULPD %s, %s, %s", c("expSixteenth"), s.v(0), s.v(0))
-	p("\tVMOVUPD %s, %s", c("expC8"), s.v(1))
-	for _, k := range []string{"expC7", "expC6", "expC5", "expC4", "expC3", "expHalf", "expOne"} {
-		p("\tVFMADD213PD %s, %s, %s", c(k), s.v(0), s.v(1))
+	// hi (register 3), lo (4), r (5), t (6).
+	p("\tVMULPD %s, %s, %s", c("expLn2Hi"), v(1), v(3))
+	p("\tVSUBPD %s, %s, %s", v(3), v(0), v(3))
+	p("\tVMULPD %s, %s, %s", c("expLn2Lo"), v(1), v(4))
+	p("\tVSUBPD %s, %s, %s", v(4), v(3), v(5))
+	p("\tVMULPD %s, %s, %s", v(5), v(5), v(6))
+	// P(t) (register 7) by Horner steps, then c = r - t P(t) (register 7).
+	p("\tVMULPD %s, %s, %s", c("expP5"), v(6), v(7))
+	for _, k := range []string{"expP4", "expP3", "expP2"} {
+		p("\tVADDPD %s, %s, %s", c(k), v(7), v(7))
+		p("\tVMULPD %s, %s, %s", v(6), v(7), v(7))
 	}
-	p("\tVMULPD %s, %s, %s", s.v(1), s.v(0), s.v(0))
-	for range 3 {
-		p("\tVADDPD %s, %s, %s", c("expTwo"), s.v(0), s.v(1))
-		p("\tVMULPD %s, %s, %s", s.v(1), s.v(0), s.v(0))
-	}
-	p("\tVADDPD %s, %s, %s", c("expTwo"), s.v(0), s.v(1))
-	p("\tVFMADD213PD %s, %s, %s", c("expOne"), s.v(1), s.v(0))
+	p("\tVADDPD %s, %s, %s", c("expP1"), v(7), v(7))
+	p("\tVMULPD %s, %s, %s", v(6), v(7), v(7))
+	p("\tVSUBPD %s, %s, %s", v(7), v(5), v(7))
+	// y = 1 - ((lo - r c/(2 - c)) - hi) (register 5).
+	p("\tVMULPD %s, %s, %s", v(7), v(5), v(5))
+	p("\tVMOVUPD %s, %s", c("expTwo"), v(8))
+	p("\tVSUBPD %s, %s, %s", v(7), v(8), v(8))
+	p("\tVDIVPD %s, %s, %s", v(8), v(5), v(5))
+	p("\tVSUBPD %s, %s, %s", v(5), v(4), v(4))
+	p("\tVSUBPD %s, %s, %s", v(3), v(4), v(4))
+	p("\tVMOVUPD %s, %s", c("expOne"), v(5))
+	p("\tVSUBPD %s, %s, %s", v(4), v(5), v(5))
+	// Times 2^k: (k + 1023) << 52 as a double's bits.
 	p("\tVPADDD %s, %s2, %s2", c("expBias"), half, half)
-	p("\tVPMOVSXDQ %s2, %s", half, s.v(2))
-	p("\tVPSLLQ $52, %s, %s", s.v(2), s.v(2))
-	p("\tVMULPD %s, %s, %s", s.v(2), s.v(0), s.v(0))
-	p("\tVMOVUPD %s, (DI)(AX*8)", s.v(0))
+	p("\tVPMOVSXDQ %s2, %s", half, v(2))
+	p("\tVPSLLQ $52, %s, %s", v(2), v(2))
+	p("\tVMULPD %s, %s, %s", v(2), v(5), v(5))
+	// Lanes with x > -2^-28: 1 + x.
+	if s.w == 8 {
+		p("\tVCMPPD $0x1e, %s, Z0, K3", c("expNearZero"))
+		p("\tVADDPD %s, Z0, K3, Z5", c("expOne"))
+	} else {
+		p("\tVCMPPD $0x1e, %s, Y0, Y3", c("expNearZero"))
+		p("\tVADDPD %s, Y0, Y4", c("expOne"))
+		p("\tVBLENDVPD Y3, Y4, Y5, Y5")
+	}
+	p("\tVMOVUPD %s, (DI)(AX*8)", v(5))
 	p("\tADDQ $%d, AX", s.w)
 	p("\tJMP %sloop", name)
 	p("%sdone:", name)

@@ -327,7 +327,7 @@ func runWith(ctx context.Context, src kernelSource, n, nMix int, med float64, op
 		return nil, err
 	}
 	res.BeginSlope = (res.D105 - res.D100) / (slopeStart - 1)
-	res.Nu1 = ((1-nuWeight)*res.BeginSlope + nuWeight*res.Delta) / res.Delta
+	res.Nu1 = (float64((1-nuWeight)*res.BeginSlope) + float64(nuWeight*res.Delta)) / res.Delta
 	res.Nu2Raw = (1 / math.Sqrt(float64(min(nMix, nComp)))) / res.Delta
 	res.Nu2 = res.Nu2Raw
 	if res.Nu2Raw > nu2Max {
@@ -337,7 +337,7 @@ func runWith(ctx context.Context, src kernelSource, n, nMix int, med float64, op
 		lo, hi := lambdaLo, lambdaHi
 		var path []Step
 		for hi-lo > bisectEps {
-			m := (lo + hi) / 2
+			m := float64((lo + hi) / 2) // rounded: arm64 would fuse its (exact) halving into m + eps/2
 			dm, err := dist(m)
 			if err != nil {
 				return 0, nil, err

@@ -80,7 +80,7 @@ func (q *qp) u(t int) float64 {
 // ku returns (K u)_t at the current lambda: lambda (K 1_m/N)_t + (1 -
 // lambda) (K 1_c/M)_t.
 func (q *qp) ku(t int) float64 {
-	return q.lambda*q.ka[t] + (1-q.lambda)*q.kb[t]
+	return float64(q.lambda*q.ka[t]) + float64((1-q.lambda)*q.kb[t])
 }
 
 // solution is one solved QP.
@@ -153,7 +153,7 @@ func (q *qp) solve(ctx context.Context, lambda float64) (solution, error) {
 	}
 	rec := &solvedV{lambda: lambda}
 	for t, vt := range q.v {
-		sol.squared += (vt - q.u(t)) * q.g[t]
+		sol.squared += float64((vt - q.u(t)) * q.g[t])
 		if vt > 0 {
 			sol.support++
 			rec.rows = append(rec.rows, t)
@@ -271,7 +271,7 @@ const warmNear = 0.1
 func (q *qp) bestVertex(lambda float64) int {
 	best, bt := math.Inf(1), 0
 	for t := range q.n {
-		if f := q.diag[t] - 2*(lambda*q.ka[t]+(1-lambda)*q.kb[t]); f < best {
+		if f := q.diag[t] - float64(2*(float64(lambda*q.ka[t])+float64((1-lambda)*q.kb[t]))); f < best {
 			best, bt = f, t
 		}
 	}
@@ -391,7 +391,7 @@ func (q *qp) smo(ctx context.Context, budget int) (int, error) {
 		kj := k[j*n : (j+1)*n : (j+1)*n]
 		i, gmin, gmax = -1, math.Inf(1), math.Inf(-1)
 		for t := range g {
-			gt := g[t] + s*(ki[t]-kj[t])
+			gt := g[t] + float64(s*(ki[t]-kj[t]))
 			g[t] = gt
 			if gt < gmin {
 				gmin, i = gt, t

@@ -107,7 +107,7 @@ func scaleRows(rows [][]float64, s Scaling) ([][]float64, []int, error) {
 			var ss float64
 			for _, r := range rows {
 				t := r[j] - mean
-				ss += t * t
+				ss += float64(t * t)
 			}
 			shift[j], scale[j] = mean, math.Sqrt(ss/n)
 		case MinMax:

@@ -1,6 +1,8 @@
 package kmpe
 
-import "math"
+import (
+	"github.com/pueval/pueval/internal/portmath"
+)
 
 //go:generate go run gen_vec.go
 
@@ -30,11 +32,11 @@ import "math"
 //     do not.
 //
 // The summation order is thus fixed by the statements, so a result depends
-// on nothing but the inputs. The exception that proves it: expNeg's
-// statement is math.Exp, whose amd64 assembly itself uses FMA where the
-// CPU has it; the vector exp reproduces that branch and runs only where
-// math.Exp takes it, so kernel values are math.Exp's on every CPU (which
-// differ between amd64 CPUs with and without FMA, as they did before).
+// on nothing but the inputs. expNeg's statement is portmath.Exp (fdlibm's
+// algorithm, products rounded), not math.Exp, whose amd64 assembly takes
+// an FMA branch where the CPU has FMA and differs from arm64's: the vector
+// exp performs portmath.Exp's operations lane by lane, so the kernel's
+// values are the same on every CPU and architecture.
 
 // vecKernels is one implementation of the kernels: the plain Go
 // (goKernels) or one instruction set's assembly (vec_amd64.go).
@@ -52,7 +54,7 @@ type vecKernels struct {
 	// subTile is the Cholesky factor's trailing update of subRows rows
 	// (see subTileGo).
 	subTile func(rows [][]float64, k0, kn int, pt []float64, ldp, j0, nc int)
-	// expNeg sets dst[k] = math.Exp(-src[k]/den), the Gaussian kernel of
+	// expNeg sets dst[k] = portmath.Exp(-src[k]/den), the Gaussian kernel of
 	// squared distances (see expNegGo).
 	expNeg func(dst, src []float64, den float64)
 	// sqDist computes squared distances of subRows rows to runs of
@@ -214,15 +216,14 @@ func subTileGo(rows [][]float64, k0, kn int, pt []float64, ldp, j0, nc int) {
 	}
 }
 
-// expNegGo sets dst[k] = math.Exp(-src[k]/den) (dst may be src). The
-// statement is math.Exp itself: the assembly versions compute what
-// math.Exp's own amd64 assembly computes, lane by lane, and are used only
-// where that takes its FMA branch (vec_amd64.go), so the kernel's values
-// are math.Exp's on every CPU.
+// expNegGo sets dst[k] = portmath.Exp(-src[k]/den) (dst may be src):
+// the same bits on every CPU (math.Exp's differ between amd64 CPUs with
+// and without FMA, and on arm64). The assembly versions compute what
+// portmath.Exp computes, lane by lane (vec_amd64.go).
 func expNegGo(dst, src []float64, den float64) {
 	dst = dst[:len(src)]
 	for k, x := range src {
-		dst[k] = math.Exp(-x / den)
+		dst[k] = portmath.Exp(-x / den)
 	}
 }
 

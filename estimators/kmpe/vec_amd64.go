@@ -3,9 +3,9 @@
 package kmpe
 
 import (
-	"math"
 	"unsafe"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"golang.org/x/sys/cpu"
 )
 
@@ -18,10 +18,6 @@ var (
 	// and DQ (VEXTRACTF64X2 and the like).
 	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
 	hasAVX2   = cpu.X86.HasAVX2
-	// hasFMA is math.Exp's test for its FMA branch (GOROOT/src/math/
-	// exp_amd64.go), which the vector exp reproduces: without it the
-	// plain math.Exp runs.
-	hasFMA = cpu.X86.HasAVX && cpu.X86.HasFMA
 )
 
 var avx512Kernels = vecKernels{name: "avx512",
@@ -131,22 +127,18 @@ func sqDistArgs(out []float64, ldo int, xb, xt []float64, ldt, d, nc int) {
 	}
 }
 
-// expNegVec runs an assembly exp (w lanes) where math.Exp would take its
-// FMA branch: the assembly stops at a register with an argument outside
-// [-708, 709] (math.Exp's overflow, subnormal and special cases), which
-// math.Exp then does, with the tail.
+// expNegVec runs an assembly exp (w lanes, portmath.Exp's operations):
+// the assembly stops at a register with an argument outside [-708, 0]
+// (portmath.Exp's subnormal and special cases, NaN), which portmath.Exp
+// then does, with the tail.
 func expNegVec(f func(dst, src *float64, n int, nden float64) int, w int, dst, src []float64, den float64) {
 	dst = dst[:len(src)]
-	if !hasFMA {
-		expNegGo(dst, src, den)
-		return
-	}
 	for k := 0; k < len(src); {
 		if len(src)-k >= w {
 			k += f(&dst[k], &src[k], len(src)-k, -den)
 		}
 		for end := min(k+w, len(src)); k < end; k++ {
-			dst[k] = math.Exp(-src[k] / den)
+			dst[k] = portmath.Exp(-src[k] / den)
 		}
 	}
 }

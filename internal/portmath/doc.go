@@ -1,5 +1,5 @@
-// Package portmath computes e^x and ln x with the same bits on every CPU
-// and architecture, so that results built on them (a boosted model's
+// Package portmath computes e^x, ln x, x^y, the logistic function and
+// sqrt(p^2 + q^2) with the same bits on every CPU and architecture, so that results built on them (a boosted model's
 // probabilities, a Gaussian kernel matrix, a Platt fit) are reproducible to
 // the bit anywhere.
 //
@@ -39,6 +39,19 @@
 //
 // and ln x = k ln2_hi + (ln(1 + f) + k ln2_lo). Within 1 ulp (TestLog).
 // ln 0 = -Inf, ln x = NaN for x < 0.
+//
+// # Pow
+//
+// math.Pow's algorithm, x^y = e^(yf ln x) x^yi 2^..., with Exp and Log
+// above for the math package's (the fractional part yf in [-1/2, 1/2],
+// the integer part by repeated squaring of the mantissa, exact for
+// 10^k to k = 22).
+//
+// # Hypot
+//
+// sqrt(p^2 + q^2) = |p| sqrt(1 + (q/p)^2) with |p| >= |q|: the operations
+// of math.Hypot's amd64 assembly (so the same bits there), which arm64's
+// Go version fuses.
 //
 // Kernels that need many values at once (estimators/kmpe's vector
 // exponential) perform the operations of Exp lane by lane and are tested

@@ -109,3 +109,85 @@ func Sigmoid(m float64) float64 {
 	e := Exp(m)
 	return e / (1 + e)
 }
+
+// Hypot returns sqrt(p^2 + q^2) as |p| sqrt(1 + (q/p)^2) with |p| >= |q|
+// (avoiding overflow), with the same bits on every platform: math.Hypot
+// computes this in assembly on amd64 and in Go elsewhere, where arm64
+// fuses the 1 + (q/p)^2 into one multiply-add. Hypot(±Inf, q) = +Inf,
+// Hypot(NaN, q) = NaN (q finite), Hypot(0, 0) = 0.
+func Hypot(p, q float64) float64 {
+	p, q = math.Abs(p), math.Abs(q)
+	switch {
+	case math.IsInf(p, 1) || math.IsInf(q, 1):
+		return math.Inf(1)
+	case p != p || q != q:
+		return math.NaN()
+	}
+	if p < q {
+		p, q = q, p
+	}
+	if p == 0 {
+		return 0
+	}
+	q = q / p
+	return p * math.Sqrt(1+float64(q*q))
+}
+
+// Pow returns x^y with the same bits on every platform: math.Pow's
+// algorithm (the fractional part of y as e^(yf ln x) with |yf| <= 1/2,
+// the integer part by repeated squaring of x's mantissa, the exponents
+// kept apart and applied at the end by math.Ldexp), with Exp and Log for
+// math.Exp and math.Log, which math.Pow calls. The special cases (x or y
+// zero, infinite or NaN, y = ±1/2, |y| >= 2^63) are math.Pow's exact
+// values.
+func Pow(x, y float64) float64 {
+	switch {
+	case y == 0 || x == 1:
+		return 1
+	case y == 1:
+		return x
+	case x != x || y != y:
+		return math.NaN()
+	case x == 0 || math.IsInf(x, 0) || math.IsInf(y, 0) || y == 0.5 || y == -0.5:
+		return math.Pow(x, y) // exact: no Exp or Log on these paths
+	}
+	yi, yf := math.Modf(math.Abs(y))
+	if yf != 0 && x < 0 {
+		return math.NaN()
+	}
+	if yi >= 1<<63 {
+		return math.Pow(x, y) // 0, 1 or +Inf
+	}
+	// x^y = a1 2^ae.
+	a1, ae := 1.0, 0
+	if yf != 0 {
+		if yf > 0.5 {
+			yf--
+			yi++
+		}
+		a1 = Exp(float64(yf * Log(x)))
+	}
+	x1, xe := math.Frexp(x)
+	for i := int64(yi); i != 0; i >>= 1 {
+		if xe < -1<<12 || 1<<12 < xe {
+			// Catastrophic overflow or underflow: as math.Pow.
+			ae += xe
+			break
+		}
+		if i&1 == 1 {
+			a1 *= x1
+			ae += xe
+		}
+		x1 = float64(x1 * x1) // rounded: arm64 would fuse it into x1 + x1 below
+		xe <<= 1
+		if x1 < .5 {
+			x1 += x1
+			xe--
+		}
+	}
+	if y < 0 {
+		a1 = 1 / a1
+		ae = -ae
+	}
+	return math.Ldexp(a1, ae)
+}
