@@ -32,7 +32,7 @@ func TestDistCurveEstimator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(c.Key(), "distcurve/v1 repeats=10 network=") {
+	if !strings.HasPrefix(c.Key(), "distcurve/v2 repeats=10 network=") {
 		t.Errorf("key %q", c.Key())
 	}
 	e, err := c.New()

@@ -29,7 +29,7 @@ func TestKMRegistry(t *testing.T) {
 	if a.Key() != b.Key() || a.Key() == (&KM{name: KM1Name}).Key() || a.Key() == (&KM{name: KM2Name, Features: "raw"}).Key() {
 		t.Errorf("keys: %s / %s", a.Key(), b.Key())
 	}
-	if !strings.Contains(a.Key(), `km2/v1 {"features":"zscore","tolerance":1e-10}`) {
+	if !strings.Contains(a.Key(), `km2/v2 {"features":"zscore","tolerance":1e-10}`) {
 		t.Errorf("key %s", a.Key())
 	}
 	bad := &KM{name: KM1Name, Features: "log", Tolerance: -1}
