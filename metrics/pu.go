@@ -1,6 +1,10 @@
 package metrics
 
-import "math"
+import (
+	"math"
+
+	"github.com/pueval/pueval/internal/portmath"
+)
 
 // PUMeasures are the performance measures of the PULP paper computed from
 // positive-unlabeled data, reading the labels as labeled (true) versus
@@ -82,7 +86,7 @@ func hypergeomLowerTail(x, n, k, d int) float64 {
 				break
 			}
 		}
-		return math.Min(1, math.Exp(logHypergeomPMF(x, n, k, d))*sum)
+		return math.Min(1, portmath.Exp(logHypergeomPMF(x, n, k, d))*sum)
 	}
 	// x above the mode: 1 - P(X >= x+1), whose terms decrease from x+1 up to hi.
 	sum, term := 1.0, 1.0
@@ -94,7 +98,7 @@ func hypergeomLowerTail(x, n, k, d int) float64 {
 			break
 		}
 	}
-	return math.Max(0, 1-math.Exp(logHypergeomPMF(x+1, n, k, d))*sum)
+	return math.Max(0, 1-portmath.Exp(logHypergeomPMF(x+1, n, k, d))*sum)
 }
 
 // logHypergeomPMF is log P(X = x) for X ~ Hypergeometric(population n,
@@ -122,17 +126,17 @@ func logBinomPMF(x, n int, p, q float64) float64 {
 		if p < 0.1 {
 			return -bd0(fn, fn*q) - fn*p
 		}
-		return fn * math.Log(q)
+		return fn * portmath.Log(q)
 	case x == n:
 		if q < 0.1 {
 			return -bd0(fn, fn*p) - fn*q
 		}
-		return fn * math.Log(p)
+		return fn * portmath.Log(p)
 	}
 	lc := stirlerr(n) - stirlerr(x) - stirlerr(n-x) - bd0(fx, fn*p) - bd0(fn-fx, fn*q)
 	// log(2 pi x (n-x)/n), with (n-x)/n rounded once: R's log1p(-x/n) loses
 	// digits when x is close to n.
-	return lc - 0.5*math.Log(2*math.Pi*fx*((fn-fx)/fn))
+	return lc - 0.5*portmath.Log(2*math.Pi*fx*((fn-fx)/fn))
 }
 
 // bd0 is the deviance term x log(x/m) + m - x, by its series in (x-m)/(x+m)
@@ -152,7 +156,7 @@ func bd0(x, m float64) float64 {
 			s = s1
 		}
 	}
-	return x*math.Log(x/m) + m - x
+	return x*portmath.Log(x/m) + m - x
 }
 
 // stirlerrSmall[n] = log(n!) - log(sqrt(2 pi n) (n/e)^n) for n <= 15, from

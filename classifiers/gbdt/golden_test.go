@@ -2,13 +2,11 @@ package gbdt
 
 import (
 	"context"
-	"encoding/binary"
-	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pueval/pueval/internal/goldenbits"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -60,21 +58,16 @@ func TestGoldenBits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := fnv.New64a()
-	var b [8]byte
-	put := func(v float64) {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
+	h := goldenbits.New()
 	for _, v := range res.Margins {
-		put(v)
-		put(Sigmoid(v))
+		h.Add(v)
+		h.Add(Sigmoid(v))
 	}
 	n, _ := x.Dims()
 	for i := range n {
-		put(m.Margin(x.RawRowView(i)))
+		h.Add(m.Margin(x.RawRowView(i)))
 	}
-	got := fmt.Sprintf("%016x", h.Sum64())
+	got := h.String()
 	t.Logf("golden bits %s (%d rows)", got, n)
 	if got != goldenOOF {
 		t.Errorf("out-of-fold scores and margins hash to %s on this platform, %s where goldenOOF was written", got, goldenOOF)

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -380,10 +381,10 @@ func eStep(x *mat.Dense, p Params, resp, dens []float64) float64 {
 		v := p.Vars.RawRowView(j)
 		s := 0.0
 		for t := range d {
-			s += math.Log(2 * math.Pi * v[t])
+			s += portmath.Log(2 * math.Pi * v[t])
 			prec[j*d+t] = 1 / v[t]
 		}
-		c[j] = math.Log(p.Weights[j]) - s/2
+		c[j] = portmath.Log(p.Weights[j]) - s/2
 	}
 	total := 0.0
 	for i := range n {
@@ -403,11 +404,11 @@ func eStep(x *mat.Dense, p Params, resp, dens []float64) float64 {
 		}
 		s := 0.0
 		for j := range k {
-			s += math.Exp(lp[j] - top)
+			s += portmath.Exp(lp[j] - top)
 		}
-		lse := top + math.Log(s)
+		lse := top + portmath.Log(s)
 		for j := range k {
-			lp[j] = math.Exp(lp[j] - lse)
+			lp[j] = portmath.Exp(lp[j] - lse)
 		}
 		dens[i] = lse
 		total += lse

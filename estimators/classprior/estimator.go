@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -290,9 +291,9 @@ func (o Options) points() ([]float64, error) {
 				bad("grid log_from %v, log_to %v: want 0 < log_from < log_to < 1", g.LogFrom, g.LogTo)
 			} else {
 				// MATLAB logspace: 10^linspace(log10(from), log10(to), n).
-				l0, l1 := math.Log10(g.LogFrom), math.Log10(g.LogTo)
+				l0, l1 := portmath.Log(g.LogFrom)*(1/math.Ln10), portmath.Log(g.LogTo)*(1/math.Ln10) // math.Log10's formula
 				for i := range n {
-					pts = append(pts, math.Pow(10, l0+float64(i)*(l1-l0)/float64(n-1)))
+					pts = append(pts, portmath.Pow(10, l0+float64(i)*(l1-l0)/float64(n-1)))
 				}
 			}
 		}

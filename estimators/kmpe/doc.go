@@ -122,15 +122,19 @@
 // LAPACK's through gonum), which also does the forward substitutions of a
 // batch of entering rows (chol.forwardMany: their solutions transposed as
 // the panel), the squared distances and the kernel's exp.
-// For a given architecture a result does not depend on which of them runs:
-// the elementwise kernels round every product before adding it (no FMA),
-// the reductions have a fixed lane structure (32 or 16 partial sums, a
-// fixed tree, the tail in order) that the plain Go states and the
-// assembly follows, the factorisation is the unblocked recurrence's bit
-// for bit, and the exp is math.Exp's (its own amd64 assembly, FMA branch
-// included, lane by lane; math.Exp itself rounds differently on amd64
-// CPUs without FMA, as it always did); the tests compare the bits of
-// every implementation the CPU runs. Against the code before the kernels
+// A result does not depend on which of them runs, nor on the CPU or the
+// architecture: the elementwise kernels round every product before adding
+// it (no FMA; the Go code too, with explicit float64 conversions, which
+// keep arm64's compiler from fusing), the reductions have a fixed lane
+// structure (32 or 16 partial sums, a fixed tree, the tail in order) that
+// the plain Go states and the assembly follows, the factorisation is the
+// unblocked recurrence's bit for bit, and the exp is internal/portmath's
+// (fdlibm's algorithm, lane by lane in the assembly; math.Exp would round
+// differently on amd64 CPUs with and without FMA, and on arm64); the
+// tests compare the bits of every implementation the CPU runs, and
+// TestGoldenBits a whole result's against a hash written on AVX-512
+// amd64, which make test-cross reproduces under qemu-aarch64 and emulated
+// Haswell (AVX2) and Nehalem (no AVX) CPUs. Against the code before the kernels
 // only two things sum in another order: the dot products (32 partial sums
 // for 4) and the factorisation of a large support (the recurrence's order
 // for LAPACK's blocked one); estimates may move in their last bits (none

@@ -9,8 +9,8 @@
 //
 // Numerics: each routine performs, element by element (or partial sum by
 // partial sum), the operations of its plain-Go statement in vec.go, in its
-// order: VMULPD then VADDPD/VSUBPD (never FMA; expNeg excepted, which
-// follows math.Exp's amd64 assembly, FMA included), the reductions with the
+// order: VMULPD then VADDPD/VSUBPD (never FMA; expNeg too, which performs
+// portmath.Exp's operations), the reductions with the
 // statement's partial sums and combining tree, tails in order with the
 // scalar VMULSD/VADDSD. TestVecKernelsAgree checks the bits. Products
 // commute and x - y is x + (-y) in IEEE arithmetic, which is all the

@@ -2,12 +2,10 @@ package kmpe
 
 import (
 	"context"
-	"encoding/binary"
-	"fmt"
-	"hash/fnv"
-	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/pueval/pueval/internal/goldenbits"
 )
 
 // goldenBitsKM is the FNV-64a hash of the bits of KM's whole result on
@@ -44,20 +42,12 @@ func TestGoldenBits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := fnv.New64a()
-	var b [8]byte
-	put := func(v float64) {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	for _, v := range []float64{r.Sigma, r.Delta, r.Nu1, r.Nu2, r.KM1, r.KM2, r.Lambda1, r.Lambda2} {
-		put(v)
-	}
+	h := goldenbits.New()
+	h.Add(r.Sigma, r.Delta, r.Nu1, r.Nu2, r.KM1, r.KM2, r.Lambda1, r.Lambda2)
 	for _, s := range r.Solves {
-		put(s.Lambda)
-		put(s.Squared)
+		h.Add(s.Lambda, s.Squared)
 	}
-	got := fmt.Sprintf("%016x", h.Sum64())
+	got := h.String()
 	t.Logf("golden bits %s: kernels %s, KM1 %.6f KM2 %.6f, %d QPs", got, vk.name, r.KM1, r.KM2, len(r.Solves))
 	if got != goldenBitsKM {
 		t.Errorf("KM's result hashes to %s on this platform (kernels %s), %s where goldenBitsKM was written", got, vk.name, goldenBitsKM)

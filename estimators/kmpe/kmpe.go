@@ -227,7 +227,7 @@ func (k *directKernels) kernel(_ int, sigma float64) []float64 {
 }
 
 // pass computes the row sums at sigma, and with store the kernel over d2.
-// The kernel row is exponentiated as a whole (vk.expNeg: math.Exp's
+// The kernel row is exponentiated as a whole (vk.expNeg: portmath.Exp's
 // values), into d2's row or a worker's buffer, then summed in order.
 func (k *directKernels) pass(sigma float64, store bool) (sm, sc []float64) {
 	n, nMix, d2 := k.n, k.nMix, k.d2

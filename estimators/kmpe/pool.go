@@ -309,7 +309,7 @@ func (k *poolKernels) sums(index int, sigma float64) (sm, sc []float64) {
 			for j, r := range comp {
 				buf[j] = row[r]
 			}
-			vk.expNeg(buf, buf, den) // math.Exp's values, summed in order
+			vk.expNeg(buf, buf, den) // portmath.Exp's values, summed in order
 			var b float64
 			for _, kv := range buf {
 				b += kv
@@ -356,7 +356,7 @@ func (p *Pool) rowSumsAt(s int, sigma float64, workers int) []float64 {
 			}
 			buf := bufs[w]
 			for i := lo; i < hi; i++ {
-				vk.expNeg(buf, p.d2[i*p.n:(i+1)*p.n], den) // math.Exp's values
+				vk.expNeg(buf, p.d2[i*p.n:(i+1)*p.n], den) // portmath.Exp's values
 				var a float64
 				for _, kv := range buf {
 					a += kv
