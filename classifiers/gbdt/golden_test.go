@@ -15,8 +15,8 @@ import (
 // computed on amd64 (Zen 4: AVX-512, FMA). `make test-cross` runs
 // TestGoldenBits under qemu-aarch64 and on emulated amd64 CPUs without
 // AVX-512 (Haswell) and without AVX or FMA (Nehalem): the same bits
-// everywhere is the brief's "identical results on any CPU". (Before
-// internal/portmath the three hashed differently: math.Exp and math.Log.)
+// everywhere (README: Same results on every machine). With math.Exp's
+// sigmoid the native, arm64 and Nehalem hashes were three different ones.
 const goldenOOF = "9110ec4454060041"
 
 // goldenProblem: 1,500 rows, 6 features on a grid of 1/64 (ties), one
