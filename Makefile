@@ -31,7 +31,7 @@ test:
 ## and the avx2 kernel's on a CPU without AVX-512 (qemu-x86_64 -cpu Haswell); in both,
 ## auto must pick the kernel (PUEVAL_EXPECT_KERNEL); and the golden hashes of the packages
 ## that give the same bits on every CPU (internal/portmath, classifiers/gbdt, estimators/kmpe,
-## estimators/distcurve; classifiers/kernelauc among amd64 CPUs) under qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements
+## estimators/distcurve, classifiers/svm; classifiers/kernelauc among amd64 CPUs) under qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements
 ## on Haswell. A part whose emulator is missing is skipped, saying so. 50 s with a warm build cache; with a cold one for arm64 and
 ## riscv64 (as in CI) 167 CPU-seconds, about 2 minutes on 2 idle cores.
 # On arm64 also the plain-Go statement's own tests (fma32, tanh32, the scalar kernels): the
@@ -46,7 +46,7 @@ CROSS_HASWELL  := Haswell,-hle,-rtm,-pcid,-invpcid,-x2apic,-tsc-deadline
 # Go kernels, and the CPU on which math.Exp takes its other branch); on Haswell also kmpe's kernel
 # agreement tests, which run the AVX2 assembly against the Go statements. kernelauc is portable
 # among amd64 CPUs only: its solves are gonum's, whose arm64 code sums in another order.
-CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve
+CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve classifiers/svm
 CROSS_PORTABLE_AMD64 := $(CROSS_PORTABLE) classifiers/kernelauc
 CROSS_KMPE_AVX2 := ^Test(GoldenBits|PickKernels|VecKernelsAgree|RotKernelsAgree|SubTileKernelsAgree|ExpNegAgrees|SqDistAgrees)$$
 test-cross:

@@ -168,7 +168,8 @@ func TestNoPaperNamesInCore(t *testing.T) {
 // compiler may fuse a*b + c into one multiply-add with a single rounding
 // unless the product is converted explicitly (float64(a*b) + c): that
 // alone changes results in the last bit.
-var portablePackages = []string{"internal/portmath", "classifiers/gbdt", "estimators/kmpe", "estimators/distcurve", "classifiers/kernelauc"}
+var portablePackages = []string{"internal/portmath", "classifiers/gbdt", "estimators/kmpe", "estimators/distcurve", "classifiers/kernelauc",
+	"classifiers/svm"}
 
 // TestNoFusedMultiplyAddOnArm64 cross-compiles the command for arm64 and
 // disassembles it: no function of a portable package may contain a fused

@@ -322,7 +322,7 @@ func Train(ctx context.Context, prob Problem, p Params) (*Model, error) {
 	case !converged:
 		m.Stop = StopMaxIter
 	}
-	m.Flops = 2*float64(s.cache.madds+s.reconMadds) + 20*float64(s.cache.exps) + 10*float64(n)*float64(s.iters)
+	m.Flops = float64(2*float64(s.cache.madds+s.reconMadds)) + float64(20*float64(s.cache.exps)) + float64(10*float64(n)*float64(s.iters))
 	wsum, werr := 0.0, 0.0
 	for t, yt := range s.y {
 		w := s.hi[t] - s.lo[t] // C W_t

@@ -25,7 +25,7 @@ type Platt struct {
 // Prob returns 1/(1 + exp(A f + B)), computed without overflow (every
 // exponential has a non-positive argument).
 func (p Platt) Prob(f float64) float64 {
-	z := p.A*f + p.B
+	z := float64(p.A*f) + p.B // rounded: arm64 would fuse it (the same bits everywhere)
 	if z >= 0 {
 		e := portmath.Exp(-z)
 		return e / (1 + e)
@@ -81,11 +81,11 @@ func FitPlatt(dec []float64, y []bool) (Platt, error) {
 	obj := func(a, b float64) float64 {
 		s := 0.0
 		for i, f := range dec {
-			z := a*f + b
+			z := float64(a*f) + b
 			if z >= 0 {
-				s += t[i]*z + math.Log1p(portmath.Exp(-z))
+				s += float64(t[i]*z) + math.Log1p(portmath.Exp(-z))
 			} else {
-				s += (t[i]-1)*z + math.Log1p(portmath.Exp(z))
+				s += float64((t[i]-1)*z) + math.Log1p(portmath.Exp(z))
 			}
 		}
 		return s
@@ -98,7 +98,7 @@ func FitPlatt(dec []float64, y []bool) (Platt, error) {
 		// Gradient and Hessian of the objective in (A, B).
 		h11, h22, h21, g1, g2 := plattSigma, plattSigma, 0.0, 0.0, 0.0
 		for i, f := range dec {
-			z := p.A*f + p.B
+			z := float64(p.A*f) + p.B
 			var pr, q float64 // pr = p_i, q = 1 - p_i
 			if z >= 0 {
 				e := portmath.Exp(-z)
@@ -107,26 +107,26 @@ func FitPlatt(dec []float64, y []bool) (Platt, error) {
 				e := portmath.Exp(z)
 				pr, q = 1/(1+e), e/(1+e)
 			}
-			d2 := pr * q
-			h11 += f * f * d2
+			d2 := float64(pr * q)
+			h11 += float64(f * f * d2)
 			h22 += d2
-			h21 += f * d2
+			h21 += float64(f * d2)
 			d1 := t[i] - pr
-			g1 += f * d1
+			g1 += float64(f * d1)
 			g2 += d1
 		}
 		if math.Abs(g1) < plattGradEps && math.Abs(g2) < plattGradEps {
 			p.Converged = true
 			return p, nil
 		}
-		det := h11*h22 - h21*h21
-		dA := -(h22*g1 - h21*g2) / det
-		dB := -(-h21*g1 + h11*g2) / det
-		gd := g1*dA + g2*dB
+		det := float64(h11*h22) - float64(h21*h21)
+		dA := -(float64(h22*g1) - float64(h21*g2)) / det
+		dB := -(float64(-h21*g1) + float64(h11*g2)) / det
+		gd := float64(g1*dA) + float64(g2*dB)
 		step := 1.0
 		for step >= plattMinStep {
-			na, nb := p.A+step*dA, p.B+step*dB
-			if nf := obj(na, nb); nf < fval+1e-4*step*gd {
+			na, nb := p.A+float64(step*dA), p.B+float64(step*dB)
+			if nf := obj(na, nb); nf < fval+float64(1e-4*step*gd) {
 				p.A, p.B, fval = na, nb, nf
 				break
 			}
@@ -193,7 +193,7 @@ func PlattCV(ctx context.Context, x *mat.Dense, rows []int, y []bool, folds []in
 			return nil, st, fmt.Errorf("svm: platt cv: fold %d of %d: %w", j, k, err)
 		}
 		st.Iter += m.Iter
-		st.Flops += m.Flops + 2*float64(len(teRows))*float64(m.d)
+		st.Flops += m.Flops + float64(2*float64(len(teRows))*float64(m.d))
 		st.KernelValues += m.KernelValues
 		if m.Stop != StopConverged {
 			st.NotConverged++
