@@ -31,9 +31,10 @@ test:
 ## and the avx2 kernel's on a CPU without AVX-512 (qemu-x86_64 -cpu Haswell); in both,
 ## auto must pick the kernel (PUEVAL_EXPECT_KERNEL); and the golden hashes of the packages
 ## that give the same bits on every CPU (internal/portmath, classifiers/gbdt, estimators/kmpe,
-## estimators/distcurve, classifiers/svm; classifiers/kernelauc among amd64 CPUs) under qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements
-## on Haswell. A part whose emulator is missing is skipped, saying so. 50 s with a warm build cache; with a cold one for arm64 and
-## riscv64 (as in CI) 167 CPU-seconds, about 2 minutes on 2 idle cores.
+## estimators/distcurve, classifiers/svm; classifiers/kernelauc among amd64 CPUs) under
+## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
+## Haswell. A part whose emulator is missing is skipped, saying so. 68 s with a warm build cache
+## (50 s before the golden hashes); with a cold one for arm64 and riscv64 (as in CI) longer.
 # On arm64 also the plain-Go statement's own tests (fma32, tanh32, the scalar kernels): the
 # compiler fuses multiply-adds there, which amd64's default build never does.
 CROSS_NNET_RUN := ^Test(F32|FMA32|Tanh|AutoPicksVectorKernel|KernelsAgree|KernelByHand|VecRoutinesAnyCount)
