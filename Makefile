@@ -45,7 +45,8 @@ CROSS_HASWELL  := Haswell,-hle,-rtm,-pcid,-invpcid,-x2apic,-tsc-deadline
 # The packages that compute with the same bits on every CPU: their golden hashes (TestGoldenBits,
 # written on an AVX-512 amd64) under arm64, Haswell (AVX2 kernels) and Nehalem (no AVX, no FMA: the
 # Go kernels, and the CPU on which math.Exp takes its other branch); on Haswell also kmpe's kernel
-# agreement tests, which run the AVX2 assembly against the Go statements. kernelauc is portable
+# agreement tests (CROSS_KMPE_AVX2, with its golden test), which run the AVX2 assembly against
+# the Go statements. kernelauc is portable
 # among amd64 CPUs only: its solves are gonum's, whose arm64 code sums in another order.
 CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve classifiers/svm
 CROSS_PORTABLE_AMD64 := $(CROSS_PORTABLE) classifiers/kernelauc
@@ -73,12 +74,11 @@ test-cross:
 		(cd classifiers/nnet && PUEVAL_EXPECT_KERNEL=avx2 qemu-x86_64 -cpu $(CROSS_HASWELL) "$$tmp/nnet-amd64.test" -test.run '$(CROSS_AVX2_RUN)'); \
 		for p in $(CROSS_PORTABLE_AMD64); do \
 			echo "test-cross: $$p golden bits under qemu-x86_64 -cpu Haswell and -cpu Nehalem"; \
+			run='^TestGoldenBits$$'; if [ "$$p" = estimators/kmpe ]; then run='$(CROSS_KMPE_AVX2)'; fi; \
 			GOARCH=amd64 $(GO) test -c -o "$$tmp/portable-amd64.test" ./$$p; \
-			(cd $$p && qemu-x86_64 -cpu $(CROSS_HASWELL) "$$tmp/portable-amd64.test" -test.run '^TestGoldenBits$$'); \
+			(cd $$p && qemu-x86_64 -cpu $(CROSS_HASWELL) "$$tmp/portable-amd64.test" -test.run "$$run"); \
 			(cd $$p && qemu-x86_64 -cpu Nehalem "$$tmp/portable-amd64.test" -test.run '^TestGoldenBits$$'); \
 		done; \
-		GOARCH=amd64 $(GO) test -c -o "$$tmp/kmpe-amd64.test" ./estimators/kmpe; \
-		(cd estimators/kmpe && qemu-x86_64 -cpu $(CROSS_HASWELL) "$$tmp/kmpe-amd64.test" -test.run '$(CROSS_KMPE_AVX2)'); \
 	else echo "test-cross: amd64/Haswell skipped: qemu-x86_64 not installed (apt-get install qemu-user)"; fi
 
 ## test-slurm: TestSlurmCluster alone: it starts a real one-node Slurm (munged, slurmctld, slurmd from Debian's

@@ -22,15 +22,10 @@ type Platt struct {
 	Converged bool
 }
 
-// Prob returns 1/(1 + exp(A f + B)), computed without overflow (every
-// exponential has a non-positive argument).
+// Prob returns 1/(1 + exp(A f + B)), the logistic function of -(A f + B)
+// (portmath.Sigmoid: without overflow, the same bits on every CPU).
 func (p Platt) Prob(f float64) float64 {
-	z := float64(p.A*f) + p.B // rounded: arm64 would fuse it (the same bits everywhere)
-	if z >= 0 {
-		e := portmath.Exp(-z)
-		return e / (1 + e)
-	}
-	return 1 / (1 + portmath.Exp(z))
+	return portmath.Sigmoid(-(float64(p.A*f) + p.B)) // rounded: arm64 would fuse it
 }
 
 // Constants of Lin, Lin & Weng (2007), Algorithm 1 / Appendix.
