@@ -60,9 +60,7 @@ func TestGoldenBits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, v := range s {
-				h.Add(v)
-			}
+			h.Add(s...)
 		}
 	}
 	got := h.String()

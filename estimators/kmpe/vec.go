@@ -1,8 +1,6 @@
 package kmpe
 
-import (
-	"github.com/pueval/pueval/internal/portmath"
-)
+import "github.com/pueval/pueval/internal/portmath"
 
 //go:generate go run gen_vec.go
 
