@@ -50,7 +50,7 @@ CROSS_HASWELL  := Haswell,-hle,-rtm,-pcid,-invpcid,-x2apic,-tsc-deadline
 # among amd64 CPUs only: its solves are gonum's, whose arm64 code sums in another order.
 CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve classifiers/svm
 CROSS_PORTABLE_AMD64 := $(CROSS_PORTABLE) classifiers/kernelauc
-CROSS_KMPE_AVX2 := ^Test(GoldenBits|PickKernels|VecKernelsAgree|RotKernelsAgree|SubTileKernelsAgree|ExpNegAgrees|SqDistAgrees)$$
+CROSS_KMPE_AVX2 := ^Test(GoldenBits|PickKernels|VecKernelsAgree|Axpy4KernelsAgree|Axpy2x4KernelsAgree|BackSubstituteRowByRow|RotKernelsAgree|SubTileKernelsAgree|ExpNegAgrees|SqDistAgrees)$$
 test-cross:
 	GOARCH=arm64 $(GO) vet ./classifiers/nnet
 	GOARCH=riscv64 $(GO) vet ./classifiers/nnet

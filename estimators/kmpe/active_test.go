@@ -328,6 +328,40 @@ func TestSolve2Forward(t *testing.T) {
 	}
 }
 
+// backSubstitute, four rows at a time, gives the bits of the back
+// substitution row by row (x_i /= L_ii, then axpy(-x_i, L_i[:i], x), and
+// axpy2 with y), for every remainder of the factor's size modulo 4.
+func TestBackSubstituteRowByRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 25))
+	rows := gaussRowsD(r, 150, 6, 0)
+	n := len(rows)
+	k, _, _ := narrowKernel(rows, n)
+	for _, m := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 37, 150} {
+		var c chol
+		for i := range m {
+			if err := c.add(k[i*n:i*n+i], k[i*n+i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		x, y := mixedVec(r, m), mixedVec(r, m)
+		wantX, wantY, wantX1 := slices.Clone(x), slices.Clone(y), slices.Clone(x)
+		for i := m - 1; i >= 0; i-- {
+			ri := c.rows[i]
+			wantX[i] /= ri[i]
+			wantY[i] /= ri[i]
+			axpy2Go(-wantX[i], -wantY[i], ri[:i], wantX, wantY)
+			wantX1[i] /= ri[i]
+			axpyGo(-wantX1[i], ri[:i], wantX1)
+		}
+		x1 := slices.Clone(x)
+		c.backSubstitute(x, y)
+		c.backSubstitute(x1, nil)
+		if !sameBits(x, wantX) || !sameBits(y, wantY) || !sameBits(x1, wantX1) {
+			t.Fatalf("m = %d: four rows at a time differs from row by row", m)
+		}
+	}
+}
+
 // A warm start at a solution with a stored factor (qp.store) reaches the
 // same optimum as one that factors K_SS anew: the same squared distances
 // to 1e-10 and KKT to 1e-10 along a bisection-like sequence of lambdas that

@@ -2,6 +2,7 @@ package kmpe
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -145,5 +146,59 @@ func BenchmarkBuildSingular(b *testing.B) {
 		if err := c.build(q, sup); err == nil {
 			b.Fatal("the build of a singular support succeeded")
 		}
+	}
+}
+
+// BenchmarkExactGradient times qp.exactGradient (g = K v - K u, a sum over
+// the support of rows of K) on a 4,000 x 4,000 kernel, the AUL protocol's
+// size, for supports of 1,500 and 3,500 rows (those of d(1.05) on the AUL
+// data sets) on one and two workers, and reports the rate at which it
+// reads K's rows.
+func BenchmarkExactGradient(b *testing.B) {
+	const n = 4000
+	r := rand.New(rand.NewPCG(5, 6))
+	k := make([]float64, n*n)
+	for i := range k {
+		k[i] = r.Float64()
+	}
+	ka, kb := make([]float64, n), make([]float64, n)
+	for _, sup := range []int{1500, 3500} {
+		for _, workers := range []int{1, 2} {
+			q := newQP(k, n, n/2, ka, kb, 1e-10, 1, workers)
+			for _, t := range r.Perm(n)[:sup] {
+				q.v[t] = r.Float64()
+			}
+			b.Run(fmt.Sprintf("support=%d/workers=%d", sup, workers), func(b *testing.B) {
+				for b.Loop() {
+					q.exactGradient()
+				}
+				b.ReportMetric(float64(sup*n*8)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
+		}
+	}
+}
+
+// BenchmarkSolve2 times chol.solve2 from nothing (forward and back
+// substitution with two right-hand sides) on the factor of a 3,000-row
+// Gaussian kernel (72 MB of rows: a stream through memory), as the
+// active-set method's steps on the AUL data sets' large supports do.
+func BenchmarkSolve2(b *testing.B) {
+	const m = 3000
+	src, _, diag := gaussKernelRows(rand.New(rand.NewPCG(7, 8)), m, 3, 1)
+	for i := range m {
+		src[i][i] += 1e-3
+		diag[i] = src[i][i]
+	}
+	if err := factorRows(src, diag); err != nil {
+		b.Fatal(err)
+	}
+	c := chol{rows: src}
+	a, one := make([]float64, m), make([]float64, m)
+	for i := range a {
+		a[i], one[i] = float64(i%7), 1
+	}
+	for b.Loop() {
+		var f forward
+		c.solve2(&f, a, one)
 	}
 }

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_vec writes vec_amd64.s: the vector kernels of vec.go (dot, dot2,
-// axpy, axpy2, rot, subTile, expNeg, sqDist) in Go assembly, once for AVX-512 (ZMM
+// axpy, axpy2, axpy4, axpy2x4, rot, subTile, expNeg, sqDist) in Go assembly, once for AVX-512 (ZMM
 // registers of 8 lanes, routine names suffixed AVX512) and once for AVX2
 // (YMM registers of 4 lanes, suffixed AVX2), so that they build with the
 // default toolchain on any amd64 target and are chosen at run time
@@ -44,6 +44,8 @@ func main() {
 		genDot2(p, s)
 		genAxpy(p, s)
 		genAxpy2(p, s)
+		genAxpy4(p, s)
+		genAxpy2x4(p, s)
 		genRot(p, s)
 		genSubTile(p, s)
 		genExp(p, s)
@@ -320,6 +322,111 @@ func genAxpy2(p emit, s isa) {
 			p("\tVMULPD %s, %s, %s", r, s.v(9), ty)
 			p("\tVADDPD %d(R8)(AX*8), %s, %s", off, ty, ty)
 			p("\tVMOVUPD %s, %d(R8)(AX*8)", ty, off)
+		}
+	})
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// genAxpy4: axpy4Go, elementwise: y = (((y + a0 x0) + a1 x1) + a2 x2) + a3
+// x3, the values of four axpy calls in a row but with one load and store of
+// y for the four; from the end down like axpy, two registers of y per
+// step. The row pointers come in x (x0 in SI, x1 in R8, x2 in R9, x3 in
+// R10), the coefficients in a (registers 8-11).
+func genAxpy4(p emit, s isa) {
+	name := "axpy4" + s.suffix
+	text(p, name, "(a *[4]float64, x *[4]*float64, y *float64, n int)", 32)
+	p("\tMOVQ a+0(FP), AX")
+	for r := range 4 {
+		p("\tVBROADCASTSD %d(AX), %s", 8*r, s.v(8+r))
+	}
+	xr := []string{"SI", "R8", "R9", "R10"}
+	p("\tMOVQ x+8(FP), AX")
+	for r, reg := range xr {
+		p("\tMOVQ %d(AX), %s", 8*r, reg)
+	}
+	p("\tMOVQ y+16(FP), DI")
+	p("\tMOVQ n+24(FP), AX")
+	descend(p, s, name, 2, func(int) {
+		p("\tVMOVSD (DI)(AX*8), X0")
+		for r, reg := range xr {
+			p("\tVMULSD (%s)(AX*8), X%d, X4", reg, 8+r)
+			p("\tVADDSD X4, X0, X0")
+		}
+		p("\tVMOVSD X0, (DI)(AX*8)")
+	}, func(k int) {
+		for i := range k {
+			p("\tVMOVUPD %d(DI)(AX*8), %s", i*s.bytes(), s.v(i))
+		}
+		for r, reg := range xr {
+			for i := range k {
+				t := s.v(4 + 2*(r%2) + i)
+				p("\tVMULPD %d(%s)(AX*8), %s, %s", i*s.bytes(), reg, s.v(8+r), t)
+				p("\tVADDPD %s, %s, %s", t, s.v(i), s.v(i))
+			}
+		}
+		for i := range k {
+			p("\tVMOVUPD %s, %d(DI)(AX*8)", s.v(i), i*s.bytes())
+		}
+	})
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// genAxpy2x4: axpy2x4Go, elementwise: x = (((x + a0 r0) + a1 r1) + a2 r2) +
+// a3 r3 and y likewise with b, the values of four axpy2 calls in a row;
+// from the end down like axpy, two registers of x and of y per step. The
+// row pointers come in r (SI, R8, R9, R10), the coefficients a in
+// registers 8-11 and b in 12-15 (all sixteen of AVX2's are in use).
+func genAxpy2x4(p emit, s isa) {
+	name := "axpy2x4" + s.suffix
+	text(p, name, "(a, b *[4]float64, r *[4]*float64, x, y *float64, n int)", 48)
+	p("\tMOVQ a+0(FP), AX")
+	for i := range 4 {
+		p("\tVBROADCASTSD %d(AX), %s", 8*i, s.v(8+i))
+	}
+	p("\tMOVQ b+8(FP), AX")
+	for i := range 4 {
+		p("\tVBROADCASTSD %d(AX), %s", 8*i, s.v(12+i))
+	}
+	rr := []string{"SI", "R8", "R9", "R10"}
+	p("\tMOVQ r+16(FP), AX")
+	for i, reg := range rr {
+		p("\tMOVQ %d(AX), %s", 8*i, reg)
+	}
+	p("\tMOVQ x+24(FP), DI")
+	p("\tMOVQ y+32(FP), R11")
+	p("\tMOVQ n+40(FP), AX")
+	descend(p, s, name, 2, func(int) {
+		p("\tVMOVSD (DI)(AX*8), X0")
+		p("\tVMOVSD (R11)(AX*8), X1")
+		for i, reg := range rr {
+			p("\tVMOVSD (%s)(AX*8), X2", reg)
+			p("\tVMULSD X2, X%d, X3", 8+i)
+			p("\tVADDSD X3, X0, X0")
+			p("\tVMULSD X2, X%d, X3", 12+i)
+			p("\tVADDSD X3, X1, X1")
+		}
+		p("\tVMOVSD X0, (DI)(AX*8)")
+		p("\tVMOVSD X1, (R11)(AX*8)")
+	}, func(k int) {
+		// x's registers 0..k-1, y's 2..k+1, r's 4..k+3, products 6 and 7.
+		for i := range k {
+			p("\tVMOVUPD %d(DI)(AX*8), %s", i*s.bytes(), s.v(i))
+			p("\tVMOVUPD %d(R11)(AX*8), %s", i*s.bytes(), s.v(2+i))
+		}
+		for j, reg := range rr {
+			for i := range k {
+				p("\tVMOVUPD %d(%s)(AX*8), %s", i*s.bytes(), reg, s.v(4+i))
+				p("\tVMULPD %s, %s, %s", s.v(4+i), s.v(8+j), s.v(6))
+				p("\tVADDPD %s, %s, %s", s.v(6), s.v(i), s.v(i))
+				p("\tVMULPD %s, %s, %s", s.v(4+i), s.v(12+j), s.v(7))
+				p("\tVADDPD %s, %s, %s", s.v(7), s.v(2+i), s.v(2+i))
+			}
+		}
+		for i := range k {
+			p("\tVMOVUPD %s, %d(DI)(AX*8)", s.v(i), i*s.bytes())
+			p("\tVMOVUPD %s, %d(R11)(AX*8)", s.v(2+i), i*s.bytes())
 		}
 	})
 	p("\tVZEROUPPER")

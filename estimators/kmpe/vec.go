@@ -17,8 +17,9 @@ import "github.com/pueval/pueval/internal/portmath"
 //     conversions: Go may otherwise fuse a*b + c into one FMA, as it does on
 //     arm64 and on amd64 with GOAMD64=v3), and the assembly uses separate
 //     multiplies and adds (never FMA), so an elementwise kernel (axpy,
-//     axpy2, the Givens rotations, the Cholesky update) computes in every
-//     lane exactly what the plain Go computes for that element;
+//     axpy2, axpy4, axpy2x4, the Givens rotations, the Cholesky update)
+//     computes in every lane exactly what the plain Go computes for that
+//     element;
 //   - a reduction (dot, dot2) has a fixed lane structure that the vector
 //     code matches exactly: L partial sums (L = 32 for dot, 16 for dot2),
 //     sum l accumulating the products k = l mod L in order over the whole
@@ -47,6 +48,11 @@ type vecKernels struct {
 	dot2   func(a, x, y []float64) (float64, float64)
 	axpy   func(alpha float64, x, y []float64)
 	axpy2  func(a, b float64, r, x, y []float64)
+	// axpy4 adds four axpys' terms to y in one pass (see axpy4Go).
+	axpy4 func(a *[4]float64, x *[4][]float64, y []float64)
+	// axpy2x4 adds four axpy2s' terms to x and y in one pass (see
+	// axpy2x4Go).
+	axpy2x4 func(a, b *[4]float64, r *[4][]float64, x, y []float64)
 	// rot applies Givens rotations to rotRows rows at once (see rotGo).
 	rot func(rows [][]float64, off int, xs, cs, sn []float64)
 	// subTile is the Cholesky factor's trailing update of subRows rows
@@ -69,7 +75,7 @@ const (
 	subCols = 16
 )
 
-var goKernels = vecKernels{name: "go", scalar: true, dot: dotGo, dot2: dot2Go, axpy: axpyGo, axpy2: axpy2Go, rot: rotGo, subTile: subTileGo, expNeg: expNegGo, sqDist: sqDistGo}
+var goKernels = vecKernels{name: "go", scalar: true, dot: dotGo, dot2: dot2Go, axpy: axpyGo, axpy2: axpy2Go, axpy4: axpy4Go, axpy2x4: axpy2x4Go, rot: rotGo, subTile: subTileGo, expNeg: expNegGo, sqDist: sqDistGo}
 
 // vk is the implementation in use: the best the CPU supports (pickKernels).
 var vk = pickKernels()
@@ -87,6 +93,16 @@ func axpy(alpha float64, x, y []float64) { vk.axpy(alpha, x, y[:len(x)]) }
 // axpy2 sets x[k] += a r[k] and y[k] += b r[k] in one pass over r (the
 // same values as two axpy calls).
 func axpy2(a, b float64, r, x, y []float64) { vk.axpy2(a, b, r, x[:len(r)], y[:len(r)]) }
+
+// axpy4 sets y[k] += a[r] x[r][k] for r = 0, 1, 2, 3 in that order, len(x[r])
+// >= len(y): the values of four axpy calls in a row, with one pass over y
+// instead of four (the exact gradient's sum over the support).
+func axpy4(a *[4]float64, x *[4][]float64, y []float64) { vk.axpy4(a, x, y) }
+
+// axpy2x4 sets x[k] += a[i] r[i][k] and y[k] += b[i] r[i][k] for i = 0, 1,
+// 2, 3 in that order, len(r[i]) >= len(y) = len(x): the values of four
+// axpy2 calls in a row, with one pass over x and y (back substitutions).
+func axpy2x4(a, b *[4]float64, r *[4][]float64, x, y []float64) { vk.axpy2x4(a, b, r, x, y) }
 
 // dotGo: 32 partial sums over whole blocks of 32, combined by reduce32,
 // then the tail in order.
@@ -167,6 +183,37 @@ func axpy2Go(a, b float64, r, x, y []float64) {
 	for k, v := range r {
 		x[k] += float64(a * v)
 		y[k] += float64(b * v)
+	}
+}
+
+// axpy4Go: each y[k] takes the four products in order, each product
+// rounded before it is added, as four axpyGo calls would.
+func axpy4Go(a *[4]float64, x *[4][]float64, y []float64) {
+	x0, x1, x2, x3 := x[0][:len(y)], x[1][:len(y)], x[2][:len(y)], x[3][:len(y)]
+	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+	for k, v := range y {
+		v += float64(a0 * x0[k])
+		v += float64(a1 * x1[k])
+		v += float64(a2 * x2[k])
+		y[k] = v + float64(a3*x3[k])
+	}
+}
+
+// axpy2x4Go: each x[k] and y[k] take their four products in order, each
+// rounded before it is added, as four axpy2Go calls would.
+func axpy2x4Go(a, b *[4]float64, r *[4][]float64, x, y []float64) {
+	x = x[:len(y)]
+	r0, r1, r2, r3 := r[0][:len(y)], r[1][:len(y)], r[2][:len(y)], r[3][:len(y)]
+	for k := range y {
+		u, w := x[k], y[k]
+		u += float64(a[0] * r0[k])
+		w += float64(b[0] * r0[k])
+		u += float64(a[1] * r1[k])
+		w += float64(b[1] * r1[k])
+		u += float64(a[2] * r2[k])
+		w += float64(b[2] * r2[k])
+		x[k] = u + float64(a[3]*r3[k])
+		y[k] = w + float64(b[3]*r3[k])
 	}
 }
 

@@ -37,6 +37,17 @@ var avx512Kernels = vecKernels{name: "avx512",
 		x, y = x[:len(r)], y[:len(r)]
 		axpy2AVX512(a, b, unsafe.SliceData(r), unsafe.SliceData(x), unsafe.SliceData(y), len(r))
 	},
+	axpy4: func(a *[4]float64, x *[4][]float64, y []float64) {
+		var p [4]*float64
+		axpy4Args(&p, x, y)
+		axpy4AVX512(a, &p, unsafe.SliceData(y), len(y))
+	},
+	axpy2x4: func(a, b *[4]float64, r *[4][]float64, x, y []float64) {
+		var p [4]*float64
+		x = x[:len(y)]
+		axpy4Args(&p, r, y)
+		axpy2x4AVX512(a, b, &p, unsafe.SliceData(x), unsafe.SliceData(y), len(y))
+	},
 	rot: func(rows [][]float64, off int, xs, cs, sn []float64) {
 		var p [rotRows]*float64
 		x := rotArgs(&p, rows, off, xs, cs, sn)
@@ -70,6 +81,17 @@ var avx2Kernels = vecKernels{name: "avx2",
 	axpy2: func(a, b float64, r, x, y []float64) {
 		x, y = x[:len(r)], y[:len(r)]
 		axpy2AVX2(a, b, unsafe.SliceData(r), unsafe.SliceData(x), unsafe.SliceData(y), len(r))
+	},
+	axpy4: func(a *[4]float64, x *[4][]float64, y []float64) {
+		var p [4]*float64
+		axpy4Args(&p, x, y)
+		axpy4AVX2(a, &p, unsafe.SliceData(y), len(y))
+	},
+	axpy2x4: func(a, b *[4]float64, r *[4][]float64, x, y []float64) {
+		var p [4]*float64
+		x = x[:len(y)]
+		axpy4Args(&p, r, y)
+		axpy2x4AVX2(a, b, &p, unsafe.SliceData(x), unsafe.SliceData(y), len(y))
 	},
 	rot: func(rows [][]float64, off int, xs, cs, sn []float64) {
 		var p [rotRows]*float64
@@ -115,6 +137,14 @@ func subTileArgs(p *[subRows]*float64, rows [][]float64, k0, kn int, pt []float6
 	}
 	for r, row := range rows {
 		p[r] = &row[:j0+nc][0]
+	}
+}
+
+// axpy4Args checks that each of the four rows x holds len(y) entries (the
+// assembly reads that many; axpy4 and axpy2x4) and sets p to their first.
+func axpy4Args(p *[4]*float64, x *[4][]float64, y []float64) {
+	for r, row := range x {
+		p[r] = unsafe.SliceData(row[:len(y)])
 	}
 }
 
@@ -180,6 +210,12 @@ func axpyAVX512(alpha float64, x, y *float64, n int)
 func axpy2AVX512(a, b float64, r, x, y *float64, n int)
 
 //go:noescape
+func axpy4AVX512(a *[4]float64, x *[4]*float64, y *float64, n int)
+
+//go:noescape
+func axpy2x4AVX512(a, b *[4]float64, r *[4]*float64, x, y *float64, n int)
+
+//go:noescape
 func rotAVX512(rows *[rotRows]*float64, xs *[rotRows]float64, cs, sn *float64, n int)
 
 //go:noescape
@@ -196,6 +232,12 @@ func axpyAVX2(alpha float64, x, y *float64, n int)
 
 //go:noescape
 func axpy2AVX2(a, b float64, r, x, y *float64, n int)
+
+//go:noescape
+func axpy4AVX2(a *[4]float64, x *[4]*float64, y *float64, n int)
+
+//go:noescape
+func axpy2x4AVX2(a, b *[4]float64, r *[4]*float64, x, y *float64, n int)
 
 //go:noescape
 func rotAVX2(rows *[rotRows]*float64, xs *[rotRows]float64, cs, sn *float64, n int)

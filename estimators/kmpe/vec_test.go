@@ -90,6 +90,61 @@ func TestVecKernelsAgree(t *testing.T) {
 	}
 }
 
+// axpy4 gives, in every implementation, the bits of four axpyGo calls in
+// a row (the exact gradient's sum over the support in the order of four
+// axpys), on rows longer than y and into a slice of a larger array whose
+// neighbours stay.
+func TestAxpy4KernelsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, n := range vecLengths() {
+		var x [4][]float64
+		for i := range x {
+			x[i] = mixedVec(r, n+i+3)[i+1:] // 2 entries past y's end
+		}
+		a := [4]float64{-1.7e3 * r.Float64(), 3e-4 * r.Float64(), r.NormFloat64(), -r.Float64()}
+		y := mixedVec(r, n+2)[2:]
+		want := slices.Clone(y)
+		for i := range x {
+			axpyGo(a[i], x[i][:n], want)
+		}
+		for _, k := range allKernels() {
+			buf := append(append([]float64{1.5}, y...), 2.5)
+			k.axpy4(&a, &x, buf[1:n+1])
+			if !sameBits(buf[1:n+1], want) || buf[0] != 1.5 || buf[n+1] != 2.5 {
+				t.Fatalf("%s: axpy4 at n = %d differs from four axpys", k.name, n)
+			}
+		}
+	}
+}
+
+// axpy2x4 likewise gives the bits of four axpy2Go calls in a row.
+func TestAxpy2x4KernelsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, n := range vecLengths() {
+		var rows [4][]float64
+		for i := range rows {
+			rows[i] = mixedVec(r, n+i+3)[i+1:] // 2 entries past x's end
+		}
+		var a, b [4]float64
+		for i := range a {
+			a[i], b[i] = -1.7e3*r.Float64(), 3e-4*r.NormFloat64()
+		}
+		x, y := mixedVec(r, n+1)[1:], mixedVec(r, n+2)[2:]
+		wantX, wantY := slices.Clone(x), slices.Clone(y)
+		for i := range rows {
+			axpy2Go(a[i], b[i], rows[i][:n], wantX, wantY)
+		}
+		for _, k := range allKernels() {
+			gx := append(slices.Clone(x), 3.5)
+			gy := append(slices.Clone(y), 4.5)
+			k.axpy2x4(&a, &b, &rows, gx[:n], gy[:n])
+			if !sameBits(gx[:n], wantX) || !sameBits(gy[:n], wantY) || gx[n] != 3.5 || gy[n] != 4.5 {
+				t.Fatalf("%s: axpy2x4 at n = %d differs from four axpy2s", k.name, n)
+			}
+		}
+	}
+}
+
 // The rotations: blocks of rotRows rows (of different lengths past the
 // rotated range, as in chol.remove) at several offsets and rotation counts.
 func TestRotKernelsAgree(t *testing.T) {
