@@ -205,8 +205,9 @@ func (c *chol) build(q *qp, sup []int) error {
 	col := make([]float64, 0, len(sup))
 	for k, t := range sup {
 		col = col[:0]
+		kt := q.k[t*q.n : (t+1)*q.n] // K_st = K_ts: K is exactly symmetric
 		for _, s := range sup[:k] {
-			col = append(col, q.k[s*q.n+t])
+			col = append(col, kt[s])
 		}
 		if err := c.add(col, q.diag[t]); err != nil {
 			return err
@@ -557,19 +558,24 @@ func (q *qp) activeSet(ctx context.Context, maxSteps int) (int, error) {
 		entering := cand[:min(len(cand), batch)]
 		var pre [][]float64 // their rows' entries against the current support
 		if len(entering) > 1 {
+			// Column t of K_S. is row t's entries at the support: K is
+			// exactly symmetric (entrywise exp of a symmetric D2), and a
+			// row is one stream where a column is a cache miss per entry.
 			cols := make([][]float64, len(entering))
 			for b, t := range entering {
 				cols[b] = make([]float64, len(sup))
+				kt := q.k[t*n : (t+1)*n]
 				for k, s := range sup {
-					cols[b][k] = q.k[s*n+t]
+					cols[b][k] = kt[s]
 				}
 			}
 			pre = c.forwardMany(cols)
 		}
 		for b, enter := range entering {
 			col = col[:0]
+			ke := q.k[enter*n : (enter+1)*n]
 			for _, s := range sup {
-				col = append(col, q.k[s*n+enter])
+				col = append(col, ke[s])
 			}
 			var known []float64
 			if pre != nil {
