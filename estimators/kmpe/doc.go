@@ -116,7 +116,7 @@
 // The inner loops are vector kernels (vec.go), in Go assembly for AVX-512
 // and AVX2 (vec_amd64.s, written by gen_vec.go) chosen at run time, plain
 // Go elsewhere: dot products and axpys of the substitutions and of the
-// exact gradient (four rows per axpy where rows come in order), the Givens
+// exact gradient (axpy4, axpy2x4: four rows per pass), the Givens
 // rotations of a leaving row (eight rows at once, one per lane), the
 // trailing update of the blocked Cholesky factorisation (factor.go, the
 // package's own: right-looking, panels of 64 columns; it replaced

@@ -1,11 +1,11 @@
 //go:build ignore
 
 // gen_vec writes vec_amd64.s: the vector kernels of vec.go (dot, dot2,
-// axpy, axpy2, axpy4, axpy2x4, rot, subTile, expNeg, sqDist) in Go assembly, once for AVX-512 (ZMM
-// registers of 8 lanes, routine names suffixed AVX512) and once for AVX2
-// (YMM registers of 4 lanes, suffixed AVX2), so that they build with the
-// default toolchain on any amd64 target and are chosen at run time
-// (vec_amd64.go). Run with go generate.
+// axpy, axpy2, axpy4, axpy2x4, rot, subTile, expNeg, sqDist) in Go
+// assembly, once for AVX-512 (ZMM registers of 8 lanes, routine names
+// suffixed AVX512) and once for AVX2 (YMM registers of 4 lanes, suffixed
+// AVX2), so that they build with the default toolchain on any amd64 target
+// and are chosen at run time (vec_amd64.go). Run with go generate.
 //
 // Numerics: each routine performs, element by element (or partial sum by
 // partial sum), the operations of its plain-Go statement in vec.go, in its
