@@ -328,6 +328,26 @@ func genAxpy2(p emit, s isa) {
 	p("\tRET")
 }
 
+// broadcast4 loads the *[4]float64 argument arg and broadcasts its four
+// values into vector registers first..first+3 (axpy4, axpy2x4).
+func broadcast4(p emit, s isa, arg string, first int) {
+	p("\tMOVQ %s, AX", arg)
+	for i := range 4 {
+		p("\tVBROADCASTSD %d(AX), %s", 8*i, s.v(first+i))
+	}
+}
+
+// rows4 loads the *[4]*float64 argument arg's four row pointers into SI,
+// R8, R9 and R10 and returns those registers (axpy4, axpy2x4).
+func rows4(p emit, arg string) []string {
+	regs := []string{"SI", "R8", "R9", "R10"}
+	p("\tMOVQ %s, AX", arg)
+	for i, reg := range regs {
+		p("\tMOVQ %d(AX), %s", 8*i, reg)
+	}
+	return regs
+}
+
 // genAxpy4: axpy4Go, elementwise: y = (((y + a0 x0) + a1 x1) + a2 x2) + a3
 // x3, the values of four axpy calls in a row but with one load and store of
 // y for the four; from the end down like axpy, two registers of y per
@@ -336,15 +356,8 @@ func genAxpy2(p emit, s isa) {
 func genAxpy4(p emit, s isa) {
 	name := "axpy4" + s.suffix
 	text(p, name, "(a *[4]float64, x *[4]*float64, y *float64, n int)", 32)
-	p("\tMOVQ a+0(FP), AX")
-	for r := range 4 {
-		p("\tVBROADCASTSD %d(AX), %s", 8*r, s.v(8+r))
-	}
-	xr := []string{"SI", "R8", "R9", "R10"}
-	p("\tMOVQ x+8(FP), AX")
-	for r, reg := range xr {
-		p("\tMOVQ %d(AX), %s", 8*r, reg)
-	}
+	broadcast4(p, s, "a+0(FP)", 8)
+	xr := rows4(p, "x+8(FP)")
 	p("\tMOVQ y+16(FP), DI")
 	p("\tMOVQ n+24(FP), AX")
 	descend(p, s, name, 2, func(int) {
@@ -381,19 +394,9 @@ func genAxpy4(p emit, s isa) {
 func genAxpy2x4(p emit, s isa) {
 	name := "axpy2x4" + s.suffix
 	text(p, name, "(a, b *[4]float64, r *[4]*float64, x, y *float64, n int)", 48)
-	p("\tMOVQ a+0(FP), AX")
-	for i := range 4 {
-		p("\tVBROADCASTSD %d(AX), %s", 8*i, s.v(8+i))
-	}
-	p("\tMOVQ b+8(FP), AX")
-	for i := range 4 {
-		p("\tVBROADCASTSD %d(AX), %s", 8*i, s.v(12+i))
-	}
-	rr := []string{"SI", "R8", "R9", "R10"}
-	p("\tMOVQ r+16(FP), AX")
-	for i, reg := range rr {
-		p("\tMOVQ %d(AX), %s", 8*i, reg)
-	}
+	broadcast4(p, s, "a+0(FP)", 8)
+	broadcast4(p, s, "b+8(FP)", 12)
+	rr := rows4(p, "r+16(FP)")
 	p("\tMOVQ x+24(FP), DI")
 	p("\tMOVQ y+32(FP), R11")
 	p("\tMOVQ n+40(FP), AX")
