@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
 
 // Rows is a weighted selection of the rows of a feature matrix, the training
@@ -465,14 +467,17 @@ func rpropStep(w, g, gPrev, delta []float64, r RPROP) {
 // outputs in [-1, 1]: each unit's input weight vector has a uniformly random
 // direction (a uniform draw from [-1, 1]^d, normalised) and length
 // beta = 0.7 * units^(1/inputs), and its bias is uniform in [-beta, beta].
-// Draw order: W row by row, then b, then v, then c.
+// Draw order: W row by row, then b, then v, then c. The power is
+// portmath.Pow: math.Pow rounds differently on amd64 with FMA, amd64
+// without, and arm64 (e.g. 7^(1/160), PSB-2019's HIV), and the initial
+// weights must be the same bits everywhere.
 func initNguyenWidrow(w []float64, h, d int, rng *rand.Rand) {
 	W, b := w[:h*d], w[h*d:h*d+h]
 	v, c := w[h*d+h:h*d+2*h], w[h*d+2*h:h*d+2*h+1]
 	layer := func(W, b []float64, units, inputs int) {
 		beta := 0.7
 		if inputs > 0 {
-			beta = 0.7 * math.Pow(float64(units), 1/float64(inputs))
+			beta = 0.7 * portmath.Pow(float64(units), 1/float64(inputs))
 		}
 		for j := range units {
 			row := W[j*inputs : j*inputs+inputs]
