@@ -33,7 +33,9 @@ test:
 ## that give the same bits on every CPU (internal/portmath, classifiers/gbdt, estimators/kmpe,
 ## estimators/distcurve, classifiers/svm; classifiers/kernelauc among amd64 CPUs) under
 ## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
-## Haswell. A part whose emulator is missing is skipped, saying so. 68 s with a warm build cache
+## Haswell; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
+## qemu-aarch64 against the golden hashes written on amd64 (cmd/pueval TestGoldenRecords, about
+## 3 minutes). A part whose emulator is missing is skipped, saying so. 68 s with a warm build cache
 ## (50 s before the golden hashes); with a cold one for arm64 and riscv64 (as in CI) longer.
 # On arm64 also the plain-Go statement's own tests (fma32, tanh32, the scalar kernels): the
 # compiler fuses multiply-adds there, which amd64's default build never does.
@@ -67,6 +69,11 @@ test-cross:
 			GOARCH=arm64 $(GO) test -c -o "$$tmp/portable.test" ./$$p; \
 			(cd $$p && qemu-aarch64 "$$tmp/portable.test" -test.run '^TestGoldenBits$$'); \
 		done; \
+		if [ -n "$$PUEVAL_UCI_MIRROR" ]; then \
+			echo "test-cross: the smoke configs' records under qemu-aarch64 (TestGoldenRecords)"; \
+			GOARCH=arm64 $(GO) test -c -o "$$tmp/pueval.test" ./cmd/pueval; \
+			(cd cmd/pueval && qemu-aarch64 "$$tmp/pueval.test" -test.run '^TestGoldenRecords$$'); \
+		else echo "test-cross: the smoke records under arm64 skipped: PUEVAL_UCI_MIRROR is unset"; fi; \
 	else echo "test-cross: arm64 skipped: qemu-aarch64 not installed (apt-get install qemu-user)"; fi; \
 	if command -v qemu-x86_64 >/dev/null 2>&1; then \
 		echo "test-cross: amd64 without AVX-512 (avx2) under qemu-x86_64 -cpu Haswell"; \

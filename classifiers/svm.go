@@ -264,7 +264,7 @@ func (o *SVM) ScoreFolds(ctx context.Context, data Data, folds []int, seed uint6
 		if m.Kernel == svm.Linear {
 			st.Flops += 2 * float64(len(test[j])*d)
 		} else {
-			st.Flops += float64(len(test[j])*m.SupportVectors) * (2*float64(d) + 20)
+			st.Flops += float64(float64(len(test[j])*m.SupportVectors) * (2*float64(d) + 20))
 		}
 		res.Models[j] = st
 	}

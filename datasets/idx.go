@@ -177,7 +177,8 @@ func resampleArea(dst []float64, src []byte, in, out int, div float64) {
 				row := src[i*in : (i+1)*in]
 				for j, b := range wc {
 					if b != 0 && row[j] != 0 {
-						sum += a * b * float64(row[j])
+						// Rounded before adding: no fused multiply-add on arm64.
+						sum += float64(a * b * float64(row[j]))
 					}
 				}
 			}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
 
 // Bag-of-words TF-IDF for text documents (20 Newsgroups in the PULP paper,
@@ -110,7 +112,8 @@ func tfidfEncoder(t *sourceTable, col int, keep []int, maxFeatures int) (*encode
 	e := &encoder{src: col}
 	for k, id := range order {
 		colOf[id] = int32(k)
-		idf[k] = math.Log((1+n)/(1+float64(df[id]))) + 1
+		// portmath: math.Log's bits differ between amd64 and arm64.
+		idf[k] = portmath.Log((1+n)/(1+float64(df[id]))) + 1
 		e.cols = append(e.cols, Column{Name: terms[id], Kind: Numeric, Source: "text"})
 	}
 	docOf := make(map[int]int, len(keep))
@@ -131,7 +134,8 @@ func tfidfEncoder(t *sourceTable, col int, keep []int, maxFeatures int) (*encode
 		for k, c := range out {
 			if c != 0 {
 				out[k] = c * idf[k]
-				ss += out[k] * out[k]
+				// Rounded before adding: no fused multiply-add on arm64.
+				ss += float64(out[k] * out[k])
 			}
 		}
 		if ss > 0 {

@@ -108,7 +108,7 @@ func (s *Resampler) resample(ctx context.Context, b int) (resampleResult, error)
 func trapezoid(pts []metrics.ROCPoint) float64 {
 	var a float64
 	for i := 1; i < len(pts); i++ {
-		a += (pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2
+		a += float64((pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2)
 	}
 	return a
 }
@@ -164,12 +164,12 @@ func percentile(sorted []float64, p float64) float64 {
 	if len(sorted) == 0 {
 		return math.NaN()
 	}
-	h := float64(len(sorted)-1) * p
+	h := float64(float64(len(sorted)-1) * p)
 	lo := int(math.Floor(h))
 	if lo+1 >= len(sorted) {
 		return sorted[len(sorted)-1]
 	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+	return sorted[lo] + float64((h-float64(lo))*(sorted[lo+1]-sorted[lo]))
 }
 
 // PercentileInterval is the percentile bootstrap interval at level of

@@ -238,7 +238,7 @@ func (m *BoundsMeasure) Measure(_ context.Context, c *CellRun, out *Values) erro
 		}
 		out.Set(auc, results.RecoveryKey("point", s.source), lower.AUC())
 		b := s.interval.Low
-		out.Set(auc, results.RecoveryKey("affine", s.source), (puRank.AUC()-b/2)/(1-b))
+		out.Set(auc, results.RecoveryKey("affine", s.source), (puRank.AUC()-float64(b/2))/(1-b))
 	}
 	if curves {
 		order := r.Order()

@@ -119,7 +119,7 @@ func (p *Progress) planETA(elapsed time.Duration) (time.Duration, bool) {
 			}
 			e = c.prior * secs / weight
 		}
-		left += e * float64(c.left)
+		left += float64(e * float64(c.left))
 	}
 	if took <= 0 || elapsed <= 0 {
 		return 0, false

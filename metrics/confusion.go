@@ -1,6 +1,10 @@
 package metrics
 
-import "math"
+import (
+	"math"
+
+	"github.com/pueval/pueval/internal/portmath"
+)
 
 // Confusion is a binary confusion matrix.
 type Confusion struct {
@@ -37,7 +41,7 @@ func (c Confusion) MCC() float64 {
 	if d == 0 {
 		return 0
 	}
-	return (tp*tn - fp*fn) / math.Sqrt(d)
+	return (float64(tp*tn) - float64(fp*fn)) / math.Sqrt(d)
 }
 
 // MutualInformation is the mutual information, in bits, between the predicted
@@ -53,7 +57,7 @@ func (c Confusion) MutualInformation() float64 {
 		if joint == 0 {
 			return 0
 		}
-		return joint / n * math.Log2(joint*n/(a*b))
+		return float64(joint / n * portmath.Log2(joint*n/(a*b)))
 	}
 	return term(float64(c.TP), predPos, pos) + term(float64(c.FP), predPos, neg) +
 		term(float64(c.FN), predNeg, pos) + term(float64(c.TN), predNeg, neg)

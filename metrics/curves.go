@@ -134,7 +134,7 @@ func (r *Ranking) AULSplitVariance(nL int) float64 {
 	for k := 1; k < len(r.tp); k++ {
 		dtp, a := group(k)
 		d := float64(a) - mean
-		ss += float64(dtp) * d * d
+		ss += float64(float64(dtp) * d * d)
 	}
 	sigma2 := ss / np / (4 * float64(n) * float64(n))
 	return (np - float64(nL)) / (np - 1) * sigma2 / float64(nL)

@@ -65,4 +65,15 @@
 // terms outwards by their exact ratios until they fall below 1e-17 of the sum,
 // which costs O(min(t, b)) per cut-off at worst and typically O(sqrt of the
 // variance).
+//
+// # The same bits on every CPU
+//
+// Every product is rounded before it is added (float64(a*b) + c): on arm64
+// (and riscv64, ppc64, s390x) the Go compiler would otherwise fuse a*b + c
+// into one multiply-add with a single rounding, and a record computed there
+// would differ from amd64's in the last bit; the logarithms are
+// internal/portmath's (amd64's math.Log bits, on every CPU). amd64 never fuses, so its
+// results are unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and
+// cmd/pueval's TestGoldenRecords (under qemu-aarch64 in make test-cross)
+// hold this.
 package metrics

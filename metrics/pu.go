@@ -40,14 +40,14 @@ func (r *Ranking) PU() PUMeasures {
 		b := c.TP + c.FP
 		rec := c.TPR()
 		pF := float64(b) / float64(n)
-		m.PULP += w * hypergeomLowerTail(c.TP-1, n, t, b)
+		m.PULP += float64(w * hypergeomLowerTail(c.TP-1, n, t, b))
 		if b > 0 {
-			m.LeeLiu += w * rec * rec / pF
+			m.LeeLiu += float64(w * rec * rec / pF)
 		}
-		m.PseudoF += w * 2 * rec / (pF + pY)
-		m.F1 += w * c.F1()
-		m.MI += w * c.MutualInformation()
-		m.Pearson += w * c.MCC()
+		m.PseudoF += float64(w * 2 * rec / (pF + pY))
+		m.F1 += float64(w * c.F1())
+		m.MI += float64(w * c.MutualInformation())
+		m.Pearson += float64(w * c.MCC())
 		wsum += w
 	}
 	m.PULP /= wsum
@@ -80,7 +80,7 @@ func hypergeomLowerTail(x, n, k, d int) float64 {
 		sum, term := 1.0, 1.0
 		for j := x; j > lo; j-- {
 			// p(j-1)/p(j) = j (n-k-d+j) / ((k-j+1)(d-j+1))
-			term *= float64(j) * float64(n-k-d+j) / (float64(k-j+1) * float64(d-j+1))
+			term = float64(term * (float64(j) * float64(n-k-d+j) / (float64(k-j+1) * float64(d-j+1))))
 			sum += term
 			if term < 1e-17*sum {
 				break
@@ -92,13 +92,13 @@ func hypergeomLowerTail(x, n, k, d int) float64 {
 	sum, term := 1.0, 1.0
 	for j := x + 1; j < hi; j++ {
 		// p(j+1)/p(j) = (k-j)(d-j) / ((j+1)(n-k-d+j+1))
-		term *= float64(k-j) * float64(d-j) / (float64(j+1) * float64(n-k-d+j+1))
+		term = float64(term * (float64(k-j) * float64(d-j) / (float64(j+1) * float64(n-k-d+j+1))))
 		sum += term
 		if term < 1e-17*sum {
 			break
 		}
 	}
-	return math.Max(0, 1-portmath.Exp(logHypergeomPMF(x+1, n, k, d))*sum)
+	return math.Max(0, 1-float64(portmath.Exp(logHypergeomPMF(x+1, n, k, d))*sum))
 }
 
 // logHypergeomPMF is log P(X = x) for X ~ Hypergeometric(population n,
@@ -124,19 +124,19 @@ func logBinomPMF(x, n int, p, q float64) float64 {
 		return 0
 	case x == 0:
 		if p < 0.1 {
-			return -bd0(fn, fn*q) - fn*p
+			return -bd0(fn, fn*q) - float64(fn*p)
 		}
-		return fn * portmath.Log(q)
+		return float64(fn * portmath.Log(q))
 	case x == n:
 		if q < 0.1 {
-			return -bd0(fn, fn*p) - fn*q
+			return -bd0(fn, fn*p) - float64(fn*q)
 		}
-		return fn * portmath.Log(p)
+		return float64(fn * portmath.Log(p))
 	}
-	lc := stirlerr(n) - stirlerr(x) - stirlerr(n-x) - bd0(fx, fn*p) - bd0(fn-fx, fn*q)
+	lc := stirlerr(n) - stirlerr(x) - stirlerr(n-x) - bd0(fx, float64(fn*p)) - bd0(fn-fx, float64(fn*q))
 	// log(2 pi x (n-x)/n), with (n-x)/n rounded once: R's log1p(-x/n) loses
 	// digits when x is close to n.
-	return lc - 0.5*portmath.Log(2*math.Pi*fx*((fn-fx)/fn))
+	return lc - float64(0.5*portmath.Log(2*math.Pi*fx*((fn-fx)/fn)))
 }
 
 // bd0 is the deviance term x log(x/m) + m - x, by its series in (x-m)/(x+m)
@@ -156,7 +156,7 @@ func bd0(x, m float64) float64 {
 			s = s1
 		}
 	}
-	return x*portmath.Log(x/m) + m - x
+	return float64(x*portmath.Log(x/m)) + m - x
 }
 
 // stirlerrSmall[n] = log(n!) - log(sqrt(2 pi n) (n/e)^n) for n <= 15, from

@@ -66,7 +66,7 @@ func TestConfigCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"protocol              aaai2017/v1 labeled=100 max_unlabeled=10000", "grid beta             1, 0.95, 0.75",
-		"dataset pima          uci dataset=pima", "estimator alphamax-n  alphamax-n/v1", "truth traditional     traditional on=auto",
+		"dataset pima          uci dataset=pima", "estimator alphamax-n  alphamax-n/v2", "truth traditional     traditional on=auto",
 		"metric aucpr          aucpr/v1 outside=drop,clip", "report                aaai2017", "cells                 18", "\nok\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("config check lacks %q:\n%s", want, out)

@@ -74,9 +74,13 @@
 // The only randomness is the k-means++ stream, a math/rand/v2 PCG from Seed.
 // There are no goroutines of our own, and gonum's parallel matrix product
 // sums each output block in a fixed order whatever GOMAXPROCS, so a seed gives
-// bit-identical results run after run and on any GOMAXPROCS. (Across CPU
-// architectures the last bits may differ: gonum uses architecture-specific
-// assembly kernels, and Go may fuse multiply-adds on some architectures.)
+// bit-identical results run after run and on any GOMAXPROCS. Our own code
+// rounds every product before adding it (an explicit float64 conversion),
+// since Go fuses multiply-adds on arm64 and some other targets, and takes
+// logs and exponentials from internal/portmath, so the EM on given data gives
+// the same bits on every architecture. The PCA does not yet: it goes through
+// gonum, whose kernels are assembly on amd64 and Go, with fused
+// multiply-adds, on arm64, so its last bits may differ across architectures.
 // [Representativeness] sorts the rows by content before fitting, so
 // permuting them permutes its output exactly.
 //

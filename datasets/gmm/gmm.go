@@ -384,7 +384,7 @@ func eStep(x *mat.Dense, p Params, resp, dens []float64) float64 {
 			s += portmath.Log(2 * math.Pi * v[t])
 			prec[j*d+t] = 1 / v[t]
 		}
-		c[j] = portmath.Log(p.Weights[j]) - s/2
+		c[j] = portmath.Log(p.Weights[j]) - float64(s/2)
 	}
 	total := 0.0
 	for i := range n {
@@ -397,9 +397,9 @@ func eStep(x *mat.Dense, p Params, resp, dens []float64) float64 {
 			q := 0.0
 			for t, v := range xi {
 				r := v - m[t]
-				q += r * r * pj[t]
+				q += float64(r * r * pj[t])
 			}
-			lp[j] = c[j] - q/2
+			lp[j] = c[j] - float64(q/2)
 			top = max(top, lp[j])
 		}
 		s := 0.0
@@ -452,7 +452,7 @@ func mStep(x *mat.Dense, resp []float64, reg float64, p Params) error {
 			r := resp[i*k+j]
 			m := means.Data[j*means.Stride : j*means.Stride+d]
 			for t, v := range xi {
-				m[t] += r * v
+				m[t] += float64(r * v)
 			}
 		}
 	}
@@ -470,7 +470,7 @@ func mStep(x *mat.Dense, resp []float64, reg float64, p Params) error {
 			v := vars.Data[j*vars.Stride : j*vars.Stride+d]
 			for t, xv := range xi {
 				dv := xv - m[t]
-				v[t] += r * dv * dv
+				v[t] += float64(r * dv * dv)
 			}
 		}
 	}
@@ -532,7 +532,7 @@ func sqDist(a, b []float64) float64 {
 	s := 0.0
 	for t, v := range a {
 		r := v - b[t]
-		s += r * r
+		s += float64(r * r)
 	}
 	return s
 }

@@ -107,10 +107,10 @@ func FitPCA(x *mat.Dense, rows []int, k int) (*PCA, error) {
 					prev := comp.RawRowView(p)
 					dot := 0.0
 					for c, v := range row {
-						dot += v * prev[c]
+						dot += float64(v * prev[c])
 					}
 					for c := range row {
-						row[c] -= dot * prev[c]
+						row[c] -= float64(dot * prev[c])
 					}
 				}
 				normalise(row)
@@ -152,7 +152,7 @@ func FitPCA(x *mat.Dense, rows []int, k int) (*PCA, error) {
 		ss := 0.0
 		for i := range n {
 			v := z.At(i, j)
-			ss += v * v
+			ss += float64(v * v)
 		}
 		vars[j] = ss / float64(n-1)
 	}
@@ -274,7 +274,7 @@ func tridiagVectors(diag, off, lam []float64) ([]float64, error) {
 		return z, nil
 	}
 	ortol := 1e-3 * tnorm
-	pertol := 10 * eps * tnorm
+	pertol := float64(10 * eps * tnorm)
 	pivmin := eps * tnorm
 	restol := float64(max(m, 100)) * eps * tnorm
 	// A fixed stream, independent of any user seed: the start vector only has
@@ -299,7 +299,8 @@ func tridiagVectors(diag, off, lam []float64) ([]float64, error) {
 		shift = s
 		f.factor(diag, off, s, pivmin)
 		for i := range b {
-			b[i] = 2*rng.Float64() - 1
+			// Rounding Float64's own scaling too: the compiler fuses it into 2*u.
+			b[i] = float64(2*float64(rng.Float64())) - 1
 		}
 		normalise(b)
 		res, extra := math.Inf(1), 0
@@ -308,10 +309,10 @@ func tridiagVectors(diag, off, lam []float64) ([]float64, error) {
 			for p := first; p < j; p++ {
 				dot := 0.0
 				for i := range m {
-					dot += b[i] * z[i*k+p]
+					dot += float64(b[i] * z[i*k+p])
 				}
 				for i := range m {
-					b[i] -= dot * z[i*k+p]
+					b[i] -= float64(dot * z[i*k+p])
 				}
 			}
 			if !normalise(b) {
@@ -320,8 +321,8 @@ func tridiagVectors(diag, off, lam []float64) ([]float64, error) {
 			tridiagMul(diag, off, b, tz)
 			res = 0
 			for i := range m {
-				r := tz[i] - lam[j]*b[i]
-				res += r * r
+				r := tz[i] - float64(lam[j]*b[i])
+				res += float64(r * r)
 			}
 			res = math.Sqrt(res)
 			if res <= restol {
@@ -353,7 +354,7 @@ func normalise(v []float64) bool {
 	s := 0.0
 	for i := range v {
 		v[i] /= big
-		s += v[i] * v[i]
+		s += float64(v[i] * v[i])
 	}
 	s = 1 / math.Sqrt(s)
 	for i := range v {
@@ -366,12 +367,12 @@ func normalise(v []float64) bool {
 func tridiagMul(diag, off, x, y []float64) {
 	m := len(diag)
 	for i := range m {
-		s := diag[i] * x[i]
+		s := float64(diag[i] * x[i])
 		if i > 0 {
-			s += off[i-1] * x[i-1]
+			s += float64(off[i-1] * x[i-1])
 		}
 		if i < m-1 {
-			s += off[i] * x[i+1]
+			s += float64(off[i] * x[i+1])
 		}
 		y[i] = s
 	}
@@ -415,7 +416,7 @@ func (f *tridiagLU) factor(diag, off []float64, s, pivmin float64) {
 			}
 			mu := low / f.u0[i]
 			f.mult[i] = mu
-			f.u0[i+1] -= mu * f.u1[i]
+			f.u0[i+1] -= float64(mu * f.u1[i])
 		} else {
 			// Row i+1 (low, u0[i+1], u1[i+1]) becomes the pivot row.
 			f.swap[i] = true
@@ -423,7 +424,7 @@ func (f *tridiagLU) factor(diag, off []float64, s, pivmin float64) {
 			f.mult[i] = mu
 			next := f.u0[i+1]
 			f.u0[i] = low
-			f.u0[i+1] = f.u1[i] - mu*next
+			f.u0[i+1] = f.u1[i] - float64(mu*next)
 			f.u1[i] = next
 			if i+1 < m-1 {
 				f.u2[i] = f.u1[i+1]
@@ -443,15 +444,15 @@ func (f *tridiagLU) solve(b []float64) {
 		if f.swap[i] {
 			b[i], b[i+1] = b[i+1], b[i]
 		}
-		b[i+1] -= f.mult[i] * b[i]
+		b[i+1] -= float64(f.mult[i] * b[i])
 	}
 	for i := m - 1; i >= 0; i-- {
 		s := b[i]
 		if i+1 < m {
-			s -= f.u1[i] * b[i+1]
+			s -= float64(f.u1[i] * b[i+1])
 		}
 		if i+2 < m {
-			s -= f.u2[i] * b[i+2]
+			s -= float64(f.u2[i] * b[i+2])
 		}
 		b[i] = s / f.u0[i]
 	}

@@ -13,7 +13,7 @@ type Sampler func(rng *rand.Rand) float64
 
 // Normal returns a sampler of N(mu, sigma^2).
 func Normal(mu, sigma float64) Sampler {
-	return func(rng *rand.Rand) float64 { return mu + sigma*rng.NormFloat64() }
+	return func(rng *rand.Rand) float64 { return mu + float64(sigma*rng.NormFloat64()) }
 }
 
 // Beta returns a sampler of the Beta(a, b) distribution.

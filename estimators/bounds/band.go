@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
 
 // Band is a confidence band on the rank CDF T of the known positives:
@@ -117,7 +119,7 @@ func (r *Ranking) DKW(level float64) (Band, error) {
 		return Band{}, err
 	}
 	e := r.ECDF()
-	eps := math.Sqrt(math.Log(2/(1-level)) / (2 * float64(len(r.posRanks))))
+	eps := math.Sqrt(portmath.Log(2/(1-level)) / (2 * float64(len(r.posRanks))))
 	b := Band{Ranks: e.Ranks, Lower: make([]float64, e.Len()), Upper: make([]float64, e.Len())}
 	for i, v := range e.Lower {
 		b.Lower[i] = max(v-eps, 0)

@@ -54,7 +54,7 @@ func (r *Ranking) Bootstrap(rng *rand.Rand, resamples int, level float64) (Band,
 		return Band{}, fmt.Errorf("bounds: a bootstrap of %d resamples at %d distinct known ranks keeps %d counts, more than %d (%d MiB): use fewer resamples or the DKW band",
 			resamples, len(distinct), cells, MaxBootstrapCells, MaxBootstrapCells*4>>20)
 	}
-	k := int(math.Floor(float64(resamples)*(1-level)/2 + 1e-9))
+	k := int(math.Floor(float64(float64(resamples)*(1-level)/2) + 1e-9))
 	lo, hi := k, min(resamples-k, resamples-1)
 	b := Band{Ranks: distinct, Lower: make([]float64, len(distinct)), Upper: make([]float64, len(distinct))}
 	if len(r.posRanks) <= math.MaxUint16 {

@@ -83,7 +83,7 @@ func CredibleInterval(positives, negatives int, level float64, c Credible) (Inte
 	gap := func(p float64) float64 { return post.LogProb(post.Quantile(p)) - post.LogProb(upperOf(p)) }
 	lo, hi := 0.0, 1-level
 	for range 200 {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if mid <= lo || mid >= hi {
 			break
 		}
@@ -93,6 +93,6 @@ func CredibleInterval(positives, negatives int, level float64, c Credible) (Inte
 			hi = mid
 		}
 	}
-	p := lo + (hi-lo)/2
+	p := lo + float64((hi-lo)/2)
 	return Interval{post.Quantile(p), upperOf(p)}, nil
 }

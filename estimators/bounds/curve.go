@@ -54,7 +54,7 @@ func (c Curve) AUC() float64 {
 	a, prev := 0.0, Point{} // from (0, 0)
 	for _, i := range c.rocOrder() {
 		p := Point{c.Tables[i].FPR(), c.Tables[i].TPR()}
-		a += (p.X - prev.X) * (p.Y + prev.Y) / 2
+		a += float64((p.X - prev.X) * (p.Y + prev.Y) / 2)
 		prev = p
 	}
 	return a
@@ -68,7 +68,7 @@ func (c Curve) AUPR() float64 {
 	for k, i := range c.prOrder() {
 		p := Point{c.Tables[i].TPR(), c.Tables[i].Precision()}
 		if k > 0 {
-			a += (p.X - prev.X) * (p.Y + prev.Y) / 2
+			a += float64((p.X - prev.X) * (p.Y + prev.Y) / 2)
 		}
 		prev = p
 	}
@@ -104,7 +104,7 @@ func (c Curve) flip() Curve {
 func Trapezoid(pts []Point) float64 {
 	a := 0.0
 	for k := 1; k < len(pts); k++ {
-		a += (pts[k].X - pts[k-1].X) * (pts[k].Y + pts[k-1].Y) / 2
+		a += float64((pts[k].X - pts[k-1].X) * (pts[k].Y + pts[k-1].Y) / 2)
 	}
 	return a
 }

@@ -162,6 +162,15 @@
 // (float32), the point estimate and the negative-based bounds (104 rows,
 // TestParityGolden; run with PUEVAL_CLAESEN_DATA set).
 //
+// # Portability
+//
+// Every product is rounded (an explicit float64 conversion) before it is
+// added, since Go fuses multiply-adds on arm64 and some other targets, and
+// the DKW band's log comes from internal/portmath: ranks, bands, tables,
+// curves and areas have the same bits on every architecture.
+// [CredibleInterval] does not yet: gonum's Beta quantile and density use
+// math's Log, Exp, Pow and Lgamma and, on arm64, fused multiply-adds.
+//
 // # Cost
 //
 // On the project's 2-core machine, for 40,000 instances: the sort about 2.5

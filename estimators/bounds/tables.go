@@ -94,7 +94,7 @@ func (r *Ranking) tables(band Band, beta float64, counting Counting) (lower, upp
 		return Curve{}, Curve{}, fmt.Errorf("bounds: unknown counting %d", counting)
 	}
 	u := float64(r.nUnl)
-	pu := beta * u
+	pu := float64(beta * u)
 	if counting == Rounded {
 		pu = math.Floor(pu)
 	}
@@ -107,7 +107,7 @@ func (r *Ranking) tables(band Band, beta float64, counting Counting) (lower, upp
 	upper = Curve{Tables: make([]Table, len(r.cut)), integer: counting == Rounded}
 	for c := range r.cut {
 		cutU := float64(r.unl[c])
-		thetaL, thetaU := tlb[c]*pu, tub[c]*pu
+		thetaL, thetaU := float64(tlb[c]*pu), float64(tub[c]*pu)
 		if counting == Rounded {
 			thetaL, thetaU = math.Floor(thetaL), math.Ceil(thetaU)
 		}

@@ -102,7 +102,7 @@ func gapWarnings(alpha, beta float64) []string {
 // beta = al/(1 - au*(1 - al)) (Jain, White, Radivojac 2016; notes section 1.6).
 func combine(au, kappa float64) (alpha, beta float64) {
 	al := 1 - kappa
-	den := 1 - au*(1-al)
+	den := 1 - float64(au*(1-al)) // product rounded before subtracting, as on amd64: arm64 would fuse it
 	return au * al / den, al / den
 }
 

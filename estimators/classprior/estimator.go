@@ -276,8 +276,9 @@ func (o Options) points() ([]float64, error) {
 			bad("grid.step %v: more than a million grid points", g.Step)
 		default:
 			for i := 0; ; i++ {
-				v := g.From + float64(i)*g.Step
-				if v > g.To+1e-9*g.Step {
+				// Products rounded (float64) before adding, as on amd64: arm64 would fuse them.
+				v := g.From + float64(float64(i)*g.Step)
+				if v > g.To+float64(1e-9*g.Step) {
 					break
 				}
 				// Round to 12 decimals so that 0.07 is 0.07, not 0.07000000000000001.
@@ -291,7 +292,7 @@ func (o Options) points() ([]float64, error) {
 				bad("grid log_from %v, log_to %v: want 0 < log_from < log_to < 1", g.LogFrom, g.LogTo)
 			} else {
 				// MATLAB logspace: 10^linspace(log10(from), log10(to), n).
-				l0, l1 := portmath.Log(g.LogFrom)*(1/math.Ln10), portmath.Log(g.LogTo)*(1/math.Ln10) // math.Log10's formula
+				l0, l1 := float64(portmath.Log(g.LogFrom)*(1/math.Ln10)), float64(portmath.Log(g.LogTo)*(1/math.Ln10)) // math.Log10's formula, rounded
 				for i := range n {
 					pts = append(pts, portmath.Pow(10, l0+float64(i)*(l1-l0)/float64(n-1)))
 				}
@@ -386,7 +387,7 @@ const (
 // alphaMaxVersion is part of Key: bump it when a code change alters the
 // estimates for the same options and scores, so that cached estimates are
 // not reused across the change.
-const alphaMaxVersion = 1
+const alphaMaxVersion = 2 // 2: no fused multiply-adds on arm64 (amd64 results unchanged)
 
 // AlphaMax is the options of AlphaMax (Jain et al. 2016; clean labels, beta
 // = 1), registered as "alphamax". The Options are inlined in YAML.

@@ -5,7 +5,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
+
+// Products are rounded (float64) before they are added: the same bits on
+// arm64, where Go fuses multiply-adds, as on amd64.
 
 // maxBins bounds the number of histogram bins (occupied or not) over the
 // range of both samples. The published code would allocate that many uniform
@@ -38,7 +43,7 @@ func binWidth(x []float64) (float64, error) {
 	if hi-lo <= 50 && hi <= flintmax/2 && lo >= -flintmax/2 && allIntegers(x) {
 		return 1, nil
 	}
-	raw := 3.5 * stddev(x) / math.Cbrt(float64(len(x)))
+	raw := 3.5 * stddev(x) / portmath.Cbrt(float64(len(x)))
 	// binpicker: never narrower than the resolution of the data's scale.
 	xscale := math.Max(math.Abs(lo), math.Abs(hi))
 	raw = math.Max(raw, ulp(xscale))
@@ -64,7 +69,7 @@ func binWidth(x []float64) (float64, error) {
 // pow10Floor returns 10^floor(log10(x)) for x > 0, computed so that an exact
 // power of ten maps to itself (math.Log10 may land an ulp below an integer).
 func pow10Floor(x float64) float64 {
-	e := int(math.Floor(math.Log10(x)))
+	e := int(math.Floor(portmath.Log(x) * (1 / math.Ln10))) // math.Log10's formula
 	for math.Pow10(e+1) <= x {
 		e++
 	}
@@ -101,7 +106,7 @@ func stddev(x []float64) float64 {
 	m /= float64(len(x))
 	var ss float64
 	for _, v := range x {
-		ss += (v - m) * (v - m)
+		ss += float64((v - m) * (v - m))
 	}
 	return math.Sqrt(ss / float64(len(x)-1))
 }
@@ -147,7 +152,7 @@ func newHistogram(x, x1 []float64) (*histogram, error) {
 // edges start shift*w below the smallest score of both samples (shift in
 // [0, 1); 0 is the published histogram).
 func newHistogramAt(x, x1 []float64, w, shift float64) (*histogram, error) {
-	xmin := math.Min(slices.Min(x), slices.Min(x1)) - shift*w
+	xmin := math.Min(slices.Min(x), slices.Min(x1)) - float64(shift*w)
 	xmax := math.Max(slices.Max(x), slices.Max(x1))
 	// The edges are MATLAB's colon xmin:w:(xmax+w): as many steps of w as fit,
 	// allowing a little rounding, and never fewer than needed to cover xmax.
@@ -156,7 +161,7 @@ func newHistogramAt(x, x1 []float64, w, shift float64) (*histogram, error) {
 		return nil, fmt.Errorf("bin width %g over the range [%g, %g] gives more than %d bins: the component sample is too concentrated for a histogram", w, xmin, xmax, maxBins)
 	}
 	k := int(math.Floor(q + 1e-10))
-	for k < 1 || xmin+float64(k)*w < xmax {
+	for k < 1 || xmin+float64(float64(k)*w) < xmax {
 		k++
 	}
 	h := &histogram{width: w, xmin: xmin, nBins: k, n: len(x), n1: len(x1)}
@@ -166,7 +171,7 @@ func newHistogramAt(x, x1 []float64, w, shift float64) (*histogram, error) {
 	return h, nil
 }
 
-func (h *histogram) edge(k int) float64 { return h.xmin + float64(k)*h.width }
+func (h *histogram) edge(k int) float64 { return h.xmin + float64(float64(k)*h.width) }
 
 // locate returns the bin of v and whether v lies exactly on the edge it
 // shares with the next bin (then it belongs to bins k and k+1).
@@ -266,8 +271,8 @@ func emWeights(in, edge []float64, n int) []float64 {
 				continue
 			}
 			lo, hi := split(w[i], w[i+1])
-			next[i] += c * lo
-			next[i+1] += c * hi
+			next[i] += float64(c * lo)
+			next[i+1] += float64(c * hi)
 		}
 		for i := range w {
 			w[i] = next[i] / float64(n)

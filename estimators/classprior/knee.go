@@ -5,6 +5,9 @@ import (
 	"slices"
 )
 
+// Products are rounded (float64) before they are added: the same bits on
+// arm64, where Go fuses multiply-adds, as on amd64.
+
 // smooth replaces each value of f (on the ascending grid x) by the median of
 // the values at its k nearest grid points, itself included, as the published
 // inflectionScript does with knnsearch; distance ties go to the lower index.
@@ -82,7 +85,7 @@ func newLineFitter(x, f []float64, minSlope float64) *lineFitter {
 	for i := range x {
 		for len(lf.hull) >= 2 {
 			o, a := lf.hull[len(lf.hull)-2], lf.hull[len(lf.hull)-1]
-			cross := (x[a]-x[o])*(f[i]-f[o]) - (f[a]-f[o])*(x[i]-x[o])
+			cross := float64((x[a]-x[o])*(f[i]-f[o])) - float64((f[a]-f[o])*(x[i]-x[o]))
 			if cross > 0 {
 				break
 			}
@@ -95,7 +98,7 @@ func newLineFitter(x, f []float64, minSlope float64) *lineFitter {
 
 func (lf *lineFitter) below(b0, b1 float64) bool {
 	for _, v := range lf.hull {
-		if b0+b1*lf.x[v] > lf.f[v]+feasTol {
+		if b0+float64(b1*lf.x[v]) > lf.f[v]+feasTol {
 			return false
 		}
 	}
@@ -119,14 +122,14 @@ func (lf *lineFitter) fit(lo, hi int) (b0, b1 float64) {
 	my /= float64(len(x))
 	var sxx, sxy float64
 	for i := range x {
-		sxx += (x[i] - mx) * (x[i] - mx)
-		sxy += (x[i] - mx) * (f[i] - my)
+		sxx += float64((x[i] - mx) * (x[i] - mx))
+		sxy += float64((x[i] - mx) * (f[i] - my))
 	}
 	sse := func(c0, c1 float64) float64 {
 		var s float64
 		for i := range x {
-			r := c0 + c1*x[i] - f[i]
-			s += r * r
+			r := c0 + float64(c1*x[i]) - f[i]
+			s += float64(r * r)
 		}
 		return s
 	}
@@ -138,16 +141,16 @@ func (lf *lineFitter) fit(lo, hi int) (b0, b1 float64) {
 	}
 	s := lf.minSlope
 	// No active constraint.
-	if c1 := sxy / sxx; c1 >= s && lf.below(my-c1*mx, c1) {
-		try(my-c1*mx, c1)
+	if c1 := sxy / sxx; c1 >= s && lf.below(my-float64(c1*mx), c1) {
+		try(my-float64(c1*mx), c1)
 	}
 	// Slope bound active, alone or with the vertex that supports slope s.
-	if lf.below(my-s*mx, s) {
-		try(my-s*mx, s)
+	if lf.below(my-float64(s*mx), s) {
+		try(my-float64(s*mx), s)
 	}
 	support := math.Inf(1)
 	for _, v := range lf.hull {
-		support = math.Min(support, lf.f[v]-s*lf.x[v])
+		support = math.Min(support, lf.f[v]-float64(s*lf.x[v]))
 	}
 	try(support, s)
 	// One hull vertex active: the least-squares line through it, feasible
@@ -156,8 +159,8 @@ func (lf *lineFitter) fit(lo, hi int) (b0, b1 float64) {
 		xv, fv := lf.x[v], lf.f[v]
 		var num, den float64
 		for i := range x {
-			num += (x[i] - xv) * (f[i] - fv)
-			den += (x[i] - xv) * (x[i] - xv)
+			num += float64((x[i] - xv) * (f[i] - fv))
+			den += float64((x[i] - xv) * (x[i] - xv))
 		}
 		if den == 0 {
 			continue
@@ -166,13 +169,13 @@ func (lf *lineFitter) fit(lo, hi int) (b0, b1 float64) {
 		if c1 < s || (j > 0 && c1 < lf.edgeSlope(j-1)-feasTol) || (j < len(lf.hull)-1 && c1 > lf.edgeSlope(j)+feasTol) {
 			continue
 		}
-		try(fv-c1*xv, c1)
+		try(fv-float64(c1*xv), c1)
 	}
 	// Two adjacent hull vertices active: the hull edge itself.
 	for j := 0; j+1 < len(lf.hull); j++ {
 		if c1 := lf.edgeSlope(j); c1 >= s {
 			u := lf.hull[j]
-			try(lf.f[u]-c1*lf.x[u], c1)
+			try(lf.f[u]-float64(c1*lf.x[u]), c1)
 		}
 	}
 	return b0, b1

@@ -3,7 +3,12 @@ package classprior
 import (
 	"fmt"
 	"math"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
+
+// Products are rounded (float64) before they are added: the same bits on
+// arm64, where Go fuses multiply-adds, as on amd64.
 
 // logFloor is the floor the published ll_cmb2 puts under the component
 // density h1 and the reweighted mixture remainder h0 before taking logs.
@@ -48,7 +53,7 @@ type separable struct {
 // with s = c + d + lam A; exactly one root lies in (0, A), and it is
 // computed in the form that avoids cancellation.
 func betaAt(a, p, c, d, alpha, lam float64) (b, db float64) {
-	A := a + alpha*p
+	A := a + float64(alpha*p)
 	var u float64
 	switch {
 	case c == 0 && d == 0:
@@ -67,12 +72,12 @@ func betaAt(a, p, c, d, alpha, lam float64) (b, db float64) {
 		}
 		u = A + d/lam
 	default:
-		s := c + d + lam*A
+		s := c + d + float64(lam*A)
 		var disc float64
 		if lam >= 0 {
-			disc = (lam*A-c)*(lam*A-c) + d*(d+2*c+2*lam*A)
+			disc = float64((float64(lam*A)-c)*(float64(lam*A)-c)) + float64(d*(d+float64(2*c)+float64(2*lam*A)))
 		} else {
-			disc = s*s - 4*lam*c*A
+			disc = float64(s*s) - float64(4*lam*c*A)
 		}
 		sq := math.Sqrt(disc)
 		if s >= 0 {
@@ -89,7 +94,7 @@ func betaAt(a, p, c, d, alpha, lam float64) (b, db float64) {
 		return 1, 0
 	}
 	// Implicit differentiation of c/b - d a/(A - a b) - lam a = 0.
-	r := A - a*b
+	r := A - float64(a*b)
 	db = -a / (c/(b*b) + d*a*a/(r*r))
 	return b, db
 }
@@ -99,8 +104,8 @@ func (s *separable) total(lam float64, beta []float64) (sum, deriv float64) {
 	for i := range s.a {
 		b, db := betaAt(s.a[i], s.p[i], s.c[i], s.d[i], s.alpha, lam)
 		beta[i] = b
-		sum += s.a[i] * b
-		deriv += s.a[i] * db
+		sum += float64(s.a[i] * b)
+		deriv += float64(s.a[i] * db)
 	}
 	return sum, deriv
 }
@@ -159,7 +164,7 @@ func (s *separable) solve(hint float64, beta []float64) (float64, error) {
 		}
 		next := lam - v/dv
 		if dv == 0 || !(next > lo && next < hi) {
-			next = lo + (hi-lo)/2
+			next = lo + float64((hi-lo)/2) // the compiler makes /2 a product
 		}
 		if next == lam || hi-lo <= 4*ulp(math.Max(math.Abs(lo), math.Abs(hi))) {
 			break
@@ -177,9 +182,9 @@ func (s *separable) solve(hint float64, beta []float64) (float64, error) {
 	}
 	t = max(0, min(1, t))
 	for i := range beta {
-		beta[i] = blo[i] + t*(bhi[i]-blo[i])
+		beta[i] = blo[i] + float64(t*(bhi[i]-blo[i]))
 	}
-	return lo + t*(hi-lo), nil
+	return lo + float64(t*(hi-lo)), nil
 }
 
 // negligibleWeight is the mixture weight below which a bin counts as empty.
@@ -243,12 +248,12 @@ func (pr *problem) coefficients() {
 	for j, i := range pr.use {
 		c, d := h.compIn[i], h.mixIn[i]
 		if i < len(h.compEdge) {
-			c += h.compEdge[i] * pr.compLo[i]
-			d += h.mixEdge[i] * pr.mixLo[i]
+			c += float64(h.compEdge[i] * pr.compLo[i])
+			d += float64(h.mixEdge[i] * pr.mixLo[i])
 		}
 		if i > 0 {
-			c += h.compEdge[i-1] * pr.compHi[i-1]
-			d += h.mixEdge[i-1] * pr.mixHi[i-1]
+			c += float64(h.compEdge[i-1] * pr.compHi[i-1])
+			d += float64(h.mixEdge[i-1] * pr.mixHi[i-1])
 		}
 		pr.sep.c[j], pr.sep.d[j] = c/n1, d/n
 	}
@@ -261,8 +266,8 @@ func (pr *problem) coefficients() {
 func (pr *problem) updateShares(beta []float64, alpha float64) {
 	h := pr.h
 	for i := range h.compEdge {
-		pr.compLo[i], pr.compHi[i] = split(beta[i]*h.a[i], beta[i+1]*h.a[i+1])
-		pr.mixLo[i], pr.mixHi[i] = split((1-beta[i])*h.a[i]+alpha*h.p[i], (1-beta[i+1])*h.a[i+1]+alpha*h.p[i+1])
+		pr.compLo[i], pr.compHi[i] = split(float64(beta[i]*h.a[i]), float64(beta[i+1]*h.a[i+1]))
+		pr.mixLo[i], pr.mixHi[i] = split(float64((1-beta[i])*h.a[i])+float64(alpha*h.p[i]), float64((1-beta[i+1])*h.a[i+1])+float64(alpha*h.p[i+1]))
 	}
 }
 
@@ -326,17 +331,17 @@ func (pr *problem) solveAt(alpha float64, warm *solution) (*solution, error) {
 		next, obj := b2, pr.objective(b2, alpha)
 		var rr, vv float64
 		for i := range full {
-			r, v := b1[i]-full[i], b2[i]-2*b1[i]+full[i]
-			rr += r * r
-			vv += v * v
+			r, v := b1[i]-full[i], b2[i]-float64(2*b1[i])+full[i]
+			rr += float64(r * r)
+			vv += float64(v * v)
 		}
 		if vv > 0 {
 			for t := -math.Sqrt(rr / vv); t < -1; t = (t - 1) / 2 {
 				cand := make([]float64, len(full))
 				inBox := true
 				for i := range full {
-					r, v := b1[i]-full[i], b2[i]-2*b1[i]+full[i]
-					cand[i] = full[i] - 2*t*r + t*t*v
+					r, v := b1[i]-full[i], b2[i]-float64(2*b1[i])+full[i]
+					cand[i] = full[i] - float64(2*t*r) + float64(t*t*v)
 					if cand[i] < 0 || cand[i] > 1 {
 						inBox = false
 						break
@@ -381,19 +386,19 @@ func (pr *problem) objective(beta []float64, alpha float64) float64 {
 		if count == 0 {
 			return 0
 		}
-		return count * math.Log(v) // -Inf for a point given no density
+		return float64(count * portmath.Log(v)) // -Inf for a point given no density
 	}
 	for i, a := range h.a {
 		if pr.used[i] {
 			lc += term(h.compIn[i], beta[i]*a)
 		}
-		lm += term(h.mixIn[i], (1-beta[i])*a+alpha*h.p[i])
+		lm += term(h.mixIn[i], float64((1-beta[i])*a)+float64(alpha*h.p[i]))
 		if i < len(h.compEdge) {
 			b := h.a[i+1]
 			if pr.used[i] || pr.used[i+1] {
-				lc += term(h.compEdge[i], beta[i]*a+beta[i+1]*b)
+				lc += term(h.compEdge[i], float64(beta[i]*a)+float64(beta[i+1]*b))
 			}
-			lm += term(h.mixEdge[i], (1-beta[i])*a+alpha*h.p[i]+(1-beta[i+1])*b+alpha*h.p[i+1])
+			lm += term(h.mixEdge[i], float64((1-beta[i])*a)+float64(alpha*h.p[i])+float64((1-beta[i+1])*b)+float64(alpha*h.p[i+1]))
 		}
 	}
 	return lc/float64(h.n1) + lm/float64(h.n)
@@ -411,34 +416,34 @@ func (pr *problem) objective(beta []float64, alpha float64) float64 {
 func (h *histogram) logLik(beta []float64) float64 {
 	var s1, s0 float64
 	for i, a := range h.a {
-		s1 += beta[i] * a
-		s0 += (1 - beta[i]) * a
+		s1 += float64(beta[i] * a)
+		s0 += float64((1 - beta[i]) * a)
 	}
 	alpha := s1
 	w := h.width
-	h1 := func(u float64) float64 { return math.Log(math.Max(u/(s1*w), logFloor)) }
+	h1 := func(u float64) float64 { return portmath.Log(math.Max(u/(s1*w), logFloor)) }
 	mix := func(u0, p float64) float64 {
 		v := logFloor
 		if s0 > 0 {
 			v = math.Max(u0/(s0*w), logFloor)
 		}
-		return math.Log(alpha*p/w + (1-alpha)*v)
+		return portmath.Log(alpha*p/w + float64((1-alpha)*v))
 	}
 	var lc, lm float64
 	for i, a := range h.a {
 		if h.compIn[i] > 0 {
-			lc += h.compIn[i] * h1(beta[i]*a)
+			lc += float64(h.compIn[i] * h1(beta[i]*a))
 		}
 		if h.mixIn[i] > 0 {
-			lm += h.mixIn[i] * mix((1-beta[i])*a, h.p[i])
+			lm += float64(h.mixIn[i] * mix((1-beta[i])*a, h.p[i]))
 		}
 		if i < len(h.compEdge) {
 			b := h.a[i+1]
 			if h.compEdge[i] > 0 {
-				lc += h.compEdge[i] * h1(beta[i]*a+beta[i+1]*b)
+				lc += float64(h.compEdge[i] * h1(float64(beta[i]*a)+float64(beta[i+1]*b)))
 			}
 			if h.mixEdge[i] > 0 {
-				lm += h.mixEdge[i] * mix((1-beta[i])*a+(1-beta[i+1])*b, h.p[i]+h.p[i+1])
+				lm += float64(h.mixEdge[i] * mix(float64((1-beta[i])*a)+float64((1-beta[i+1])*b), h.p[i]+h.p[i+1]))
 			}
 		}
 	}

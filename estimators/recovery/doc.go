@@ -166,4 +166,14 @@
 // about 0.007 for the AUC (direct and indirect alike) and 0.007-0.016 for the
 // maxima of acc, bacc, F1 and mcc, 0.02 for the AUC-PR (measured over 200
 // samples; TestFiniteSampleIssueSizes).
+//
+// # The same bits on every CPU
+//
+// Every product is rounded before it is added (float64(a*b) + c): on arm64
+// (and riscv64, ppc64, s390x) the Go compiler would otherwise fuse a*b + c
+// into one multiply-add with a single rounding, and a record computed there
+// would differ from amd64's in the last bit. amd64 never fuses, so its
+// results are unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and
+// cmd/pueval's TestGoldenRecords (under qemu-aarch64 in make test-cross)
+// hold this.
 package recovery

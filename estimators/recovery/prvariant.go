@@ -124,9 +124,9 @@ func (rc *Recovery) PRFromROC(roc []metrics.ROCPoint) []metrics.PRPoint {
 	}
 	out := make([]metrics.PRPoint, 0, len(roc)-1)
 	for _, p := range roc[1:] {
-		pos := rc.alpha * p.TPR
+		pos := float64(rc.alpha * p.TPR)
 		prec := 1.0
-		if den := pos + (1-rc.alpha)*p.FPR; den > 0 {
+		if den := pos + float64((1-rc.alpha)*p.FPR); den > 0 {
 			prec = pos / den
 		}
 		out = append(out, metrics.PRPoint{Threshold: p.Threshold, Recall: p.TPR, Precision: prec})
@@ -162,12 +162,12 @@ func prArea(pts []metrics.PRPoint, a PRArea) float64 {
 		}
 		switch a {
 		case AreaStep:
-			area += (p.Recall - rmax) * p.Precision
+			area += float64((p.Recall - rmax) * p.Precision)
 		case AreaTrapezoid:
 			if prev < 0 {
 				prev = p.Precision
 			}
-			area += (p.Recall - rmax) * (p.Precision + prev) / 2
+			area += float64((p.Recall - rmax) * (p.Precision + prev) / 2)
 		}
 		prev = p.Precision
 		rmax = p.Recall

@@ -48,7 +48,7 @@ func RecoverRates(gammaPU, etaPU, alpha, beta float64) (gamma, eta float64, err 
 // recoverRates is Eqs. 1-2 without the check, for callers that checked once.
 func recoverRates(gammaPU, etaPU, alpha, beta float64) (gamma, eta float64) {
 	d := beta - alpha
-	return ((1-alpha)*gammaPU - (1-beta)*etaPU) / d, (beta*etaPU - alpha*gammaPU) / d
+	return (float64((1-alpha)*gammaPU) - float64((1-beta)*etaPU)) / d, (float64(beta*etaPU) - float64(alpha*gammaPU)) / d
 }
 
 // PURates returns the PU rates that true rates gamma, eta produce: gammaPU =
@@ -60,7 +60,7 @@ func PURates(gamma, eta, alpha, beta float64) (gammaPU, etaPU float64, err error
 	if err := CheckPriors(alpha, beta); err != nil {
 		return 0, 0, err
 	}
-	return beta*gamma + (1-beta)*eta, alpha*gamma + (1-alpha)*eta, nil
+	return float64(beta*gamma) + float64((1-beta)*eta), float64(alpha*gamma) + float64((1-alpha)*eta), nil
 }
 
 // Precision returns the precision on the unlabeled set, alpha gamma / etaPU
@@ -102,7 +102,7 @@ func DirectAUCUnclipped(aucPU, alpha, beta float64) (float64, error) {
 
 func eq4(aucPU, alpha, beta float64) float64 {
 	d := beta - alpha
-	return (aucPU - (1-d)/2) / d
+	return (aucPU - float64((1-d)/2)) / d
 }
 
 // PUAUC is Eq. 4 solved for the PU AUC, AUC_pu = (1 - (beta - alpha))/2 +
@@ -114,7 +114,7 @@ func PUAUC(auc, alpha, beta float64) (float64, error) {
 		return 0, err
 	}
 	d := beta - alpha
-	return (1-d)/2 + d*auc, nil
+	return float64((1-d)/2) + float64(d*auc), nil
 }
 
 // Pi is the proportion of positives in D = L u U, c beta + (1-c) alpha
@@ -127,7 +127,7 @@ func Pi(c, alpha, beta float64) (float64, error) {
 	if !(c >= 0 && c <= 1) {
 		return 0, fmt.Errorf("recovery: c = %v is not a proportion in [0, 1]", c)
 	}
-	return c*beta + (1-c)*alpha, nil
+	return float64(c*beta) + float64((1-c)*alpha), nil
 }
 
 // DirectBalancedAccuracy recovers the balanced accuracy from its PU value
@@ -174,10 +174,10 @@ type Rates struct {
 
 // Theta returns pi gamma + (1-pi) eta, the probability of a positive
 // prediction (PSB-2019 Eq. 3).
-func Theta(gamma, eta, pi float64) float64 { return pi*gamma + (1-pi)*eta }
+func Theta(gamma, eta, pi float64) float64 { return float64(pi*gamma) + float64((1-pi)*eta) }
 
 // Accuracy is pi gamma + (1-pi)(1-eta) (PSB-2019 Eq. 4; Eq. 12 with recovered rates).
-func (x Rates) Accuracy() float64 { return x.Pi*x.Gamma + (1-x.Pi)*(1-x.Eta) }
+func (x Rates) Accuracy() float64 { return float64(x.Pi*x.Gamma) + float64((1-x.Pi)*(1-x.Eta)) }
 
 // BalancedAccuracy is (1 + gamma - eta)/2 (PSB-2019 Eq. 5; Eq. 13).
 func (x Rates) BalancedAccuracy() float64 { return (1 + x.Gamma - x.Eta) / 2 }

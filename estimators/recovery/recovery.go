@@ -59,7 +59,7 @@ func New(r *metrics.Ranking, alpha, beta float64) (*Recovery, error) {
 	}
 	n := float64(r.N())
 	c := float64(r.Positives()) / n
-	rc := &Recovery{r: r, alpha: alpha, beta: beta, c: c, pi: c*beta + (1-c)*alpha, lastK: r.Len() - 1}
+	rc := &Recovery{r: r, alpha: alpha, beta: beta, c: c, pi: float64(c*beta) + float64((1-c)*alpha), lastK: r.Len() - 1}
 	rc.pts = make([]Point, r.Len())
 	for k := range rc.pts {
 		cm := r.Confusion(k)
@@ -209,7 +209,7 @@ func (rc *Recovery) IndirectAUC(o Outside) float64 {
 func trapezoid(pts []metrics.ROCPoint) float64 {
 	var a float64
 	for i := 1; i < len(pts); i++ {
-		a += (pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2
+		a += float64((pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2)
 	}
 	return a
 }

@@ -1,7 +1,8 @@
-// Package portmath computes e^x, ln x, x^y, the logistic function and
-// sqrt(p^2 + q^2) with the same bits on every CPU and architecture, so that results built on them (a boosted model's
-// probabilities, a Gaussian kernel matrix, a Platt fit) are reproducible to
-// the bit anywhere.
+// Package portmath computes e^x, ln x, log2 x, x^y, the logistic function,
+// sqrt(p^2 + q^2) and cube roots with the same bits on every CPU and
+// architecture, so that results built on them (a boosted model's
+// probabilities, a Gaussian kernel matrix, a Platt fit, AlphaMax's
+// likelihood) are reproducible to the bit anywhere.
 //
 // The standard library's math.Exp and math.Log are not: on amd64 math.Exp
 // is assembly with a fused multiply-add branch taken only where the CPU has
@@ -52,6 +53,20 @@
 // sqrt(p^2 + q^2) = |p| sqrt(1 + (q/p)^2) with |p| >= |q|: the operations
 // of math.Hypot's amd64 assembly (so the same bits there), which arm64's
 // Go version fuses.
+//
+// # Log2
+//
+// math.Log2's formula, frexp(x) = (frac, exp), then Log(frac)/ln2 + exp,
+// over Log above with the product rounded (exact powers of two give exp - 1
+// exactly): math.Log2's bits on amd64 (TestLog2).
+//
+// # Cbrt
+//
+// math.Cbrt's algorithm (fdlibm's s_cbrt.c): a first guess from the
+// exponent bits divided by 3, one rational step to 23 bits, chopped to
+// 22 bits, then one Newton step t + t (x/t^2 - t)/(2t + x/t^2) to within
+// 0.667 ulp. math.Cbrt is this Go code on amd64 (so the same bits there,
+// TestCbrt), which arm64 fuses.
 //
 // Kernels that need many values at once (estimators/kmpe's vector
 // exponential) perform the operations of Exp lane by lane and are tested

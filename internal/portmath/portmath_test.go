@@ -214,6 +214,60 @@ func TestPow(t *testing.T) {
 	}
 }
 
+// TestCbrt: on amd64, where math.Cbrt is the same Go code unfused, the
+// bits are math.Cbrt's at a million arguments over the whole range of
+// doubles (subnormals included) and at the special values; everywhere,
+// the result r is within 1 ulp: (r - ulp)^3 < x < (r + ulp)^3 in exact
+// arithmetic.
+func TestCbrt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	xs := []float64{0, math.Copysign(0, -1), 1, -1, 8, -27, 2, 3, 1e-300, 5e-324, -5e-324, 1e-310, 0x1p-1022,
+		0x1p-1022 - 5e-324, math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	for range 1000000 {
+		x := math.Ldexp(0.5+rng.Float64()/2, rng.IntN(2098)-1074)
+		if rng.IntN(2) == 0 {
+			x = -x
+		}
+		xs = append(xs, x)
+	}
+	for n := 2; n <= 1000; n++ {
+		xs = append(xs, float64(n)) // histogram sample sizes (classprior's bin width)
+	}
+	for i, x := range xs {
+		got := Cbrt(x)
+		if runtime.GOARCH == "amd64" {
+			if want := math.Cbrt(x); math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+				t.Fatalf("Cbrt(%v) = %v, math.Cbrt %v", x, got, want)
+			}
+		}
+		if x == 0 || math.IsInf(x, 0) || x != x {
+			if math.Float64bits(got) != math.Float64bits(x) && !(got != got && x != x) {
+				t.Errorf("Cbrt(%v) = %v", x, got)
+			}
+			continue
+		}
+		if math.Signbit(got) != math.Signbit(x) {
+			t.Fatalf("Cbrt(%v) = %v: wrong sign", x, got)
+		}
+		if i%50 != 0 {
+			continue
+		}
+		a := math.Abs(got)
+		bx := new(big.Float).SetPrec(refPrec).SetFloat64(math.Abs(x))
+		for _, c := range []struct {
+			r    float64
+			sign int
+		}{{math.Nextafter(a, 0), -1}, {math.Nextafter(a, math.Inf(1)), 1}} {
+			br := new(big.Float).SetPrec(refPrec).SetFloat64(c.r)
+			cube := new(big.Float).SetPrec(refPrec).Mul(br, br)
+			cube.Mul(cube, br)
+			if cube.Cmp(bx) != c.sign {
+				t.Fatalf("Cbrt(%v) = %v: not within 1 ulp of the cube root", x, got)
+			}
+		}
+	}
+}
+
 // goldenBits is the FNV-64a hash of the bits of Exp, Log, Sigmoid, Hypot
 // and Pow at 500,000 fixed arguments (exponents in [-50, 10], logarithms
 // over 40 binades, margins in [-30, 30], legs in [-1/2, 1/2], powers of 10

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pueval/pueval/experiments/results"
+)
+
+// goldenRecordsFile holds one line per record of the smoke runs below:
+// config, cell and the FNV-64a hash of the record's JSON without its
+// timings, work and kernel name (how long and on what it ran, not what it
+// found). Go writes a float64 in JSON as the shortest text that reads back
+// to the same bits, so the hash sees every bit of every number.
+const goldenRecordsFile = "testdata/golden_records.txt"
+
+// goldenRuns are the smoke configs whose records TestGoldenRecords pins,
+// each with the repeats it runs (0: all), enough to take every paper's
+// pipeline end to end: bagged nets, AlphaMax-N, the recovery formulas and
+// metrics, Claesen's bounds, the GBDT, KM1/KM2, DistCurve, the PULP
+// measures with the SVMs and the GMM labelling.
+var goldenRuns = []struct {
+	config  string
+	repeats int
+}{
+	{"aaai2017-smoke", 0},
+	{"psb2019-smoke", 1},
+	{"claesen2015-smoke", 0},
+	{"aul-smoke", 0},
+	{"pulp-smoke", 0},
+}
+
+// TestGoldenRecords runs the smoke configs and checks that every record has
+// the bits it had where the golden file was written (an AVX-512 amd64):
+// pueval's promise that a config gives the same records on every CPU and
+// architecture. `make test-cross` runs this test's arm64 binary under
+// qemu-aarch64, so a multiply-add the arm64 compiler fuses, or a math
+// function that rounds differently there, in any package on a record's path
+// shows up here as the cells it changes. PUEVAL_UPDATE_GOLDEN=1 rewrites
+// the file (only on amd64: it is the reference).
+func TestGoldenRecords(t *testing.T) {
+	if os.Getenv("PUEVAL_UCI_MIRROR") == "" {
+		t.Skip("PUEVAL_UCI_MIRROR is unset")
+	}
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	t.Setenv("PUEVAL_CLAESEN_DATA", "") // the covtype scores are optional: the golden file is written without them
+	var got []string
+	for _, g := range goldenRuns {
+		out := filepath.Join(t.TempDir(), g.config)
+		args := []string{"run", g.config, "-o", out, "-j", "2", "--no-score-cache"}
+		if g.repeats > 0 {
+			args = append(args, "--repeats", fmt.Sprint(g.repeats))
+		}
+		if _, stderr, err := runCLI(t, args...); err != nil {
+			t.Fatalf("%s: %v\n%s", g.config, err, stderr)
+		}
+		recs, err := results.ReadRecords(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			r.Timings, r.Work, r.Kernel = nil, nil, ""
+			b, err := r.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := fnv.New64a()
+			h.Write(b)
+			got = append(got, fmt.Sprintf("%s %s %016x", g.config, r.Cell, h.Sum64()))
+		}
+	}
+	sort.Strings(got)
+	if os.Getenv("PUEVAL_UPDATE_GOLDEN") == "1" {
+		if runtime.GOARCH != "amd64" {
+			t.Fatal("PUEVAL_UPDATE_GOLDEN: the golden records are written on amd64")
+		}
+		if err := os.WriteFile(goldenRecordsFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %d records' hashes to %s", len(got), goldenRecordsFile)
+		return
+	}
+	want := readGolden(t)
+	gotSet := map[string]bool{}
+	for _, line := range got {
+		gotSet[line] = true
+	}
+	differ := 0
+	for _, line := range got {
+		if !want[line] {
+			differ++
+			if differ <= 20 {
+				t.Errorf("record differs from the golden file's (or is new): %s", line)
+			}
+		}
+	}
+	for line := range want {
+		if !gotSet[line] {
+			cell := line[:strings.LastIndexByte(line, ' ')]
+			if !strings.Contains("\n"+strings.Join(got, "\n"), "\n"+cell+" ") {
+				t.Errorf("record missing: %s", cell)
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d records differ from %s (written on an AVX-512 amd64; PUEVAL_UPDATE_GOLDEN=1 rewrites it after a deliberate change)", differ, len(got), goldenRecordsFile)
+	}
+	t.Logf("%d records, %d differ", len(got), differ)
+}
+
+func readGolden(t *testing.T) map[string]bool {
+	t.Helper()
+	f, err := os.Open(goldenRecordsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			want[line] = true
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
