@@ -35,8 +35,9 @@ test:
 ## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
 ## Haswell; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
 ## qemu-aarch64 against the golden hashes written on amd64 (cmd/pueval TestGoldenRecords, about
-## 3 minutes). A part whose emulator is missing is skipped, saying so. 68 s with a warm build cache
-## (50 s before the golden hashes); with a cold one for arm64 and riscv64 (as in CI) longer.
+## 3 minutes). A part whose emulator is missing is skipped, saying so. Without the smoke records
+## 68 s with a warm build cache (50 s before the golden hashes); with a cold one for arm64 and
+## riscv64 (as in CI) longer.
 # On arm64 also the plain-Go statement's own tests (fma32, tanh32, the scalar kernels): the
 # compiler fuses multiply-adds there, which amd64's default build never does.
 CROSS_NNET_RUN := ^Test(F32|FMA32|Tanh|AutoPicksVectorKernel|KernelsAgree|KernelByHand|VecRoutinesAnyCount)
