@@ -19,7 +19,7 @@ const NNetBagName = "nnet-bag"
 // nnetBagVersion is part of Key: bump it when a code change alters the
 // scores produced for the same options, data and seed, so that cached scores
 // are not reused across the change.
-const nnetBagVersion = 2 // 2: the initial weights' scale by portmath.Pow (the same bits on every CPU; PSB-2019's HIV changes)
+const nnetBagVersion = 2 // 2: the initial weights' scale by portmath.Pow (the same bits on every CPU; the scalar kernel's nets can change)
 
 // Split is how a bootstrap sample is divided into training and validation.
 type Split string

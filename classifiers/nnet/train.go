@@ -470,7 +470,9 @@ func rpropStep(w, g, gPrev, delta []float64, r RPROP) {
 // Draw order: W row by row, then b, then v, then c. The power is
 // portmath.Pow: math.Pow rounds differently on amd64 with FMA, amd64
 // without, and arm64 (e.g. 7^(1/160), PSB-2019's HIV), and the initial
-// weights must be the same bits everywhere.
+// weights must be the same bits everywhere. (The float32x16 kernels round
+// the weights to float32, where the two scales agree; the float64 scalar
+// kernel sees the difference.)
 func initNguyenWidrow(w []float64, h, d int, rng *rand.Rand) {
 	W, b := w[:h*d], w[h*d:h*d+h]
 	v, c := w[h*d+h:h*d+2*h], w[h*d+2*h:h*d+2*h+1]
