@@ -35,7 +35,9 @@ test:
 ## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
 ## Haswell; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
 ## qemu-aarch64 against the golden hashes written on amd64 (cmd/pueval TestGoldenRecords, about
-## 3 minutes). A part whose emulator is missing is skipped, saying so. Without the smoke records
+## 3 minutes); and on an amd64 CPU that can run it, both golden checks natively with GOAMD64=v3,
+## whose compiler fuses multiply-adds as arm64's does. A part whose emulator (or CPU) is missing
+## is skipped, saying so. Without the smoke records
 ## 68 s with a warm build cache (50 s before the golden hashes); with a cold one for arm64 and
 ## riscv64 (as in CI) longer.
 # On arm64 also the plain-Go statement's own tests (fma32, tanh32, the scalar kernels): the
@@ -87,7 +89,12 @@ test-cross:
 			(cd $$p && qemu-x86_64 -cpu $(CROSS_HASWELL) "$$tmp/portable-amd64.test" -test.run "$$run"); \
 			(cd $$p && qemu-x86_64 -cpu Nehalem "$$tmp/portable-amd64.test" -test.run '^TestGoldenBits$$'); \
 		done; \
-	else echo "test-cross: amd64/Haswell skipped: qemu-x86_64 not installed (apt-get install qemu-user)"; fi
+	else echo "test-cross: amd64/Haswell skipped: qemu-x86_64 not installed (apt-get install qemu-user)"; fi; \
+	if [ "$$($(GO) env GOARCH)" = amd64 ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo && grep -qw movbe /proc/cpuinfo; then \
+		echo "test-cross: built with GOAMD64=v3, where the compiler fuses multiply-adds too: golden hashes and records"; \
+		GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenBits$$' $(addprefix ./,$(CROSS_PORTABLE_AMD64)); \
+		if [ -n "$$PUEVAL_UCI_MIRROR" ]; then GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenRecords$$' ./cmd/pueval; fi; \
+	else echo "test-cross: GOAMD64=v3 skipped: not an amd64 CPU with AVX2, FMA, BMI2 and MOVBE"; fi
 
 ## test-slurm: TestSlurmCluster alone: it starts a real one-node Slurm (munged, slurmctld, slurmd from Debian's
 ## slurm-wlm and munge, as root, with a slurm.conf of its own on free ports) and runs the AAAI-2017 smoke config as a

@@ -170,10 +170,9 @@
 // # The same bits on every CPU
 //
 // Every product is rounded before it is added (float64(a*b) + c): on arm64
-// (and riscv64, ppc64, s390x) the Go compiler would otherwise fuse a*b + c
-// into one multiply-add with a single rounding, and a record computed there
-// would differ from amd64's in the last bit. amd64 never fuses, so its
-// results are unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and
-// cmd/pueval's TestGoldenRecords (under qemu-aarch64 in make test-cross)
-// hold this.
+// (and riscv64, ppc64, s390x, and amd64 built with GOAMD64=v3) the Go
+// compiler would otherwise fuse a*b + c into one multiply-add with a single
+// rounding, and a record computed there would differ in its last bit. amd64's default build never fuses, so its results are
+// unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and cmd/pueval's
+// TestGoldenRecords (under qemu-aarch64 in make test-cross) hold this.
 package recovery
