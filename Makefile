@@ -31,7 +31,7 @@ test:
 ## and the avx2 kernel's on a CPU without AVX-512 (qemu-x86_64 -cpu Haswell); in both,
 ## auto must pick the kernel (PUEVAL_EXPECT_KERNEL); and the golden hashes of the packages
 ## that give the same bits on every CPU (internal/portmath, classifiers/gbdt, estimators/kmpe,
-## estimators/distcurve, classifiers/svm; classifiers/kernelauc among amd64 CPUs) under
+## estimators/distcurve, classifiers/svm, classifiers/kernelauc) under
 ## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
 ## Haswell; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
 ## qemu-aarch64 against the golden hashes written on amd64 (cmd/pueval TestGoldenRecords, about
@@ -51,10 +51,9 @@ CROSS_HASWELL  := Haswell,-hle,-rtm,-pcid,-invpcid,-x2apic,-tsc-deadline
 # written on an AVX-512 amd64) under arm64, Haswell (AVX2 kernels) and Nehalem (no AVX, no FMA: the
 # Go kernels, and the CPU on which math.Exp takes its other branch); on Haswell also kmpe's kernel
 # agreement tests (CROSS_KMPE_AVX2, with its golden test), which run the AVX2 assembly against
-# the Go statements. kernelauc is portable
-# among amd64 CPUs only: its solves are gonum's, whose arm64 code sums in another order.
-CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve classifiers/svm
-CROSS_PORTABLE_AMD64 := $(CROSS_PORTABLE) classifiers/kernelauc
+# the Go statements.
+CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve classifiers/svm \
+	classifiers/kernelauc
 CROSS_KMPE_AVX2 := ^Test(GoldenBits|PickKernels|VecKernelsAgree|Axpy4KernelsAgree|Axpy2x4KernelsAgree|BackSubstituteRowByRow|RotKernelsAgree|SubTileKernelsAgree|ExpNegAgrees|SqDistAgrees)$$
 test-cross:
 	GOARCH=arm64 $(GO) vet ./classifiers/nnet
@@ -82,7 +81,7 @@ test-cross:
 		echo "test-cross: amd64 without AVX-512 (avx2) under qemu-x86_64 -cpu Haswell"; \
 		GOARCH=amd64 $(GO) test -c -o "$$tmp/nnet-amd64.test" ./classifiers/nnet; \
 		(cd classifiers/nnet && PUEVAL_EXPECT_KERNEL=avx2 qemu-x86_64 -cpu $(CROSS_HASWELL) "$$tmp/nnet-amd64.test" -test.run '$(CROSS_AVX2_RUN)'); \
-		for p in $(CROSS_PORTABLE_AMD64); do \
+		for p in $(CROSS_PORTABLE); do \
 			echo "test-cross: $$p golden bits under qemu-x86_64 -cpu Haswell and -cpu Nehalem"; \
 			run='^TestGoldenBits$$'; if [ "$$p" = estimators/kmpe ]; then run='$(CROSS_KMPE_AVX2)'; fi; \
 			GOARCH=amd64 $(GO) test -c -o "$$tmp/portable-amd64.test" ./$$p; \
@@ -92,7 +91,7 @@ test-cross:
 	else echo "test-cross: amd64/Haswell skipped: qemu-x86_64 not installed (apt-get install qemu-user)"; fi; \
 	if [ "$$($(GO) env GOARCH)" = amd64 ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo && grep -qw movbe /proc/cpuinfo; then \
 		echo "test-cross: built with GOAMD64=v3, where the compiler fuses multiply-adds too: golden hashes and records"; \
-		GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenBits$$' $(addprefix ./,$(CROSS_PORTABLE_AMD64)); \
+		GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenBits$$' $(addprefix ./,$(CROSS_PORTABLE)); \
 		if [ -n "$$PUEVAL_UCI_MIRROR" ]; then GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenRecords$$' ./cmd/pueval; fi; \
 	else echo "test-cross: GOAMD64=v3 skipped: not an amd64 CPU with AVX2, FMA, BMI2 and MOVBE"; fi
 

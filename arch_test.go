@@ -161,9 +161,7 @@ func TestNoPaperNamesInCore(t *testing.T) {
 
 // portablePackages compute with the same bits on every CPU and
 // architecture (the golden-hash tests TestGoldenBits of each, which
-// `make test-cross` runs under qemu-aarch64 and emulated amd64 CPUs;
-// kernelauc among amd64 CPUs only, its solves being gonum's, whose arm64
-// code sums in another order).
+// `make test-cross` runs under qemu-aarch64 and emulated amd64 CPUs).
 // On arm64 (and riscv64, ppc64, s390x, and amd64 with GOAMD64=v3) the Go
 // compiler may fuse a*b + c into one multiply-add with a single rounding
 // unless the product is converted explicitly (float64(a*b) + c): that

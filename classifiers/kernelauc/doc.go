@@ -125,10 +125,14 @@
 // centres (partial Fisher-Yates), labeled folds, unlabeled folds
 // (permutations). Options.Workers spreads the width grid over goroutines;
 // each width fills its own row of the CV table, so results are the same
-// bits for any worker count. gonum's Dgemm (inside the Cholesky and LU
-// factorisations) may split a product over goroutines by blocks of the
-// output; each block's sums run in a fixed order, so that does not change
-// the bits either.
+// bits for any worker count. The linear algebra (the Gram matrices K'K, the
+// Cholesky and LU solves, the products K w; linalg.go) is written out with
+// every sum in a fixed order and every product rounded before it is added,
+// and the kernel's exponentials are internal/portmath's, so the results
+// are also the same bits on every CPU and architecture (TestGoldenBits,
+// run under qemu-aarch64 and emulated amd64 CPUs by make test-cross).
+// gonum's BLAS and LAPACK, used before, sum in the order of their amd64
+// assembly there and in another, with fused multiply-adds, on arm64.
 //
 // # References
 //

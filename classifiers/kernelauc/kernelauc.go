@@ -9,9 +9,6 @@ import (
 	"sync"
 
 	"github.com/pueval/pueval/internal/portmath"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -541,12 +538,8 @@ func (e *engine) moments(Kt []float64, m int) (S, v []float64) {
 	if m == 0 {
 		return S, v
 	}
-	blas64.Syrk(blas.NoTrans, 1, blas64.General{Rows: b, Cols: m, Stride: m, Data: Kt},
-		0, blas64.Symmetric{Uplo: blas.Upper, N: b, Stride: b, Data: S})
+	gram(Kt, b, m, S)
 	for i := range b {
-		for j := i + 1; j < b; j++ {
-			S[j*b+i] = S[i*b+j]
-		}
 		var s float64
 		for _, x := range Kt[i*m : (i+1)*m] {
 			s += x
@@ -608,36 +601,28 @@ func (e *engine) system(SL, vL []float64, nL int, SU, vU []float64, nU int) (H, 
 	return H, h
 }
 
-// solve returns w = (H + lambda I)^-1 h: Cholesky (LAPACK dpotrf/dpotrs)
-// when H + lambda I is positive definite (always for PU_AUL), else LU with
-// partial pivoting (dgetrf/dgetrs; the PU_AUC matrix can be indefinite).
-// No condition number is estimated (it would cost about as much as the
-// factorisation); ok is false when a pivot is exactly zero or w is not
-// finite. H must be symmetric.
+// solve returns w = (H + lambda I)^-1 h: Cholesky when H + lambda I is
+// positive definite (always for PU_AUL), else Gaussian elimination with
+// partial pivoting (the PU_AUC matrix can be indefinite); both in
+// linalg.go, in a fixed order. No condition number is estimated (it would
+// cost about as much as the factorisation); ok is false when a pivot is
+// exactly zero or w is not finite. H must be symmetric.
 func solve(H, h []float64, b int, lambda float64) (w []float64, ok bool) {
 	A := slices.Clone(H)
 	for i := range b {
 		A[i*b+i] += lambda
 	}
 	w = slices.Clone(h)
-	rhs := blas64.General{Rows: b, Cols: 1, Stride: 1, Data: w}
-	if t, pd := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: b, Stride: b, Data: A}); pd {
-		// A = U'U: solve U'y = h, then U w = y (two dtrsv; dpotrs goes
-		// through dtrsm, slow for one right-hand side).
-		x := blas64.Vector{N: b, Inc: 1, Data: w}
-		blas64.Trsv(blas.Trans, t, x)
-		blas64.Trsv(blas.NoTrans, t, x)
+	if cholesky(A, b) {
+		choleskySolve(A, b, w)
 	} else {
 		copy(A, H)
 		for i := range b {
 			A[i*b+i] += lambda
 		}
-		G := blas64.General{Rows: b, Cols: b, Stride: b, Data: A}
-		ipiv := make([]int, b)
-		if !lapack64.Getrf(G, ipiv) {
+		if !luSolve(A, b, w) {
 			return nil, false
 		}
-		lapack64.Getrs(blas.NoTrans, G, rhs, ipiv)
 	}
 	for _, v := range w {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -649,13 +634,7 @@ func solve(H, h []float64, b int, lambda float64) (w []float64, ok bool) {
 
 // scores returns K w for the transposed basis Kt (b x m).
 func scores(Kt []float64, b, m int, w []float64) []float64 {
-	g := make([]float64, m)
-	if m == 0 {
-		return g
-	}
-	blas64.Gemv(blas.Trans, 1, blas64.General{Rows: b, Cols: m, Stride: m, Data: Kt},
-		blas64.Vector{N: b, Inc: 1, Data: w}, 0, blas64.Vector{N: m, Inc: 1, Data: g})
-	return g
+	return basisTimes(Kt, b, m, w)
 }
 
 // criterion is the held-out model-selection value of the method: the PU
