@@ -52,6 +52,7 @@ var allowedImports = map[string][]string{
 	"experiments/results": {},
 	"internal/scorefile":  {},
 	"internal/portmath":   {}, // a leaf every package may import (TestImportRules), like package math
+	"internal/linalg":     {}, // likewise: dense linear algebra in a fixed order (the same bits on every CPU)
 	"internal/goldenbits": {}, // the golden tests' bit hash (test imports only)
 	"internal/slurm":      {},
 	"metrics":             {},
@@ -100,7 +101,7 @@ func TestImportRules(t *testing.T) {
 			if !strings.HasPrefix(dep, module+"/") {
 				continue
 			}
-			if d := rel(dep); d != "internal/portmath" && !slices.Contains(allowed, d) {
+			if d := rel(dep); d != "internal/portmath" && d != "internal/linalg" && !slices.Contains(allowed, d) {
 				t.Errorf("%s depends on %s; DESIGN.md section 2 allows only %v", pkg, d, allowed)
 			}
 		}
@@ -161,24 +162,25 @@ func TestNoPaperNamesInCore(t *testing.T) {
 
 // portablePackages compute with the same bits on every CPU and
 // architecture (the golden-hash tests TestGoldenBits of each, which
-// `make test-cross` runs under qemu-aarch64 and emulated amd64 CPUs).
+// `make test-cross` runs under qemu-aarch64 and emulated amd64 CPUs;
+// internal/linalg's through those of kernelauc and gmm).
 // On arm64 (and riscv64, ppc64, s390x, and amd64 with GOAMD64=v3) the Go
 // compiler may fuse a*b + c into one multiply-add with a single rounding
 // unless the product is converted explicitly (float64(a*b) + c): that
 // alone changes results in the last bit.
-var portablePackages = []string{"internal/portmath", "classifiers/gbdt", "estimators/kmpe", "estimators/distcurve", "classifiers/kernelauc",
-	"classifiers/svm"}
+var portablePackages = []string{"internal/portmath", "internal/linalg", "classifiers/gbdt", "estimators/kmpe", "estimators/distcurve", "classifiers/kernelauc",
+	"classifiers/svm", "datasets/gmm"}
 
 // recordPackages compute the other numbers of a run's records (AlphaMax,
-// the recovery formulas, the metrics, Claesen's bounds, the data encodings
-// and the GMM labelling, the runner's measures): no fused multiply-adds
+// the recovery formulas, the metrics, Claesen's bounds, the data encodings,
+// the runner's measures): no fused multiply-adds
 // either. Their bits on every CPU are checked end to end by
 // cmd/pueval's TestGoldenRecords (the smoke configs' records), which
 // `make test-cross` runs under qemu-aarch64. classifiers/nnet is in
 // neither list: its float32x16 numerics use math.FMA where they mean a
 // fused multiply-add, and its kernels have their own cross tests.
 var recordPackages = []string{"estimators/classprior", "estimators/recovery", "estimators/bounds", "metrics", "datasets",
-	"datasets/gmm", "datasets/synth", "evaluate", "experiments", "classifiers"}
+	"datasets/synth", "evaluate", "experiments", "classifiers"}
 
 // TestNoFusedMultiplyAddOnArm64 cross-compiles the command for arm64 and
 // disassembles it: no function of a portable or record package may contain

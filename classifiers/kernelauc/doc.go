@@ -126,7 +126,7 @@
 // (permutations). Options.Workers spreads the width grid over goroutines;
 // each width fills its own row of the CV table, so results are the same
 // bits for any worker count. The linear algebra (the Gram matrices K'K, the
-// Cholesky and LU solves, the products K w; linalg.go) is written out with
+// Cholesky and LU solves, the products K w; internal/linalg) is written out with
 // every sum in a fixed order and every product rounded before it is added,
 // and the kernel's exponentials are internal/portmath's, so the results
 // are also the same bits on every CPU and architecture (TestGoldenBits,

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/pueval/pueval/internal/linalg"
 	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
@@ -538,7 +539,7 @@ func (e *engine) moments(Kt []float64, m int) (S, v []float64) {
 	if m == 0 {
 		return S, v
 	}
-	gram(Kt, b, m, S)
+	linalg.Gram(Kt, b, m, S)
 	for i := range b {
 		var s float64
 		for _, x := range Kt[i*m : (i+1)*m] {
@@ -603,24 +604,24 @@ func (e *engine) system(SL, vL []float64, nL int, SU, vU []float64, nU int) (H, 
 
 // solve returns w = (H + lambda I)^-1 h: Cholesky when H + lambda I is
 // positive definite (always for PU_AUL), else Gaussian elimination with
-// partial pivoting (the PU_AUC matrix can be indefinite); both in
-// linalg.go, in a fixed order. No condition number is estimated (it would
-// cost about as much as the factorisation); ok is false when a pivot is
-// exactly zero or w is not finite. H must be symmetric.
+// partial pivoting (the PU_AUC matrix can be indefinite), both
+// internal/linalg's, in a fixed order. No condition number is estimated (it
+// would cost about as much as the factorisation); ok is false when a pivot
+// is exactly zero or w is not finite. H must be symmetric.
 func solve(H, h []float64, b int, lambda float64) (w []float64, ok bool) {
 	A := slices.Clone(H)
 	for i := range b {
 		A[i*b+i] += lambda
 	}
 	w = slices.Clone(h)
-	if cholesky(A, b) {
-		choleskySolve(A, b, w)
+	if linalg.Cholesky(A, b) {
+		linalg.CholeskySolve(A, b, w)
 	} else {
 		copy(A, H)
 		for i := range b {
 			A[i*b+i] += lambda
 		}
-		if !luSolve(A, b, w) {
+		if !linalg.LUSolve(A, b, w) {
 			return nil, false
 		}
 	}
@@ -634,7 +635,7 @@ func solve(H, h []float64, b int, lambda float64) (w []float64, ok bool) {
 
 // scores returns K w for the transposed basis Kt (b x m).
 func scores(Kt []float64, b, m int, w []float64) []float64 {
-	return basisTimes(Kt, b, m, w)
+	return linalg.TransMulVec(Kt, b, m, w)
 }
 
 // criterion is the held-out model-selection value of the method: the PU

@@ -24,12 +24,13 @@
 //
 // The axes are computed from the smaller Gram matrix, Xc Xc^T = U S^2 U^T
 // (then V = Xc^T U S^-1) or Xc^T Xc = V S^2 V^T: it is reduced to
-// tridiagonal form (LAPACK dsytrd), all its eigenvalues are found by the
-// QL/QR algorithm (dsterf) and only the k wanted eigenvectors by inverse
-// iteration (as dstein), then mapped back (dormtr). This gives the thin
-// SVD's leading triplets (to about 1e-14 on the test matrices) at a fraction
-// of its cost: gonum's thin SVD of a 1000×1000 matrix computes all 1000
-// singular vectors and takes about 2.5 s.
+// tridiagonal form by Householder reflections (as LAPACK's dsytrd), its k
+// largest eigenvalues are found by bisection on Sturm counts (as dstebz)
+// and their eigenvectors by inverse iteration (as dstein), then mapped back
+// (as dormtr). This gives the thin SVD's leading triplets (to about 1e-14 on
+// the test matrices) at a fraction of its cost: gonum's thin SVD of a
+// 1000×1000 matrix computes all 1000 singular vectors and takes about 2.5 s;
+// this PCA, with the mixture fit, about 0.9 s (BenchmarkRepresentativeness).
 //
 // # Mixture
 //
@@ -72,15 +73,16 @@
 // # Determinism
 //
 // The only randomness is the k-means++ stream, a math/rand/v2 PCG from Seed.
-// There are no goroutines of our own, and gonum's parallel matrix product
-// sums each output block in a fixed order whatever GOMAXPROCS, so a seed gives
-// bit-identical results run after run and on any GOMAXPROCS. Our own code
-// rounds every product before adding it (an explicit float64 conversion),
-// since Go fuses multiply-adds on arm64 and some other targets, and takes
-// logs and exponentials from internal/portmath, so the EM on given data gives
-// the same bits on every architecture. The PCA does not yet: it goes through
-// gonum, whose kernels are assembly on amd64 and Go, with fused
-// multiply-adds, on arm64, so its last bits may differ across architectures.
+// There are no goroutines, so a seed gives bit-identical results run after
+// run and on any GOMAXPROCS. Every product is rounded before it is added (an
+// explicit float64 conversion), since Go fuses multiply-adds on arm64 and
+// some other targets; logs and exponentials are internal/portmath's; and the
+// PCA's linear algebra (the Gram matrix, the Householder reduction, the
+// eigenvalue bisection, the products) is internal/linalg's, in a fixed
+// order. So the PCA and the EM give the same bits on every CPU and
+// architecture (TestGoldenBits, under qemu-aarch64 and emulated amd64 CPUs
+// in make test-cross). gonum's BLAS and LAPACK, used for the PCA before,
+// sum in the order of their amd64 assembly there and otherwise on arm64.
 // [Representativeness] sorts the rows by content before fitting, so
 // permuting them permutes its output exactly.
 //

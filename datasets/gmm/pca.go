@@ -5,10 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/internal/linalg"
 )
 
 // PCA is a principal component analysis fitted on some rows of a matrix.
@@ -69,11 +68,16 @@ func FitPCA(x *mat.Dense, rows []int, k int) (*PCA, error) {
 	// the small singular values, far below the ones kept.
 	m := min(n, d)
 	g := make([]float64, m*m)
-	gram := blas64.Symmetric{N: m, Stride: m, Data: g, Uplo: blas.Lower}
 	if n <= d {
-		blas64.Syrk(blas.NoTrans, 1, xc.RawMatrix(), 0, gram)
+		linalg.Gram(xc.RawMatrix().Data, n, d, g)
 	} else {
-		blas64.Syrk(blas.Trans, 1, xc.RawMatrix(), 0, gram)
+		xt := make([]float64, d*n)
+		for i := range n {
+			for c, v := range xc.RawRowView(i) {
+				xt[c*n+i] = v
+			}
+		}
+		linalg.Gram(xt, d, n, g)
 	}
 	lam, vecs, err := topEigen(m, g, k)
 	if err != nil {
@@ -93,8 +97,15 @@ func FitPCA(x *mat.Dense, rows []int, k int) (*PCA, error) {
 	if n <= d {
 		// vecs holds u_j (m = n rows, one column per component);
 		// v_j = Xc^T u_j / sigma_j.
-		u := mat.NewDense(n, stride, vecs)
-		comp.Mul(u.Slice(0, n, 0, k).T(), xc)
+		for j := range k {
+			row := comp.RawRowView(j)
+			for i := range n {
+				uij := vecs[i*stride+j]
+				for c, v := range xc.RawRowView(i) {
+					row[c] += float64(uij * v)
+				}
+			}
+		}
 		// The error of u_j, about eps ||G|| / gap_j, is amplified by
 		// sigma_1 / sigma_j in v_j: harmless for the leading axes, but the
 		// axes of tiny singular values drift from orthonormality. Two rounds
@@ -145,8 +156,7 @@ func FitPCA(x *mat.Dense, rows []int, k int) (*PCA, error) {
 	// error is quadratic in the axis's), but the eigenvalue of an axis with
 	// s_j/s_1 = 1e-6 carries a relative error of about eps (s_1/s_j)^2,
 	// which the projection does not.
-	var z mat.Dense
-	z.Mul(xc, comp.T())
+	z := project(xc, comp)
 	vars := make([]float64, k)
 	for j := range k {
 		ss := 0.0
@@ -177,10 +187,22 @@ func (p *PCA) Transform(x *mat.Dense, rows []int) (*mat.Dense, error) {
 	if p.Components == nil {
 		return nil, fmt.Errorf("gmm: pca transform: the PCA has no components (the fitted rows have no variance)")
 	}
-	xc := centred(x, rows, p.Mean)
-	var z mat.Dense
-	z.Mul(xc, p.Components.T())
-	return &z, nil
+	return project(centred(x, rows, p.Mean), p.Components), nil
+}
+
+// project returns xc comp^T, each entry the in-order dot of a row of xc and
+// a component (internal/linalg: the same bits on every CPU).
+func project(xc, comp *mat.Dense) *mat.Dense {
+	n, _ := xc.Dims()
+	k, _ := comp.Dims()
+	z := mat.NewDense(n, k, nil)
+	for i := range n {
+		xi, zi := xc.RawRowView(i), z.RawRowView(i)
+		for j := range k {
+			zi[j] = linalg.Dot(xi, comp.RawRowView(j))
+		}
+	}
+	return z
 }
 
 // centred returns the given rows of x minus mean, as a new len(rows)×d matrix.
@@ -198,46 +220,31 @@ func centred(x *mat.Dense, rows []int, mean []float64) *mat.Dense {
 // eps is LAPACK's relative machine precision dlamch('P') = 2^-52.
 const eps = 0x1p-52
 
-// topEigen returns the k largest eigenvalues of the symmetric m×m matrix whose
-// lower triangle is in g (row-major, stride m; g is overwritten), in
-// decreasing order, and their unit eigenvectors as the columns of an m×k
-// row-major matrix.
+// topEigen returns the k largest eigenvalues of the symmetric m×m matrix g
+// (row-major, full; overwritten), in decreasing order, and their unit
+// eigenvectors as the columns of an m×k row-major matrix.
 //
-// It reduces g to tridiagonal form T = Q^T G Q (LAPACK dsytrd), finds all
-// eigenvalues of T by the root-free QL/QR algorithm (dsterf), computes the k
-// wanted eigenvectors of T by inverse iteration (as dstein) and maps them
-// back with Q (dormtr). All three are deterministic: no randomness beyond a
-// fixed start vector, no goroutines.
+// It reduces g to tridiagonal form T = Q^T G Q by Householder reflections,
+// finds T's k largest eigenvalues by bisection on Sturm counts, computes
+// their eigenvectors of T by inverse iteration (as LAPACK's dstein) and maps
+// them back with Q: internal/linalg's reduction and bisection, in a fixed
+// order with products rounded, so the same bits on every CPU (gonum's
+// dsytrd, dsterf and dormqr, used before, sum in the order of their amd64
+// assembly there and otherwise on arm64). All deterministic: no randomness
+// beyond a fixed start vector, no goroutines.
 func topEigen(m int, g []float64, k int) ([]float64, []float64, error) {
-	impl := gonum.Implementation{}
-	diag := make([]float64, m)
-	off := make([]float64, max(m-1, 0))
-	tau := make([]float64, max(m-1, 0))
-	work := make([]float64, 1)
-	impl.Dsytrd(blas.Lower, m, g, m, diag, off, tau, work, -1)
-	work = make([]float64, max(int(work[0]), 1))
-	impl.Dsytrd(blas.Lower, m, g, m, diag, off, tau, work, len(work))
-
-	all := append([]float64(nil), diag...)
-	if !impl.Dsterf(m, all, append([]float64(nil), off...)) {
-		return nil, nil, fmt.Errorf("tridiagonal eigenvalues did not converge")
-	}
-	lam := make([]float64, k)
-	for j := range k {
-		lam[j] = all[m-1-j]
+	diag, off, q := linalg.Tridiagonalize(g, m)
+	lam := linalg.TridiagLargest(diag, off, k)
+	for _, v := range lam {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("tridiagonal eigenvalues are not finite")
+		}
 	}
 	z, err := tridiagVectors(diag, off, lam)
 	if err != nil {
 		return nil, nil, err
 	}
-	if m > 1 {
-		// Q = diag(1, Q') where Q' is the product of the m-1 reflectors
-		// stored below the subdiagonal: LAPACK's dormtr for uplo = 'L'.
-		work = make([]float64, 1)
-		impl.Dormqr(blas.Left, blas.NoTrans, m-1, k, m-1, g[m:], m, tau, z[k:], k, work, -1)
-		work = make([]float64, max(int(work[0]), k))
-		impl.Dormqr(blas.Left, blas.NoTrans, m-1, k, m-1, g[m:], m, tau, z[k:], k, work, len(work))
-	}
+	q.Apply(z, k)
 	return lam, z, nil
 }
 

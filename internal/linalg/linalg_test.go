@@ -1,4 +1,4 @@
-package kernelauc
+package linalg
 
 import (
 	"math"
@@ -63,7 +63,7 @@ func TestCholeskySolve(t *testing.T) {
 	for _, b := range []int{1, 2, 3, 4, 5, 7, 8, 9, 13, 40, 61} {
 		A, h := randomSPD(rng, b)
 		U := slices.Clone(A)
-		if !cholesky(U, b) {
+		if !Cholesky(U, b) {
 			t.Fatalf("b = %d: positive definite matrix refused", b)
 		}
 		ref := slices.Clone(A)
@@ -87,14 +87,14 @@ func TestCholeskySolve(t *testing.T) {
 			}
 		}
 		x := slices.Clone(h)
-		choleskySolve(U, b, x)
+		CholeskySolve(U, b, x)
 		if d := maxRelDiff(x, gonumSolve(t, A, h, b)); d > 1e-12 {
 			t.Errorf("b = %d: solution differs from gonum's by %.2g relative", b, d)
 		}
 	}
 	// Not positive definite: refused.
 	A := []float64{1, 2, 2, 1}
-	if cholesky(A, 2) {
+	if Cholesky(A, 2) {
 		t.Error("indefinite [[1 2] [2 1]] accepted")
 	}
 }
@@ -113,19 +113,19 @@ func TestLUSolve(t *testing.T) {
 			h[i] = rng.NormFloat64()
 		}
 		x := slices.Clone(h)
-		if !luSolve(slices.Clone(A), b, x) {
+		if !LUSolve(slices.Clone(A), b, x) {
 			t.Fatalf("b = %d: regular matrix refused", b)
 		}
 		if d := maxRelDiff(x, gonumSolve(t, A, h, b)); d > 1e-10 {
 			t.Errorf("b = %d: solution differs from gonum's by %.2g relative", b, d)
 		}
 	}
-	if luSolve([]float64{1, 2, 2, 4}, 2, []float64{1, 1}) {
+	if LUSolve([]float64{1, 2, 2, 4}, 2, []float64{1, 1}) {
 		t.Error("singular [[1 2] [2 4]] accepted")
 	}
 }
 
-// TestGramInOrder: every entry of gram's S is the in-order dot of its two
+// TestGramInOrder: every entry of Gram's S is the in-order dot of its two
 // rows (bit for bit), S is exactly symmetric, for sizes around the 2 x 4
 // blocks.
 func TestGramInOrder(t *testing.T) {
@@ -137,7 +137,7 @@ func TestGramInOrder(t *testing.T) {
 				Kt[i] = rng.Float64()
 			}
 			S := make([]float64, b*b)
-			gram(Kt, b, m, S)
+			Gram(Kt, b, m, S)
 			for i := range b {
 				for j := range b {
 					var want float64

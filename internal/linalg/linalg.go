@@ -1,20 +1,12 @@
-package kernelauc
+package linalg
 
 import "math"
 
-// The learners' dense linear algebra, written out so that every sum runs in
-// an order fixed by these statements and every product is rounded before it
-// is added (float64(a*b)): the same bits on every CPU and architecture.
-// gonum's BLAS and LAPACK, used before, sum in the order of their amd64
-// assembly there and in another (with fused multiply-adds) in their pure
-// Go on arm64. The sizes are small (b <= 200 centres), so plain loops
-// arranged for independent operations are as fast.
-
-// gram sets S[i*b+j] = sum_k Kt[i*m+k] Kt[j*m+k] for all i, j (b x b, full),
+// Gram sets S[i*b+j] = sum_k Kt[i*m+k] Kt[j*m+k] for all i, j (b x b, full),
 // each sum in k order. Two rows of S against four at a time share their
 // loads; S[j*b+i] is the same sum of the same products, so computing the
 // upper triangle and mirroring it gives the full matrix's bits.
-func gram(Kt []float64, b, m int, S []float64) {
+func Gram(Kt []float64, b, m int, S []float64) {
 	const ri, rj = 2, 4
 	for i0 := 0; i0 < b; i0 += ri {
 		if i0+ri > b {
@@ -61,7 +53,11 @@ func gram(Kt []float64, b, m int, S []float64) {
 	}
 }
 
-// dotInOrder is sum_k a[k] b[k] in k order, the order gram's blocks use.
+// Dot is sum_k a[k] b[k] in k order (the order Gram's blocks use), each
+// product rounded; len(b) >= len(a).
+func Dot(a, b []float64) float64 { return dotInOrder(a, b) }
+
+// dotInOrder is Dot.
 func dotInOrder(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s float64
@@ -71,7 +67,7 @@ func dotInOrder(a, b []float64) float64 {
 	return s
 }
 
-// cholesky overwrites the upper triangle of the symmetric b x b matrix A
+// Cholesky overwrites the upper triangle of the symmetric b x b matrix A
 // (row-major; the lower triangle is not read) with U, A = U'U, by the
 // right-looking outer-product algorithm: row k of U is row k of the updated
 // A over sqrt(A[k][k]), then every later row i loses U[k][i] times row k.
@@ -81,7 +77,7 @@ func dotInOrder(a, b []float64) float64 {
 // same order, so the blocking changes no bit. It reports false, leaving A
 // partly overwritten, when a pivot is not positive (or NaN): A is not
 // (numerically) positive definite.
-func cholesky(A []float64, b int) bool {
+func Cholesky(A []float64, b int) bool {
 	for k0 := 0; k0 < b; k0 += 4 {
 		k1 := min(k0+4, b)
 		for k := k0; k < k1; k++ {
@@ -149,10 +145,10 @@ func subScaled(y []float64, a float64, x []float64) {
 	}
 }
 
-// choleskySolve overwrites x with A^-1 x for A = U'U, U the upper triangle
-// of the factor (cholesky): U'y = x forward, subtracting row k's terms in k
+// CholeskySolve overwrites x with A^-1 x for A = U'U, U the upper triangle
+// of the factor (Cholesky): U'y = x forward, subtracting row k's terms in k
 // order, then U w = y backward, each row's sum in column order.
-func choleskySolve(U []float64, b int, x []float64) {
+func CholeskySolve(U []float64, b int, x []float64) {
 	for k := range b {
 		x[k] /= U[k*b+k]
 		xk := x[k]
@@ -169,12 +165,12 @@ func choleskySolve(U []float64, b int, x []float64) {
 	}
 }
 
-// luSolve overwrites x with A^-1 x by Gaussian elimination with partial
+// LUSolve overwrites x with A^-1 x by Gaussian elimination with partial
 // pivoting (the largest |A[i][k]| at or below the diagonal, the first on
 // ties), destroying A (b x b, row-major). Each row's update subtracts the
 // multiples of the pivot rows in elimination order. It reports false when
 // a pivot is exactly zero (A singular) or not a number.
-func luSolve(A []float64, b int, x []float64) bool {
+func LUSolve(A []float64, b int, x []float64) bool {
 	for k := range b {
 		p, best := k, math.Abs(A[k*b+k])
 		for i := k + 1; i < b; i++ {
@@ -213,9 +209,9 @@ func luSolve(A []float64, b int, x []float64) bool {
 	return true
 }
 
-// basisTimes returns g = Kt' w for the transposed basis Kt (b x m): g[k] =
+// TransMulVec returns g = Kt' w for the b x m matrix Kt (row-major): g[k] =
 // sum_i w[i] Kt[i][k], adding the rows' terms in i order.
-func basisTimes(Kt []float64, b, m int, w []float64) []float64 {
+func TransMulVec(Kt []float64, b, m int, w []float64) []float64 {
 	g := make([]float64, m)
 	for i := range b {
 		wi := w[i]
