@@ -633,11 +633,6 @@ func solve(H, h []float64, b int, lambda float64) (w []float64, ok bool) {
 	return w, true
 }
 
-// scores returns K w for the transposed basis Kt (b x m).
-func scores(Kt []float64, b, m int, w []float64) []float64 {
-	return linalg.TransMulVec(Kt, b, m, w)
-}
-
 // criterion is the held-out model-selection value of the method: the PU
 // zero-one AUC risk (PU_AUC) or AUL^PU (PU_AUL).
 func (e *engine) criterion(gL, gU []float64) float64 {
@@ -707,8 +702,8 @@ func (e *engine) cvRow(sigma float64, lambdas []float64, rowsL, rowsU [][]int, r
 				row[li] = math.NaN()
 				continue
 			}
-			gL := scores(KtL[f], b, len(rowsL[f]), w)
-			gU := scores(KtU[f], b, len(rowsU[f]), w)
+			gL := linalg.TransMulVec(KtL[f], b, len(rowsL[f]), w) // K w
+			gU := linalg.TransMulVec(KtU[f], b, len(rowsU[f]), w)
 			// Accumulated as MATLAB's score_table += loss/n_fold, so
 			// values that are equal as rationals round alike.
 			row[li] += e.criterion(gL, gU) / float64(k)

@@ -30,7 +30,7 @@
 // (as dormtr). This gives the thin SVD's leading triplets (to about 1e-14 on
 // the test matrices) at a fraction of its cost: gonum's thin SVD of a
 // 1000×1000 matrix computes all 1000 singular vectors and takes about 2.5 s;
-// this PCA, with the mixture fit, about 0.9 s (BenchmarkRepresentativeness).
+// this PCA, with the mixture fit, about 0.5 s (BenchmarkRepresentativeness).
 //
 // # Mixture
 //

@@ -9,8 +9,9 @@
 // a cross-validation or a ranking, sometimes more) depended on the machine.
 // The sizes here are small (a few hundred to a thousand rows), so plain
 // loops arranged for independent operations are nearly as fast: PU_AUC's
-// and PU_AUL's cross-validated fits take 7-8 % longer than with gonum, the
-// PULP protocol's PCA of 1,000 x 1,000 about 20 %.
+// and PU_AUL's cross-validated fits take 7-8 % longer than with gonum; the
+// PULP protocol's PCA and mixture of 1,000 x 1,000 take as long (about 0.5
+// s; BenchmarkRepresentativeness in datasets/gmm).
 //
 // # Products and solves
 //

@@ -12,7 +12,7 @@ func Gram(Kt []float64, b, m int, S []float64) {
 		if i0+ri > b {
 			for i := i0; i < b; i++ {
 				for j := i; j < b; j++ {
-					S[i*b+j] = dotInOrder(Kt[i*m:(i+1)*m], Kt[j*m:(j+1)*m])
+					S[i*b+j] = Dot(Kt[i*m:(i+1)*m], Kt[j*m:(j+1)*m])
 				}
 			}
 			break
@@ -42,8 +42,8 @@ func Gram(Kt []float64, b, m int, S []float64) {
 			S[(i0+1)*b+j], S[(i0+1)*b+j+1], S[(i0+1)*b+j+2], S[(i0+1)*b+j+3] = s10, s11, s12, s13
 		}
 		for ; j < b; j++ {
-			S[i0*b+j] = dotInOrder(a0, Kt[j*m:(j+1)*m])
-			S[(i0+1)*b+j] = dotInOrder(a1, Kt[j*m:(j+1)*m])
+			S[i0*b+j] = Dot(a0, Kt[j*m:(j+1)*m])
+			S[(i0+1)*b+j] = Dot(a1, Kt[j*m:(j+1)*m])
 		}
 	}
 	for i := range b {
@@ -55,10 +55,7 @@ func Gram(Kt []float64, b, m int, S []float64) {
 
 // Dot is sum_k a[k] b[k] in k order (the order Gram's blocks use), each
 // product rounded; len(b) >= len(a).
-func Dot(a, b []float64) float64 { return dotInOrder(a, b) }
-
-// dotInOrder is Dot.
-func dotInOrder(a, b []float64) float64 {
+func Dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s float64
 	for k := range a {

@@ -6,7 +6,6 @@ import "math"
 // tridiagonal reduction T = Q'AQ, Q = H_0 H_1 ... H_{m-3}: H_k = I - beta_k
 // v_k v_k' acts on rows k+1, ..., m-1, v_k[0] = 1.
 type Reflectors struct {
-	m    int
 	v    [][]float64
 	beta []float64
 }
@@ -17,12 +16,12 @@ type Reflectors struct {
 // off-diagonal (m-1) and the reflections. Step k reflects x = A[k+1:, k]
 // onto mu e_1, mu = ||x|| (v = x - mu e_1 computed without cancellation,
 // Algorithm 5.1.1), then updates the trailing block B by B - v w' - w v',
-// p = beta B v, w = p - (beta/2)(p'v) v: its lower triangle entry by entry
-// in a fixed order, mirrored to the upper. Cost 4/3 m^3 flops.
+// p = beta B v, w = p - (beta/2)(p'v) v, entry by entry in a fixed order
+// that keeps B exactly symmetric. Cost 4/3 m^3 flops.
 func Tridiagonalize(A []float64, m int) (diag, off []float64, q *Reflectors) {
 	diag = make([]float64, m)
 	off = make([]float64, max(m-1, 0))
-	q = &Reflectors{m: m}
+	q = &Reflectors{}
 	p := make([]float64, m)
 	for k := 0; k+2 < m; k++ {
 		s := m - k - 1
@@ -66,22 +65,24 @@ func Tridiagonalize(A []float64, m int) (diag, off []float64, q *Reflectors) {
 		}
 		for ; i < s; i++ {
 			row := A[(k+1+i)*m+k+1 : (i+k+2)*m]
-			pk[i] = float64(beta * dotInOrder(row, v))
+			pk[i] = float64(beta * Dot(row, v))
 		}
-		half := float64(beta/2) * dotInOrder(pk, v)
+		half := float64(beta/2) * Dot(pk, v)
 		for i := range s {
 			pk[i] -= float64(half * v[i]) // now w
 		}
+		// Entry (i, j) becomes (B_ij - v_lo w_hi) - w_lo v_hi with lo =
+		// min(i, j), hi = max(i, j): the same operations for (i, j) and
+		// (j, i), so B stays exactly symmetric while each row is updated
+		// whole, in place.
 		for i := range s {
-			row := A[(k+1+i)*m+k+1 : (k+1+i)*m+k+2+i]
+			row := A[(k+1+i)*m+k+1 : (k+2+i)*m]
 			vi, wi := v[i], pk[i]
-			for j := range row {
+			for j := range row[:i+1] {
 				row[j] = row[j] - float64(v[j]*wi) - float64(pk[j]*vi)
 			}
-		}
-		for i := range s {
 			for j := i + 1; j < s; j++ {
-				A[(k+1+i)*m+k+1+j] = A[(k+1+j)*m+k+1+i]
+				row[j] = row[j] - float64(vi*pk[j]) - float64(wi*v[j])
 			}
 		}
 	}
