@@ -73,13 +73,13 @@ func Spearman(x, y []float64) (float64, error) {
 	rx, ry := AverageRanks(x), AverageRanks(y)
 	// The mean of average ranks is (n+1)/2 exactly, ties or not; centring
 	// first keeps the sums free of cancellation.
-	m := float64(len(x)+1) / 2
+	m := float64(float64(len(x)+1) / 2)
 	var sxy, sxx, syy float64
 	for i := range rx {
 		dx, dy := rx[i]-m, ry[i]-m
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
+		sxy += float64(dx * dy)
+		sxx += float64(dx * dx)
+		syy += float64(dy * dy)
 	}
 	if sxx == 0 || syy == 0 {
 		return math.NaN(), fmt.Errorf("%w (%d pairs)", ErrNoRankVariance, len(x))

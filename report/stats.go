@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 )
 
@@ -15,12 +16,12 @@ func Quantile7(sorted []float64, p float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	h := float64(n-1) * p
+	h := float64(float64(n-1) * p)
 	lo := int(math.Floor(h))
 	if lo >= n-1 {
 		return sorted[n-1]
 	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+	return sorted[lo] + float64((h-float64(lo))*(sorted[lo+1]-sorted[lo]))
 }
 
 // BoxStats are the statistics a box plot draws: quartiles by type 7
@@ -55,7 +56,7 @@ func Box(x []float64) BoxStats {
 	b := BoxStats{N: len(s), Min: s[0], Max: s[len(s)-1],
 		Q1: Quantile7(s, 0.25), Median: Quantile7(s, 0.5), Q3: Quantile7(s, 0.75)}
 	iqr := b.Q3 - b.Q1
-	lo, hi := b.Q1-1.5*iqr, b.Q3+1.5*iqr
+	lo, hi := b.Q1-float64(1.5*iqr), b.Q3+float64(1.5*iqr)
 	b.WhiskerLo, b.WhiskerHi = b.Q1, b.Q3
 	var sum float64
 	for _, v := range s {
@@ -73,7 +74,11 @@ func Box(x []float64) BoxStats {
 }
 
 // BinomialUpperTail returns P(X >= k) for X ~ Binomial(n, 1/2): the one-sided
-// P-value of the AAAI-2017 appendix's sign test, P = sum_{i=k}^{n} C(n,i) p^i (1-p)^(n-i), p = 1/2.
+// P-value of the AAAI-2017 appendix's sign test, P = sum_{i=k}^{n} C(n,i) / 2^n.
+// The sum is taken in integers and rounded once, so P is the float64
+// nearest the exact value on every machine (a sum of exp(lgamma(...))
+// terms would carry the libm's last bits, which differ between
+// architectures).
 func BinomialUpperTail(k, n int) float64 {
 	if k <= 0 {
 		return 1
@@ -81,14 +86,18 @@ func BinomialUpperTail(k, n int) float64 {
 	if k > n {
 		return 0
 	}
-	var p float64
-	for i := k; i <= n; i++ {
-		lc, _ := math.Lgamma(float64(n + 1))
-		a, _ := math.Lgamma(float64(i + 1))
-		b, _ := math.Lgamma(float64(n - i + 1))
-		p += math.Exp(lc - a - b - float64(n)*math.Ln2)
+	sum := new(big.Int)
+	c := new(big.Int).Binomial(int64(n), int64(k))
+	for i := k; ; i++ {
+		sum.Add(sum, c)
+		if i == n {
+			break
+		}
+		c.Mul(c, big.NewInt(int64(n-i)))
+		c.Quo(c, big.NewInt(int64(i+1))) // exact: C(n, i+1) = C(n, i) (n-i)/(i+1)
 	}
-	return math.Min(1, p)
+	p, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(sum), -n).Float64()
+	return p
 }
 
 // SignTest is the AAAI-2017 appendix's comparison of two methods over

@@ -17,7 +17,9 @@ import (
 // config, cell and the FNV-64a hash of the record's JSON without its
 // timings, work and kernel name (how long and on what it ran, not what it
 // found). Go writes a float64 in JSON as the shortest text that reads back
-// to the same bits, so the hash sees every bit of every number.
+// to the same bits, so the hash sees every bit of every number. It also
+// holds one line per table of each run's report: config, "report/" and the
+// file name, and the hash of the file.
 const goldenRecordsFile = "testdata/golden_records.txt"
 
 // goldenRuns are the smoke configs whose records TestGoldenRecords pins,
@@ -36,13 +38,51 @@ var goldenRuns = []struct {
 	{"pulp-smoke", 0},
 }
 
+// fnv64a is the FNV-64a hash of b.
+func fnv64a(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
+}
+
+// reportTables reads the text tables of a report directory (Markdown, CSV
+// and LaTeX), by file name, leaving out the timing tables (how long the
+// run took, not what it found). Figures are not pinned: the plotting
+// libraries round differently on other architectures.
+func reportTables(dir string) (map[string][]byte, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	tables := map[string][]byte{}
+	for _, e := range entries {
+		name := e.Name()
+		switch filepath.Ext(name) {
+		case ".md", ".csv", ".tex":
+		default:
+			continue
+		}
+		if strings.HasPrefix(name, "timing") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		tables[name] = b
+	}
+	return tables, nil
+}
+
 // TestGoldenRecords runs the smoke configs and checks that every record has
 // the bits it had where the golden file was written (an AVX-512 amd64):
 // pueval's promise that a config gives the same records on every CPU and
 // architecture. `make test-cross` runs this test's arm64 binary under
 // qemu-aarch64, so a multiply-add the arm64 compiler fuses, or a math
 // function that rounds differently there, in any package on a record's path
-// shows up here as the cells it changes. PUEVAL_UPDATE_GOLDEN=1 rewrites
+// shows up here as the cells it changes. The reports' tables are checked
+// the same way (their own arithmetic: quantiles, rank correlations, the
+// claims' sums). PUEVAL_UPDATE_GOLDEN=1 rewrites
 // the file (only on amd64: it is the reference).
 func TestGoldenRecords(t *testing.T) {
 	if os.Getenv("PUEVAL_UCI_MIRROR") == "" {
@@ -70,9 +110,20 @@ func TestGoldenRecords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h := fnv.New64a()
-			h.Write(b)
-			got = append(got, fmt.Sprintf("%s %s %016x", g.config, r.Cell, h.Sum64()))
+			got = append(got, fmt.Sprintf("%s %s %016x", g.config, r.Cell, fnv64a(b)))
+		}
+		if _, stderr, err := runCLI(t, "report", out); err != nil {
+			t.Fatalf("%s: report: %v\n%s", g.config, err, stderr)
+		}
+		tables, err := reportTables(filepath.Join(out, "report"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tables) == 0 {
+			t.Fatalf("%s: the report has no tables", g.config)
+		}
+		for name, b := range tables {
+			got = append(got, fmt.Sprintf("%s report/%s %016x", g.config, name, fnv64a(b)))
 		}
 	}
 	sort.Strings(got)
@@ -83,7 +134,7 @@ func TestGoldenRecords(t *testing.T) {
 		if err := os.WriteFile(goldenRecordsFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("wrote %d records' hashes to %s", len(got), goldenRecordsFile)
+		t.Logf("wrote %d records' and tables' hashes to %s", len(got), goldenRecordsFile)
 		return
 	}
 	b, err := os.ReadFile(goldenRecordsFile)
@@ -105,17 +156,17 @@ func TestGoldenRecords(t *testing.T) {
 		if !want[line] {
 			differ++
 			if differ <= 20 {
-				t.Errorf("record differs from the golden file's (or is new): %s", line)
+				t.Errorf("record or table differs from the golden file's (or is new): %s", line)
 			}
 		}
 	}
 	for line := range want {
 		if !gotCells[cell(line)] {
-			t.Errorf("record missing: %s", cell(line))
+			t.Errorf("record or table missing: %s", cell(line))
 		}
 	}
 	if differ > 0 {
-		t.Errorf("%d of %d records differ from %s (written on an AVX-512 amd64; PUEVAL_UPDATE_GOLDEN=1 rewrites it after a deliberate change)", differ, len(got), goldenRecordsFile)
+		t.Errorf("%d of %d records and tables differ from %s (written on an AVX-512 amd64; PUEVAL_UPDATE_GOLDEN=1 rewrites it after a deliberate change)", differ, len(got), goldenRecordsFile)
 	}
-	t.Logf("%d records, %d differ", len(got), differ)
+	t.Logf("%d records and tables, %d differ", len(got), differ)
 }

@@ -161,6 +161,6 @@ func clipSegment(s report.Series) report.Series {
 		return s
 	}
 	s.X = []float64{lo, hi}
-	s.Y = []float64{y0 + slope*(lo-x0), y0 + slope*(hi-x0)}
+	s.Y = []float64{y0 + float64(slope*(lo-x0)), y0 + float64(slope*(hi-x0))}
 	return s
 }

@@ -54,12 +54,12 @@ type Row struct {
 // predicts: sqrt(2/pi) SD, the mean of |e| for a normal error e of mean 0
 // (AUL^PU - AUL is the mean of a without-replacement sample: unbiased and
 // nearly normal).
-func (r Row) PredictedAULMAE() float64 { return math.Sqrt(2/math.Pi) * r.SD }
+func (r Row) PredictedAULMAE() float64 { return float64(math.Sqrt(2/math.Pi) * r.SD) }
 
 // AULMAEStdErr is the standard error of an MAE of AUL^PU over the row's
 // Runs splits under the same model: the standard deviation of |e| is
 // SD sqrt(1 - 2/pi), over sqrt(Runs).
-func (r Row) AULMAEStdErr() float64 { return r.SD * math.Sqrt((1-2/math.Pi)/float64(r.Runs)) }
+func (r Row) AULMAEStdErr() float64 { return float64(r.SD * math.Sqrt((1-2/math.Pi)/float64(r.Runs))) }
 
 // MAE is the mean absolute error of a source's AUC^est (NaN without errors).
 func (r Row) MAE(src string) float64 { return meanAbs(r.Errors[src]) }
@@ -118,7 +118,7 @@ func Rows(recs []results.Record) []Row {
 		}
 		if d, ok := auc[results.RecoveryKey(results.Direct, TruePrior)]; ok {
 			row.IdentityChecked++
-			if math.Abs((d-tAUC)*(1-row.Alpha)-(pu-tAUL)) <= 1e-9 {
+			if math.Abs(float64((d-tAUC)*(1-row.Alpha))-(pu-tAUL)) <= 1e-9 {
 				row.Identity++
 			}
 		}

@@ -168,7 +168,7 @@ func appClaimC(rows []AppRow) Claim {
 	c := Claim{Item: "App. (c)", Text: fmt.Sprintf("errors in beta-hat move the negative-based bounds opposite to the positive-based: from 0.5 to 1.5 x beta "+
 		"the negative-based DKW bounds fall in every cell with known negatives and the positive-based rise in >= %.0f %% of them "+
 		"(Lemma 4 holds where the clamp does not bind)", 100*MinCoverage)}
-	mid := func(iv Interval) float64 { return (iv.Lower + iv.Upper) / 2 }
+	mid := func(iv Interval) float64 { return float64((iv.Lower + iv.Upper) / 2) }
 	n, rise, fall := 0, 0, 0
 	var dPos, dNeg []float64
 	var bad []string

@@ -55,7 +55,7 @@ func (r Fig4Row) ClampBinds() bool { return math.Abs(r.Gap()) > r.Tolerance }
 // between the sorted-points trapezoid and the rank-ordered path. The
 // measure's point estimate uses real-valued counts, so this is generous.
 func ClampTolerance(labeled, unlabeled int, beta, betaHat float64) float64 {
-	pu := beta * float64(unlabeled)
+	pu := float64(beta * float64(unlabeled))
 	if betaHat >= 1 || labeled == 0 || float64(unlabeled)-pu <= 0 {
 		return math.Inf(1)
 	}

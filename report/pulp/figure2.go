@@ -144,10 +144,10 @@ func Figure2YRanges(a Analysis) (rhoMin, rhoMax, madMax float64) {
 	rhoMin, rhoMax, madMax = 0, 1, 0.05
 	for _, p := range a.Points {
 		if !math.IsNaN(p.Rho) {
-			rhoMin = math.Min(rhoMin, math.Floor(10*p.Rho-1e-9)/10)
+			rhoMin = math.Min(rhoMin, math.Floor(float64(10*p.Rho)-1e-9)/10)
 		}
 		if !math.IsNaN(p.MAD) {
-			madMax = math.Max(madMax, math.Ceil(20*p.MAD+1e-9)/20)
+			madMax = math.Max(madMax, math.Ceil(float64(20*p.MAD)+1e-9)/20)
 		}
 	}
 	return rhoMin, rhoMax, madMax
