@@ -31,7 +31,7 @@ test:
 ## and the avx2 kernel's on a CPU without AVX-512 (qemu-x86_64 -cpu Haswell); in both,
 ## auto must pick the kernel (PUEVAL_EXPECT_KERNEL); and the golden hashes of the packages
 ## that give the same bits on every CPU (internal/portmath, classifiers/gbdt, estimators/kmpe,
-## estimators/distcurve, classifiers/svm, classifiers/kernelauc, datasets/gmm) under
+## estimators/distcurve, classifiers/svm, classifiers/kernelauc, datasets/gmm, estimators/bounds) under
 ## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
 ## Haswell; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
 ## qemu-aarch64 against the golden hashes written on amd64 (cmd/pueval TestGoldenRecords, about
@@ -53,7 +53,7 @@ CROSS_HASWELL  := Haswell,-hle,-rtm,-pcid,-invpcid,-x2apic,-tsc-deadline
 # agreement tests (CROSS_KMPE_AVX2, with its golden test), which run the AVX2 assembly against
 # the Go statements.
 CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve classifiers/svm \
-	classifiers/kernelauc datasets/gmm
+	classifiers/kernelauc datasets/gmm estimators/bounds
 CROSS_KMPE_AVX2 := ^Test(GoldenBits|PickKernels|VecKernelsAgree|Axpy4KernelsAgree|Axpy2x4KernelsAgree|BackSubstituteRowByRow|RotKernelsAgree|SubTileKernelsAgree|ExpNegAgrees|SqDistAgrees)$$
 test-cross:
 	GOARCH=arm64 $(GO) vet ./classifiers/nnet

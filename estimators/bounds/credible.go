@@ -1,10 +1,6 @@
 package bounds
 
-import (
-	"fmt"
-
-	"gonum.org/v1/gonum/stat/distuv"
-)
+import "fmt"
 
 // Credible says which credible interval of beta to take from its posterior.
 type Credible int8
@@ -60,8 +56,8 @@ func CredibleInterval(positives, negatives int, level float64, c Credible) (Inte
 	if err := checkLevel(level); err != nil {
 		return Interval{}, err
 	}
-	post := distuv.Beta{Alpha: 1 + float64(positives), Beta: 1 + float64(negatives)}
-	equal := Interval{post.Quantile((1 - level) / 2), post.Quantile((1 + level) / 2)}
+	post := newBetaPosterior(1+positives, 1+negatives)
+	equal := Interval{post.quantile((1 - level) / 2), post.quantile((1 + level) / 2)}
 	switch c {
 	case EqualTailed:
 		return equal, nil
@@ -73,14 +69,14 @@ func CredibleInterval(positives, negatives int, level float64, c Credible) (Inte
 	case positives == 0 && negatives == 0:
 		return equal, nil
 	case positives == 0:
-		return Interval{0, post.Quantile(level)}, nil
+		return Interval{0, post.quantile(level)}, nil
 	case negatives == 0:
-		return Interval{post.Quantile(1 - level), 1}, nil
+		return Interval{post.quantile(1 - level), 1}, nil
 	}
 	// gap(p) < 0 while the left end is on the rising side of the mode far
 	// enough that moving right shortens the interval.
-	upperOf := func(p float64) float64 { return post.Quantile(min(p+level, 1)) }
-	gap := func(p float64) float64 { return post.LogProb(post.Quantile(p)) - post.LogProb(upperOf(p)) }
+	upperOf := func(p float64) float64 { return post.quantile(min(p+level, 1)) }
+	gap := func(p float64) float64 { return post.logDensityRatio(post.quantile(p), upperOf(p)) }
 	lo, hi := 0.0, 1-level
 	for range 200 {
 		mid := lo + float64((hi-lo)/2)
@@ -94,5 +90,5 @@ func CredibleInterval(positives, negatives int, level float64, c Credible) (Inte
 		}
 	}
 	p := lo + float64((hi-lo)/2)
-	return Interval{post.Quantile(p), upperOf(p)}, nil
+	return Interval{post.quantile(p), upperOf(p)}, nil
 }

@@ -167,9 +167,11 @@
 // Every product is rounded (an explicit float64 conversion) before it is
 // added, since Go fuses multiply-adds on arm64 and some other targets, and
 // the DKW band's log comes from internal/portmath: ranks, bands, tables,
-// curves and areas have the same bits on every architecture.
-// [CredibleInterval] does not yet: gonum's Beta quantile and density use
-// math's Log, Exp, Pow and Lgamma and, on arm64, fused multiply-adds.
+// curves and areas have the same bits on every architecture. So do the
+// credible intervals: [CredibleInterval] sums the posterior's CDF as a
+// binomial tail with portmath's Exp and Log and bisects on it, rather than
+// use gonum's Beta quantile (math's Lgamma, Log, Exp and Pow, and fused
+// multiply-adds on arm64); TestGoldenBits pins them under `make test-cross`.
 //
 // # Cost
 //
