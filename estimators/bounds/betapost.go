@@ -64,7 +64,7 @@ func (d betaPosterior) cdf(x float64) float64 {
 			if j == n || t == 0 {
 				break
 			}
-			r := float64(n-j) / float64(j+1) * odds
+			r := float64(float64(n-j) / float64(j+1) * odds)
 			if r < 1 && t/(1-r) < sum*0x1p-60 {
 				break
 			}
