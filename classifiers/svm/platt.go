@@ -78,16 +78,16 @@ func FitPlatt(dec []float64, y []bool) (Platt, error) {
 		for i, f := range dec {
 			z := float64(a*f) + b
 			if z >= 0 {
-				s += float64(t[i]*z) + math.Log1p(portmath.Exp(-z))
+				s += float64(t[i]*z) + portmath.Log1p(portmath.Exp(-z))
 			} else {
-				s += float64((t[i]-1)*z) + math.Log1p(portmath.Exp(z))
+				s += float64((t[i]-1)*z) + portmath.Log1p(portmath.Exp(z))
 			}
 		}
 		return s
 	}
-	// (math.Log1p, not math.Log: like portmath.Exp, the same bits on every
-	// platform; math.Log has an amd64 assembly version.)
-	p := Platt{B: math.Log1p((float64(nneg)+1)/(float64(npos)+1) - 1)}
+	// (portmath.Log1p: math.Log1p's bits differ on arm64, which fuses its
+	// multiply-adds, for about 1 argument in 850.)
+	p := Platt{B: portmath.Log1p((float64(nneg)+1)/(float64(npos)+1) - 1)}
 	fval := obj(p.A, p.B)
 	for p.Iter = 0; p.Iter < plattMaxIter; p.Iter++ {
 		// Gradient and Hessian of the objective in (A, B).

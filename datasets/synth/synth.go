@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
 
 // Sampler draws one value from a univariate distribution using rng.
@@ -79,8 +81,8 @@ func count(b []bool) int {
 // GaussianAUC is the population AUC of scoring by the value itself when
 // positives are N(mu1, s1^2) and negatives N(mu0, s0^2): Phi((mu1-mu0)/sqrt(s1^2+s0^2)).
 func GaussianAUC(mu1, s1, mu0, s0 float64) float64 {
-	z := (mu1 - mu0) / math.Hypot(s1, s0)
-	return 0.5 * math.Erfc(-z/math.Sqrt2)
+	z := (mu1 - mu0) / portmath.Hypot(s1, s0)
+	return 0.5 * portmath.Erfc(-z/math.Sqrt2)
 }
 
 // Ranking draws n scores of which nPos are positive (from pos) and the rest

@@ -296,7 +296,29 @@ func TestGoldenBits(t *testing.T) {
 	if got != goldenBits {
 		t.Errorf("Exp/Log/Sigmoid bits hash to %s on this platform, %s where goldenBits was written", got, goldenBits)
 	}
+
+	// Log2, Cbrt, Log1p and Erfc, added later, hash apart so that
+	// goldenBits stays as it was written.
+	h = goldenbits.New()
+	for range 100000 {
+		h.Add(Log2(math.Ldexp(0.5+rng.Float64()/2, rng.IntN(40)-20)))
+		h.Add(Cbrt(float64(rng.Float64()*2000) - 1000))
+		h.Add(Log1p(math.Ldexp(rng.Float64()-0.5, -rng.IntN(30)))) // |x| <= 1/2
+		h.Add(Log1p(math.Ldexp(rng.Float64(), rng.IntN(40)-20)))
+		h.Add(Erfc(float64(rng.Float64()*14) - 4))
+	}
+	got = h.String()
+	t.Logf("golden bits (Log2, Cbrt, Log1p, Erfc) %s", got)
+	if got != goldenBitsMore {
+		t.Errorf("Log2/Cbrt/Log1p/Erfc bits hash to %s on this platform, %s where goldenBitsMore was written", got, goldenBitsMore)
+	}
 }
+
+// goldenBitsMore is the hash of Log2, Cbrt, Log1p and Erfc at 500,000
+// fixed arguments (logarithms over 40 binades, cube roots in [-1000,
+// 1000], ln(1 + x) for |x| <= 1/2 over 30 binades and for x in [0, 2^20),
+// erfc on [-4, 10]), written on amd64 (AVX-512, FMA) like goldenBits.
+const goldenBitsMore = "f43042c96d0e048e"
 
 func BenchmarkExp(b *testing.B) {
 	xs := make([]float64, 1024)

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/internal/portmath"
 	"github.com/pueval/pueval/metrics"
 	"github.com/pueval/pueval/report"
 )
@@ -93,7 +94,7 @@ func Figure1() (report.Figure, Figure1Summary, error) {
 	if err != nil {
 		return report.Figure{}, nil, err
 	}
-	q := func(z float64) float64 { return 0.5 * math.Erfc(z/math.Sqrt2) } // 1 - Phi(z)
+	q := func(z float64) float64 { return 0.5 * portmath.Erfc(z/math.Sqrt2) } // 1 - Phi(z), the same bits on every CPU
 	var taus []float64
 	for i := -500; i <= 500; i++ {
 		taus = append(taus, float64(i)/100)
