@@ -44,5 +44,14 @@
 // over experiments: per experiment the method with the smaller mean absolute
 // error wins, ties (equal at the table's three decimals) are split
 // alternately starting with the first method, and
-// P = sum_{i=k}^{n} C(n,i) / 2^n, k the second method's wins.
+// P = sum_{i=k}^{n} C(n,i) / 2^n, k the second method's wins, summed in
+// integers and rounded once (BinomialUpperTail).
+//
+// Tables and claims have the same bits on every architecture: their
+// arithmetic rounds every product before adding it (float64(a*b) + c),
+// since Go fuses multiply-adds on arm64; the smoke reports' tables are
+// pinned by hash (cmd/pueval TestGoldenRecords, run under qemu-aarch64 by
+// `make test-cross`). Figures are not promised that: the drawing code
+// (charts.go, heat.go, plot.go) and the plotting libraries beneath it
+// round as the platform does.
 package report

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -72,4 +73,21 @@ func BenchmarkParts(b *testing.B) {
 			r.Bounds(band, PointInterval(beta))
 		}
 	})
+}
+
+// BenchmarkCredibleInterval: the 95 % credible intervals of `pueval bounds
+// --peek-positives`, equal-tailed and HPD, after 100 and 100,000 peeks
+// (a third positive).
+func BenchmarkCredibleInterval(b *testing.B) {
+	for _, n := range []int{100, 100000} {
+		for _, c := range []Credible{EqualTailed, HPD} {
+			b.Run(fmt.Sprintf("%s/n=%d", c, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := CredibleInterval(n/3, n-n/3, 0.95, c); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }
