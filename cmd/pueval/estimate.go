@@ -24,6 +24,7 @@ type estimateReport struct {
 	NUnlabeled int           `json:"n_unlabeled"`
 	Runs       []estimateRun `json:"runs"`
 	Warnings   []string      `json:"warnings"`
+	KM         *kmTrace      `json:"km,omitempty"` // km1, km2: how the estimate was reached
 }
 
 // estimateRun summarises one AlphaMax run (its curve goes to --curve).

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pueval/pueval/estimators/classprior"
+	"github.com/pueval/pueval/estimators/kmpe"
 	"github.com/pueval/pueval/internal/scorefile"
 )
 
@@ -271,6 +272,77 @@ func estimateKM(ctx context.Context, e *env, method, input, label, features, for
 	return writeEstimate(e, format, r, ff.NLabeled, ff.NUnlabeled, "features "+features+" over "+strconv.Itoa(len(ff.Columns))+" columns")
 }
 
+// kmTrace is the "km" object of `pueval estimate --method km1|km2`: the
+// quantities of the published KM code's run (Ramaswamy, Scott, Tewari
+// 2016) in its order, for comparing an estimate with that code's, step by
+// step: the kernel width sigma (sigma_median times the factor of the
+// largest RKHS distance delta), d(1) and d(1.05), the thresholds nu1 (KM2)
+// and nu2 (KM1), and the bisection on lambda in [1, 8] of each, kappa =
+// (lambda* - 1)/lambda*.
+type kmTrace struct {
+	Features    string   `json:"features"`
+	NMixture    int      `json:"n_mixture"`
+	NComponent  int      `json:"n_component"`
+	MedianD2    number   `json:"median_d2"`
+	SigmaMedian number   `json:"sigma_median"`
+	Sigmas      []number `json:"sigmas"`
+	Deltas      []number `json:"deltas"`
+	SigmaIndex  int      `json:"sigma_index"`
+	Sigma       number   `json:"sigma"`
+	Delta       number   `json:"delta"`
+	D100        number   `json:"d100"`
+	D105        number   `json:"d105"`
+	BeginSlope  number   `json:"begin_slope"`
+	Nu1         number   `json:"nu1"`
+	Nu2Raw      number   `json:"nu2_raw"`
+	Nu2         number   `json:"nu2"`
+	Nu2Replaced bool     `json:"nu2_replaced"`
+	Lambda1     number   `json:"lambda1"` // lambda* of KM1 (threshold nu2)
+	Lambda2     number   `json:"lambda2"` // lambda* of KM2 (threshold nu1)
+	KM1         number   `json:"km1"`
+	KM2         number   `json:"km2"`
+	Path1       []kmStep `json:"path1"`
+	Path2       []kmStep `json:"path2"`
+	QPs         int      `json:"qps"` // distinct QPs solved
+}
+
+// kmStep is one bisection step: at mid the slope (d(mid + 0.02) - d(mid))
+// x 50 against the threshold nu x delta; above moves hi to mid.
+type kmStep struct {
+	Lo        number `json:"lo"`
+	Hi        number `json:"hi"`
+	Mid       number `json:"mid"`
+	D         number `json:"d"`
+	DPlus     number `json:"d_plus"`
+	Slope     number `json:"slope"`
+	Threshold number `json:"threshold"`
+	Above     bool   `json:"above"`
+}
+
+func newKMTrace(r *kmpe.Result) *kmTrace {
+	nums := func(xs []float64) []number {
+		out := make([]number, len(xs))
+		for i, x := range xs {
+			out[i] = number(x)
+		}
+		return out
+	}
+	path := func(steps []kmpe.Step) []kmStep {
+		out := make([]kmStep, len(steps))
+		for i, st := range steps {
+			out[i] = kmStep{Lo: number(st.Lo), Hi: number(st.Hi), Mid: number(st.Mid), D: number(st.D), DPlus: number(st.DPlus),
+				Slope: number(st.Slope), Threshold: number(st.Threshold), Above: st.Above}
+		}
+		return out
+	}
+	return &kmTrace{Features: string(r.Scaling), NMixture: r.N, NComponent: r.M, MedianD2: number(r.MedianD2),
+		SigmaMedian: number(r.SigmaMedian), Sigmas: nums(r.Sigmas[:]), Deltas: nums(r.Deltas[:]), SigmaIndex: r.SigmaIndex,
+		Sigma: number(r.Sigma), Delta: number(r.Delta), D100: number(r.D100), D105: number(r.D105),
+		BeginSlope: number(r.BeginSlope), Nu1: number(r.Nu1), Nu2Raw: number(r.Nu2Raw), Nu2: number(r.Nu2),
+		Nu2Replaced: r.Nu2Replaced, Lambda1: number(r.Lambda1), Lambda2: number(r.Lambda2), KM1: number(r.KM1),
+		KM2: number(r.KM2), Path1: path(r.Path1), Path2: path(r.Path2), QPs: len(r.Solves)}
+}
+
 // estimateDistCurve runs DistCurve on a score file.
 func estimateDistCurve(ctx context.Context, e *env, input string, seed uint64, format string) error {
 	c, _ := classprior.Defaults(classprior.DistCurveName)
@@ -297,6 +369,9 @@ func writeEstimate(e *env, format string, r classprior.Estimate, nl, nu int, not
 	if rep.Warnings == nil {
 		rep.Warnings = []string{}
 	}
+	if r.KM != nil {
+		rep.KM = newKMTrace(r.KM)
+	}
 	if format == "json" {
 		return writeJSON(e.stdout, rep)
 	}
@@ -306,6 +381,15 @@ func writeEstimate(e *env, format string, r classprior.Estimate, nl, nu int, not
 	t.row("beta", float64(rep.Beta), "positives among the labeled (1: clean labels)")
 	t.row("n_labeled", rep.NLabeled)
 	t.row("n_unlabeled", rep.NUnlabeled)
+	if km := rep.KM; km != nil {
+		t.row("sigma", float64(km.Sigma), fmt.Sprintf("kernel width: %.6g x sigma_median %.6g (the largest delta of 5 widths)",
+			float64(km.Sigmas[km.SigmaIndex]/km.SigmaMedian), float64(km.SigmaMedian)))
+		t.row("delta", float64(km.Delta), "RKHS distance of the mixture's and the component's mean embeddings")
+		t.row("nu1", float64(km.Nu1), "KM2's threshold on the slope (x delta)")
+		t.row("nu2", float64(km.Nu2), "KM1's threshold (nu1 when 1/sqrt(min(N, M))/delta > 0.9)")
+		t.row("lambda1", float64(km.Lambda1), fmt.Sprintf("KM1 = (lambda1 - 1)/lambda1 = %.6g", float64(km.KM1)))
+		t.row("lambda2", float64(km.Lambda2), fmt.Sprintf("KM2 = (lambda2 - 1)/lambda2 = %.6g", float64(km.KM2)))
+	}
 	for _, w := range rep.Warnings {
 		t.row("warning", w)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +46,84 @@ func TestEstimateKMSharedGaussian(t *testing.T) {
 		}
 		if math.Abs(float64(rep.Alpha)-c.want) > 5e-5 || rep.NLabeled != 400 || rep.NUnlabeled != 400 || rep.Beta != 1 {
 			t.Errorf("%s: %+v, want alpha %v", c.method, rep, c.want)
+		}
+		if rep.KM == nil || rep.KM.Features != "zscore" {
+			t.Fatalf("%s: no km trace of the z-scored run: %+v", c.method, rep.KM)
+		}
+	}
+
+	// The trace of the published code's run with --features raw, against
+	// the independent numpy oracle of estimators/kmpe
+	// (testdata/shared_golden.json, case gauss_raw: the chosen width, the
+	// RKHS distance and nu2 to 1e-9, nu1 to 1e-4 as there, both lambda*
+	// and their bisection midpoints exactly), and the trace's own
+	// arithmetic: kappa = (lambda* - 1)/lambda*, the threshold nu delta at
+	// every step, above = slope > threshold, 8 steps from [1, 8] to width
+	// 7/256 < 0.04.
+	raw, err := os.ReadFile(filepath.Join("..", "..", "estimators", "kmpe", "testdata", "shared_golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct {
+		Cases map[string]struct {
+			SigmaIndex       int     `json:"sigma_index"`
+			MedianD2         float64 `json:"median_d2"`
+			Delta            float64 `json:"delta"`
+			Nu1, Nu2         float64
+			Lambda1, Lambda2 float64
+			Path1, Path2     []struct{ Mid float64 }
+		}
+	}
+	if err := json.Unmarshal(raw, &golden); err != nil {
+		t.Fatal(err)
+	}
+	g := golden.Cases["gauss_raw"]
+	out, _, err := runCLI(t, "estimate", "--method", "km1", "--input", in, "--label", "is_labeled", "--features", "raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep estimateReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	km := rep.KM
+	if km == nil {
+		t.Fatal("no km trace")
+	}
+	rel := func(a number, b float64) float64 { return math.Abs(float64(a)-b) / math.Abs(b) }
+	if km.Features != "raw" || km.NMixture != 400 || km.NComponent != 400 || km.SigmaIndex != g.SigmaIndex ||
+		rel(km.MedianD2, g.MedianD2) > 1e-12 || rel(km.Delta, g.Delta) > 1e-9 || rel(km.Nu2, g.Nu2) > 1e-9 ||
+		math.Abs(float64(km.Nu1)-g.Nu1) > 1e-4 || float64(km.Lambda1) != g.Lambda1 || float64(km.Lambda2) != g.Lambda2 {
+		t.Errorf("km trace %+v, numpy oracle %+v", *km, g)
+	}
+	if km.Sigma != km.Sigmas[km.SigmaIndex] || km.Delta != km.Deltas[km.SigmaIndex] || km.Delta != slices.Max(km.Deltas) ||
+		float64(km.KM1) != (float64(km.Lambda1)-1)/float64(km.Lambda1) || float64(km.KM2) != (float64(km.Lambda2)-1)/float64(km.Lambda2) ||
+		rep.Alpha != km.KM1 {
+		t.Errorf("km trace inconsistent: %+v (alpha %v)", *km, rep.Alpha)
+	}
+	for i, c := range []struct {
+		path   []kmStep
+		want   []struct{ Mid float64 }
+		nu     number
+		lambda number
+	}{{km.Path1, g.Path1, km.Nu2, km.Lambda1}, {km.Path2, g.Path2, km.Nu1, km.Lambda2}} {
+		if len(c.path) != 8 || len(c.want) != 8 {
+			t.Fatalf("path %d: %d steps, the oracle %d, want 8", i+1, len(c.path), len(c.want))
+		}
+		lo, hi := 1.0, 8.0
+		for k, st := range c.path {
+			if float64(st.Mid) != c.want[k].Mid || float64(st.Lo) != lo || float64(st.Hi) != hi ||
+				st.Threshold != c.nu*km.Delta || st.Above != (st.Slope > st.Threshold) {
+				t.Errorf("path %d step %d: %+v (oracle mid %v, lo %v, hi %v)", i+1, k, st, c.want[k].Mid, lo, hi)
+			}
+			if st.Above {
+				hi = float64(st.Mid)
+			} else {
+				lo = float64(st.Mid)
+			}
+		}
+		if float64(c.lambda) != (lo+hi)/2 {
+			t.Errorf("path %d ends at [%v, %v], lambda* %v", i+1, lo, hi, c.lambda)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pueval/pueval/estimators/kmpe"
 	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
@@ -55,6 +56,11 @@ type Estimate struct {
 	// Warnings are conditions the caller should see (small samples,
 	// beta <= alpha, a flat curve); the estimate is returned unchanged.
 	Warnings []string `json:"warnings"`
+	// KM is the run behind a KM1 or KM2 estimate (nil for the other
+	// methods): the chosen kernel width, the RKHS distance, both
+	// thresholds and both bisection paths, as the published code computes
+	// them. It is shared with the estimator's memo: read it, do not change it.
+	KM *kmpe.Result `json:"-"`
 }
 
 // Curve names.

@@ -130,7 +130,7 @@ func (e *kmEstimator) Estimate(ctx context.Context, in Input, _ *rand.Rand) (Est
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: %w", e.name, err)
 	}
-	est := Estimate{Method: e.name, Alpha: r.KM2, Beta: 1}
+	est := Estimate{Method: e.name, Alpha: r.KM2, Beta: 1, KM: r}
 	lambda := r.Lambda2
 	if e.name == KM1Name {
 		est.Alpha, lambda = r.KM1, r.Lambda1
