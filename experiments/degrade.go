@@ -67,7 +67,7 @@ func DegradeScores(scores []float64, y []bool, target float64, seed uint64) (Deg
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	z := make([]float64, len(scores))
 	for i := range z {
-		z[i] = rng.NormFloat64()
+		z[i] = portmath.NormFloat64(rng) // rng.NormFloat64()'s stream, the same bits on every CPU
 	}
 	out := make([]float64, len(scores))
 	at := func(sigma float64) (float64, error) {

@@ -13,9 +13,11 @@ import (
 // Sampler draws one value from a univariate distribution using rng.
 type Sampler func(rng *rand.Rand) float64
 
-// Normal returns a sampler of N(mu, sigma^2).
+// Normal returns a sampler of N(mu, sigma^2). Its draws are
+// rng.NormFloat64()'s, computed by portmath.NormFloat64 so that they have
+// the same bits on every CPU.
 func Normal(mu, sigma float64) Sampler {
-	return func(rng *rand.Rand) float64 { return mu + float64(sigma*rng.NormFloat64()) }
+	return func(rng *rand.Rand) float64 { return mu + float64(sigma*portmath.NormFloat64(rng)) }
 }
 
 // Beta returns a sampler of the Beta(a, b) distribution.
@@ -119,7 +121,7 @@ func Gaussian(rng *rand.Rand, n, nPos, d int, separation float64) (x []float64, 
 	x = make([]float64, n*d)
 	for i := range n {
 		for k := range d {
-			v := rng.NormFloat64()
+			v := portmath.NormFloat64(rng)
 			if y[i] {
 				v += shift
 			}

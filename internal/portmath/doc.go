@@ -1,6 +1,7 @@
 // Package portmath computes e^x, ln x, log2 x, ln(1 + x), x^y, the
-// logistic function, sqrt(p^2 + q^2), cube roots and erfc x with the same
-// bits on every CPU and architecture, so that results built on them (a boosted model's
+// logistic function, sqrt(p^2 + q^2), cube roots and erfc x, and draws
+// standard normal variates, with the same bits on every CPU and
+// architecture, so that results built on them (a boosted model's
 // probabilities, a Gaussian kernel matrix, a Platt fit, AlphaMax's
 // likelihood) are reproducible to the bit anywhere.
 //
@@ -85,6 +86,17 @@
 // chopped to 20 bits, and Exp above for e^x. Within fdlibm's 3 ulps
 // (TestErfc, against mpmath), the same worst errors as math.Erfc's, whose
 // bits differ between amd64 and arm64 for about a third of the arguments.
+//
+// # NormFloat64
+//
+// math/rand/v2's ziggurat (Marsaglia and Tsang 2000) with the standard
+// library's 128-strip tables, consuming the source as (*rand.Rand).NormFloat64
+// does: a draw inside a rectangle is j w[i] (about 97 % of draws); the base
+// strip's tail x = -ln(u1)/r, accepted when -2 ln(u2) >= x^2; a wedge
+// accepts x when f[i] + u (f[i-1] - f[i]) < e^(-x^2/2) in float32. Log and
+// Exp come from above and the products are rounded: on amd64 the draws
+// are the standard library's (TestNormFloat64), which on arm64 differ in
+// the tail's last bits and can flip a wedge test.
 //
 // Kernels that need many values at once (estimators/kmpe's vector
 // exponential) perform the operations of Exp lane by lane and are tested

@@ -312,6 +312,11 @@ func TestGoldenBits(t *testing.T) {
 	if got != goldenBitsMore {
 		t.Errorf("Log2/Cbrt/Log1p/Erfc bits hash to %s on this platform, %s where goldenBitsMore was written", got, goldenBitsMore)
 	}
+	got = normalGoldenHash()
+	t.Logf("golden bits (NormFloat64) %s", got)
+	if got != goldenNormal {
+		t.Errorf("NormFloat64's draws hash to %s on this platform, %s where goldenNormal was written", got, goldenNormal)
+	}
 }
 
 // goldenBitsMore is the hash of Log2, Cbrt, Log1p and Erfc at 500,000
