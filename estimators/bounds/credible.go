@@ -38,7 +38,7 @@ func ParseCredible(s string) (Credible, error) {
 // after peeking at the labels of unlabeled instances and finding positives
 // positives and negatives negatives among them (spec §1.1 step 6; the
 // published estimate_beta_by_labeling): with a uniform prior the posterior is
-// Beta(1 + positives, 1 + negatives).
+// Beta(1 + positives, 1 + negatives). At most a million labels in all.
 //
 // EqualTailed takes its (1 - level)/2 and (1 + level)/2 quantiles. HPD finds
 // the shortest interval [Q(p), Q(p + level)] by bisection on p in [0, 1 -
@@ -52,6 +52,9 @@ func ParseCredible(s string) (Credible, error) {
 func CredibleInterval(positives, negatives int, level float64, c Credible) (Interval, error) {
 	if positives < 0 || negatives < 0 {
 		return Interval{}, fmt.Errorf("bounds: %d positives and %d negatives peeked (want counts >= 0)", positives, negatives)
+	}
+	if positives > maxPeeks || negatives > maxPeeks-positives {
+		return Interval{}, fmt.Errorf("bounds: %d positives and %d negatives peeked: at most %d labels in all", positives, negatives, maxPeeks)
 	}
 	if err := checkLevel(level); err != nil {
 		return Interval{}, err

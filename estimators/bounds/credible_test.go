@@ -64,7 +64,7 @@ func TestCredibleIntervalErrors(t *testing.T) {
 		pos, neg int
 		level    float64
 		kind     Credible
-	}{{-1, 3, 0.95, HPD}, {3, -1, 0.95, EqualTailed}, {3, 3, 1, HPD}, {3, 3, 0, HPD}, {3, 3, math.NaN(), HPD}, {3, 3, 0.95, Credible(7)}} {
+	}{{-1, 3, 0.95, HPD}, {3, -1, 0.95, EqualTailed}, {maxPeeks, 1, 0.95, HPD}, {math.MaxInt, math.MaxInt, 0.95, EqualTailed}, {3, 3, 1, HPD}, {3, 3, 0, HPD}, {3, 3, math.NaN(), HPD}, {3, 3, 0.95, Credible(7)}} {
 		if _, err := CredibleInterval(c.pos, c.neg, c.level, c.kind); err == nil {
 			t.Errorf("CredibleInterval(%d, %d, %v, %v): no error", c.pos, c.neg, c.level, c.kind)
 		}
