@@ -7,12 +7,12 @@ import "math/rand/v2"
 // ziggurat, "The Ziggurat Method for Generating Random Variables", J. Stat.
 // Softw. 5(8), 2000, with the standard library's tables) written so that
 // its bits do not depend on the platform: the base strip's logarithms come
-// from Log here and the wedge test's exponential from Exp, and the wedge
-// test's float32 product is rounded before it is added. The standard
-// library's version takes math.Log and math.Exp (assembly on amd64, other
-// code on arm64) and arm64 fuses that product into its sum, so there a
-// wedge test can go the other way, after which the whole rest of the
-// stream differs.
+// from Log here and the wedge test's exponential from Exp, and the
+// products that the tail and the wedge test add are rounded first. The
+// standard library's version takes math.Log and math.Exp (assembly on
+// amd64, other code on arm64) and arm64 fuses those multiply-adds, so there
+// a tail draw can move in its last bit and a wedge test can go the other
+// way, after which the whole rest of the stream differs.
 
 // zigR is the start of the ziggurat's base strip's tail.
 const zigR = 3.442619855899
@@ -27,7 +27,7 @@ func NormFloat64(r *rand.Rand) float64 {
 		i := u >> 32 & 0x7F
 		x := float64(j) * float64(zigW[i])
 		if absInt32(j) < zigK[i] {
-			// The rectangles: better than 99 % of the draws.
+			// The rectangles: about 97 % of the draws.
 			return x
 		}
 		if i == 0 {
