@@ -20,19 +20,10 @@ func log1pRef(x float64) *big.Float {
 	two := new(big.Float).SetPrec(refPrec).SetInt64(2)
 	if x >= -0.5 && x <= 1 {
 		s := new(big.Float).SetPrec(refPrec).Quo(bx, new(big.Float).SetPrec(refPrec).Add(two, bx))
-		return atanhRef(s).Mul(atanhRef(s), two)
+		a := atanhRef(s)
+		return a.Mul(a, two)
 	}
-	y := new(big.Float).SetPrec(refPrec).Add(bx, new(big.Float).SetPrec(refPrec).SetInt64(1))
-	m := new(big.Float).SetPrec(refPrec)
-	e := y.MantExp(m)
-	one := new(big.Float).SetPrec(refPrec).SetInt64(1)
-	s := new(big.Float).SetPrec(refPrec).Quo(new(big.Float).SetPrec(refPrec).Sub(m, one), new(big.Float).SetPrec(refPrec).Add(m, one))
-	third := new(big.Float).SetPrec(refPrec).Quo(one, new(big.Float).SetPrec(refPrec).SetInt64(3))
-	ln2 := atanhRef(third)
-	ln2.Mul(ln2, two)
-	out := atanhRef(s)
-	out.Mul(out, two)
-	return out.Add(out, ln2.Mul(ln2, new(big.Float).SetPrec(refPrec).SetInt64(int64(e))))
+	return logBigRef(new(big.Float).SetPrec(refPrec).Add(bx, new(big.Float).SetPrec(refPrec).SetInt64(1)))
 }
 
 // TestLog1p: on amd64 the bits of math.Log1p (the same code, which amd64

@@ -45,12 +45,17 @@ func atanhRef(s *big.Float) *big.Float {
 	return sum
 }
 
-// logRef is ln x for x > 0 in 300-bit arithmetic: x = 2^e m with m in
-// [1/2, 1), ln x = e ln 2 + 2 atanh((m - 1)/(m + 1)), ln 2 = 2 atanh(1/3).
+// logRef is ln x for x > 0 in 300-bit arithmetic (logBigRef).
 func logRef(x float64) *big.Float {
-	m, e := math.Frexp(x)
+	return logBigRef(new(big.Float).SetPrec(refPrec).SetFloat64(x))
+}
+
+// logBigRef is ln y for y > 0 in 300-bit arithmetic: y = 2^e m with m in
+// [1/2, 1), ln y = e ln 2 + 2 atanh((m - 1)/(m + 1)), ln 2 = 2 atanh(1/3).
+func logBigRef(y *big.Float) *big.Float {
+	bm := new(big.Float).SetPrec(refPrec)
+	e := y.MantExp(bm)
 	one := new(big.Float).SetPrec(refPrec).SetInt64(1)
-	bm := new(big.Float).SetPrec(refPrec).SetFloat64(m)
 	s := new(big.Float).SetPrec(refPrec).Quo(new(big.Float).SetPrec(refPrec).Sub(bm, one), new(big.Float).SetPrec(refPrec).Add(bm, one))
 	third := new(big.Float).SetPrec(refPrec).Quo(one, new(big.Float).SetPrec(refPrec).SetInt64(3))
 	ln2 := atanhRef(third)
