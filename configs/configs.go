@@ -1,16 +1,16 @@
-// Package configs embeds pueval's YAML configuration files, so that an
-// installed binary finds them from any directory: datasets.yaml (the
-// data-set catalog, read by package datasets) and the papers' experiment
-// configs. A path given on the command line uses the file on disk instead.
+// Package configs embeds pueval's data-set catalog, datasets.yaml (read by
+// package datasets), so that an installed binary finds it from any
+// directory. The papers' experiment configs live with their papers
+// (papers/NAME/*.yaml), which register them as built-in configs.
 //
 // It holds data only and imports nothing from the module.
 package configs
 
 import "embed"
 
-// FS holds every *.yaml file of this directory.
+// FS holds the catalog.
 //
-//go:embed *.yaml
+//go:embed datasets.yaml
 var FS embed.FS
 
 // DatasetsFile is the name of the data-set catalog in FS.

@@ -10,7 +10,7 @@ func TestParseCatalogErrorsAllAtOnce(t *testing.T) {
 	in := `version: 1
 datasets:
   - name: Bad_Name
-    papers: [aaai2017, nips]
+    papers: [aaai2017, NIPS 2019]
     rule: maybe
     files:
       - path: /abs/file.data
@@ -39,7 +39,7 @@ datasets:
 	}
 	for _, want := range []string{
 		`c.yaml:3: dataset "Bad_Name": name "Bad_Name": want lower-case`,
-		`unknown paper "nips"`,
+		`papers: "NIPS 2019": want a name`,
 		`rule "maybe": want paper, proposal or guess`,
 		`files[0].path: "/abs/file.data": want a relative path`,
 		`files[1].path: "a/../b": '.' and '..' are not allowed`,

@@ -7,16 +7,18 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/pueval/pueval/classifiers"
-	"github.com/pueval/pueval/configs"
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/experiments/results"
 )
@@ -151,19 +153,23 @@ var movedKeys = map[string]string{
 const MaxConfigSize = 1 << 20
 
 // ReadConfig reads a config: path names a file on disk, or, when no such file
-// exists and path has no directory part, a config embedded in the binary
-// (configs/NAME.yaml, with or without the .yaml suffix; BuiltinConfigs lists
-// them).
+// exists and path has no directory part, a built-in config (one registered
+// with RegisterConfigs, by its name with or without the .yaml suffix;
+// BuiltinConfigs lists them).
 func ReadConfig(path string, opts LoadOptions) (*Config, error) {
 	b, err := readLimited(path, MaxConfigSize)
 	src, dir := path, filepath.Dir(path)
 	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsRune(path, os.PathSeparator) {
-		name := strings.TrimSuffix(path, ".yaml") + ".yaml"
-		eb, eerr := fs.ReadFile(configs.FS, name)
-		if eerr != nil {
+		name := strings.TrimSuffix(path, ".yaml")
+		bc, ok := builtinConfig(name)
+		if !ok {
 			return nil, fmt.Errorf("%s: no such file, and no built-in config of that name (built-in: %s)", path, strings.Join(BuiltinConfigs(), ", "))
 		}
-		b, err, src, dir = eb, nil, "configs/"+name+" (embedded)", ""
+		eb, eerr := fs.ReadFile(bc.fsys, name+".yaml")
+		if eerr != nil {
+			return nil, fmt.Errorf("built-in config %s: %w", name, eerr)
+		}
+		b, err, src, dir = eb, nil, EmbeddedSource(bc.dir, name), ""
 	}
 	if err != nil {
 		return nil, err
@@ -175,17 +181,80 @@ func ReadConfig(path string, opts LoadOptions) (*Config, error) {
 	return cfg, err
 }
 
-// BuiltinConfigs lists the experiment configs embedded in the binary, by the
+// embeddedSuffix ends the Source of a built-in config.
+const embeddedSuffix = " (embedded)"
+
+// EmbeddedSource is the Source (and the manifest's config field) of the
+// built-in config name registered from the folder dir: "dir/name.yaml
+// (embedded)".
+func EmbeddedSource(dir, name string) string {
+	return path.Join(dir, name+".yaml") + embeddedSuffix
+}
+
+// BuiltinName returns the name of a built-in config from its Source (what
+// ReadConfig takes to read it again), and false for a file's path.
+func BuiltinName(source string) (string, bool) {
+	rest, ok := strings.CutSuffix(source, embeddedSuffix)
+	if !ok {
+		return "", false
+	}
+	return strings.TrimSuffix(path.Base(rest), ".yaml"), true
+}
+
+// builtin is a registered config's file system and folder.
+type builtin struct {
+	dir  string
+	fsys fs.FS
+}
+
+var (
+	builtinMu sync.RWMutex
+	builtins  = map[string]builtin{}
+)
+
+// RegisterConfigs adds every *.yaml file at the root of fsys to the
+// built-in configs, by its name without .yaml, so that an installed binary
+// runs them from any directory (pueval reproduce NAME). dir is the folder
+// the files come from in the source tree ("papers/NAME"), for the record.
+// A paper's package calls it in its init with its embedded configs. It
+// panics when a name is registered twice: registration happens at init
+// time, where a clash is a programming error.
+func RegisterConfigs(dir string, fsys fs.FS) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil || len(names) == 0 {
+		panic(fmt.Sprintf("experiments: RegisterConfigs(%q): no *.yaml files (%v)", dir, err))
+	}
+	builtinMu.Lock()
+	defer builtinMu.Unlock()
+	for _, n := range names {
+		name := strings.TrimSuffix(n, ".yaml")
+		if old, dup := builtins[name]; dup {
+			panic(fmt.Sprintf("experiments: config %q registered from %s and from %s", name, old.dir, dir))
+		}
+		builtins[name] = builtin{dir: dir, fsys: fsys}
+	}
+}
+
+func builtinConfig(name string) (builtin, bool) {
+	builtinMu.RLock()
+	defer builtinMu.RUnlock()
+	b, ok := builtins[name]
+	return b, ok
+}
+
+// BuiltinConfigs lists the built-in experiment configs, sorted, by the
 // names ReadConfig and `pueval reproduce` take.
 func BuiltinConfigs() []string {
-	var names []string
-	entries, _ := fs.ReadDir(configs.FS, ".")
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok && e.Name() != configs.DatasetsFile {
-			names = append(names, n)
-		}
-	}
-	return names
+	builtinMu.RLock()
+	defer builtinMu.RUnlock()
+	return slices.Sorted(maps.Keys(builtins))
+}
+
+// BuiltinConfigDir returns the folder a built-in config was registered
+// from ("papers/NAME"), and false for an unknown name.
+func BuiltinConfigDir(name string) (string, bool) {
+	b, ok := builtinConfig(name)
+	return b.dir, ok
 }
 
 // readLimited reads a file of at most limit bytes.
@@ -755,8 +824,9 @@ func keyLine(m *yaml.Node, key string) int {
 	return m.Line
 }
 
-// joinErrs joins a plug-in's option errors under a prefix (nil when there are none).
-func joinErrs(prefix string, errs []error) error {
+// JoinErrors joins a plug-in's option errors under a prefix (nil when
+// there are none): the error of an options struct's Validate.
+func JoinErrors(prefix string, errs []error) error {
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%s: %w", prefix, err)
 	}

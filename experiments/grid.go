@@ -252,27 +252,44 @@ func decodeGridNode(file string, node *yaml.Node, uses []AxisUse, protocol strin
 	return g, errs
 }
 
-// The built-in axes.
+// Names of the built-in axes.
+const (
+	AxisBeta           = "beta"
+	AxisLabeled        = "labeled"
+	AxisKnownPositives = "known-positives"
+	AxisKnownNegatives = "known-negatives"
+)
+
+// The built-in axes: those of the generic protocols' vocabulary, which
+// several protocols read. A protocol's own axes are registered by its
+// package.
 func init() {
 	RegisterAxis(Axis{
-		Name: "beta",
-		Doc: "the proportion of positives among the labeled examples (AAAI-2017, PSB-2019: 1 = clean labels); " +
+		Name: AxisBeta,
+		Doc: "the proportion of positives among the labeled examples (1 = clean labels); " +
 			"a number in (0, 1]",
-		Parse:    parseUnitFloat("beta", false),
+		Parse:    UnitFloatAxis(AxisBeta, false),
 		Examples: [2]string{"1", "0.95"},
 	})
 	RegisterAxis(Axis{
-		Name:     "labeled",
+		Name:     AxisLabeled,
 		Doc:      "the number of labeled examples, for the protocols that read it; overrides the protocol's and the data set's",
-		Parse:    parsePositiveInt("labeled"),
+		Parse:    PositiveIntAxis(AxisLabeled),
 		Examples: [2]string{"100", "1000"},
 	})
+	RegisterAxis(Axis{Name: AxisKnownPositives, Doc: "the fraction of the positives whose label is known, in (0, 1)",
+		Parse: FractionAxis(AxisKnownPositives, false), Examples: [2]string{"0.05", "0.1"}})
+	RegisterAxis(Axis{Name: AxisKnownNegatives, Doc: "the fraction of the negatives whose label is known, in [0, 1)",
+		Parse: FractionAxis(AxisKnownNegatives, true), Examples: [2]string{"0", "0.4"}})
 }
 
-// parseUnitFloat parses a number in (0, 1] (or (0, 1) with open). Its text
+// AxisParser decodes one value of a grid axis (Axis.Parse).
+type AxisParser = func(file string, n *yaml.Node) (AxisValue, Errors)
+
+// UnitFloatAxis parses a number in (0, 1] (or (0, 1) with open). Its text
 // is the shortest form that reads back as the same float64 ("0.95", "1"),
 // the form cell IDs had before grids had more than one axis.
-func parseUnitFloat(axis string, open bool) func(string, *yaml.Node) (AxisValue, Errors) {
+func UnitFloatAxis(axis string, open bool) AxisParser {
 	return func(file string, n *yaml.Node) (AxisValue, Errors) {
 		var f float64
 		err := n.Decode(&f)
@@ -284,14 +301,30 @@ func parseUnitFloat(axis string, open bool) func(string, *yaml.Node) (AxisValue,
 			err = fmt.Errorf("%v is not in (0, %s", f, hi)
 		}
 		if err != nil {
-			return AxisValue{}, Errors{{File: file, Line: n.Line, Msg: fmt.Sprintf("grid.%s: %s: %v", axis, n.Value, cleanYAMLError(err))}}
+			return AxisValue{}, axisError(file, n, axis, cleanYAMLError(err))
 		}
 		return AxisValue{Text: strconv.FormatFloat(f, 'g', -1, 64), Value: f}, nil
 	}
 }
 
-// parsePositiveInt parses a positive integer.
-func parsePositiveInt(axis string) func(string, *yaml.Node) (AxisValue, Errors) {
+// FractionAxis parses a fraction in (0, 1), or [0, 1) with zero, written as
+// UnitFloatAxis writes it.
+func FractionAxis(axis string, zero bool) AxisParser {
+	return func(file string, n *yaml.Node) (AxisValue, Errors) {
+		var f float64
+		err := n.Decode(&f)
+		if err == nil && !(f < 1 && (f > 0 || (zero && f == 0))) {
+			err = fmt.Errorf("%v is not in %s, 1)", f, map[bool]string{true: "[0", false: "(0"}[zero])
+		}
+		if err != nil {
+			return AxisValue{}, axisError(file, n, axis, cleanYAMLError(err))
+		}
+		return AxisValue{Text: strconv.FormatFloat(f, 'g', -1, 64), Value: f}, nil
+	}
+}
+
+// PositiveIntAxis parses a positive integer.
+func PositiveIntAxis(axis string) AxisParser {
 	return func(file string, n *yaml.Node) (AxisValue, Errors) {
 		var k int
 		err := n.Decode(&k)
@@ -299,10 +332,26 @@ func parsePositiveInt(axis string) func(string, *yaml.Node) (AxisValue, Errors) 
 			err = fmt.Errorf("%d is not a positive integer", k)
 		}
 		if err != nil {
-			return AxisValue{}, Errors{{File: file, Line: n.Line, Msg: fmt.Sprintf("grid.%s: %s: %v", axis, n.Value, cleanYAMLError(err))}}
+			return AxisValue{}, axisError(file, n, axis, cleanYAMLError(err))
 		}
 		return AxisValue{Text: strconv.Itoa(k), Value: k}, nil
 	}
+}
+
+// ChoiceAxis parses one of a fixed set of words; the value is the word.
+func ChoiceAxis(axis string, choices ...string) AxisParser {
+	return func(file string, n *yaml.Node) (AxisValue, Errors) {
+		if n.Kind == yaml.ScalarNode && slices.Contains(choices, n.Value) {
+			return AxisValue{Text: n.Value, Value: n.Value}, nil
+		}
+		want := strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+		return AxisValue{}, Errors{{File: file, Line: n.Line, Msg: fmt.Sprintf("grid.%s: %q: want %s", axis, n.Value, want)}}
+	}
+}
+
+// axisError is the error of a grid value that does not parse.
+func axisError(file string, n *yaml.Node, axis, msg string) Errors {
+	return Errors{{File: file, Line: n.Line, Msg: fmt.Sprintf("grid.%s: %s: %s", axis, n.Value, msg)}}
 }
 
 // cleanYAMLError drops yaml.v3's "yaml: unmarshal errors:\n  line N: " prefix.

@@ -80,8 +80,10 @@ type CellRun struct {
 	// Truths holds the scores of the config's truths, in the config's order.
 	Truths []TruthScores
 
-	run      *Runner
-	seed     uint64
+	// Env is the runner's side of the contract (the supervised model's
+	// scores, the cell's random streams).
+	Env Env
+
 	warnings []string
 
 	pu         *metrics.Ranking
@@ -237,12 +239,11 @@ func setName(set string) string {
 	return set
 }
 
-// SupervisedScores returns the scores of every row of the data set from the
-// cell's classifier trained on all rows with the true labels, out of bag:
-// trained once per data set and classifier (and served by the score cache
-// when it has them). A ranking source has no such scores.
+// SupervisedScores returns the scores of the cell's rows (Rows: L then U)
+// from the cell's classifier trained on all rows of the data set with the
+// true labels, out of bag (Env.SupervisedScores).
 func (c *CellRun) SupervisedScores(ctx context.Context) ([]float64, error) {
-	return c.run.supervised(ctx, c.Data, c.Cell)
+	return c.Env.SupervisedScores(ctx, c.Rows)
 }
 
 // SetCurve records a curve under name (Record.Curves), downsampled to at
@@ -259,12 +260,12 @@ func (v *Values) SetCurve(name string, pts [][2]float64) {
 	if v.curves == nil {
 		v.curves = map[string][][2]float64{}
 	}
-	v.curves[name] = downsample(pts, results.MaxCurvePoints)
+	v.curves[name] = Downsample(pts, results.MaxCurvePoints)
 }
 
-// downsample keeps at most max points of pts, evenly spaced by index, the
+// Downsample keeps at most max points of pts, evenly spaced by index, the
 // first and the last among them.
-func downsample(pts [][2]float64, max int) [][2]float64 {
+func Downsample(pts [][2]float64, max int) [][2]float64 {
 	if len(pts) <= max {
 		return append([][2]float64(nil), pts...)
 	}
@@ -278,5 +279,20 @@ func downsample(pts [][2]float64, max int) [][2]float64 {
 // Rand returns a random stream for one purpose of the cell (a measure's
 // bootstrap, say), derived from the cell's seed: the same in every run.
 func (c *CellRun) Rand(purpose string) *rand.Rand {
-	return derive(c.seed, "measure/"+purpose)
+	return c.Env.Streams().Rand("measure/" + purpose)
 }
+
+// NewValues returns an empty set of values of a cell: what the runner
+// hands each measure (and a test of a measure builds).
+func NewValues(c *CellRun) *Values {
+	return &Values{c: c, m: map[string]map[string]float64{}}
+}
+
+// Metrics returns the values set so far: metric name, then key.
+func (v *Values) Metrics() map[string]map[string]float64 { return v.m }
+
+// Curves returns the curves set so far, by name.
+func (v *Values) Curves() map[string][][2]float64 { return v.curves }
+
+// Warnings returns the cell's warnings so far.
+func (c *CellRun) Warnings() []string { return c.warnings }

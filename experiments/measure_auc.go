@@ -59,7 +59,7 @@ func (m *AreaMeasure) Validate() error {
 		if len(m.Precision) > 0 || len(m.Area) > 0 {
 			errs = append(errs, fmt.Errorf("precision and area are options of aucpr, not auc"))
 		}
-		return joinErrs("measure "+m.metric, errs)
+		return JoinErrors("measure "+m.metric, errs)
 	}
 	if len(m.Precision) == 0 || len(m.Area) == 0 {
 		errs = append(errs, fmt.Errorf("precision and area: list at least one of eq3, roc and of step, trapezoid"))
@@ -78,7 +78,7 @@ func (m *AreaMeasure) Validate() error {
 			errs = append(errs, fmt.Errorf("area: %q listed twice", s))
 		}
 	}
-	return joinErrs("measure "+m.metric, errs)
+	return JoinErrors("measure "+m.metric, errs)
 }
 
 // Key names the options. The PR options appear only when they are not

@@ -1,6 +1,9 @@
 package experiments
 
-import "math/rand/v2"
+import (
+	"context"
+	"math/rand/v2"
+)
 
 // ProtocolConfig is the options of a PU protocol (registry Protocols; the
 // config's protocol: {name: ..., options}).
@@ -26,11 +29,12 @@ type DatasetOptions interface {
 
 // Protocol turns a cell's data into a PU split.
 type Protocol interface {
-	// Split draws the cell's labeled and unlabeled sets from rng, the
-	// cell's "split" stream. It returns an error, never panics, when the
-	// data cannot give the split (too few positives, beta <= alpha, ...):
-	// the cell fails with that message.
-	Split(rng *rand.Rand, in SplitInput) (Split, error)
+	// Split draws the cell's labeled and unlabeled sets from the cell's
+	// streams (in.Rand, in.Streams) and nothing else. It returns an error,
+	// never panics, when the data cannot give the split (too few positives,
+	// beta <= alpha, ...): the cell fails with that message. A long
+	// computation (a model fitted to choose the labeled rows) honours ctx.
+	Split(ctx context.Context, in SplitInput) (Split, error)
 }
 
 // SplitInput is what a protocol splits.
@@ -44,6 +48,11 @@ type SplitInput struct {
 	// Grid holds every value of every axis (a protocol may size its sets so
 	// that every beta of the grid fits).
 	Grid *Grid
+	// Rand is the cell's stream "split" (Streams.Rand("split")).
+	Rand *rand.Rand
+	// Streams are the cell's named streams, for draws that must be shared
+	// with other cells (Streams.Shared).
+	Streams Streams
 }
 
 // Split is a cell's PU split: row indices into the data.

@@ -477,7 +477,9 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	}
 
 	// 1. The PU split.
-	split, err := r.protocol.Split(derive(c.Seed, "split"), SplitInput{Data: data, Options: c.Dataset.Options, Cell: &c, Grid: &c.Dataset.Grid})
+	streams := CellStreams(&c)
+	split, err := r.protocol.Split(ctx, SplitInput{Data: data, Options: c.Dataset.Options, Cell: &c, Grid: &c.Dataset.Grid,
+		Rand: streams.Rand("split"), Streams: streams})
 	if err != nil {
 		return fail(err)
 	}
@@ -496,7 +498,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 		truth[i] = data.Y[row]
 	}
 	cr := &CellRun{Cell: &c, Data: data, Split: split, Rows: rows, NL: nL, Y: truth,
-		Alpha: rec.Alpha, Beta: rec.Beta, run: r, seed: c.Seed}
+		Alpha: rec.Alpha, Beta: rec.Beta, Env: cellEnv{r: r, data: data, cell: &c}}
 	rec.Timings["split"] = time.Since(t0).Seconds()
 
 	// 2. Scores: of the PU classifier (labeled vs unlabeled, out of bag),
@@ -539,7 +541,7 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	}
 	cr.Scores = puScores
 	if data.Scores == nil && r.Config.Evaluate == EvaluateSupervised {
-		all, err := cr.SupervisedScores(ctx)
+		all, err := r.supervised(ctx, data, &c)
 		if err != nil {
 			return fail(fmt.Errorf("supervised classifier: %w", err))
 		}
@@ -626,7 +628,7 @@ func (r *Runner) needsPUScores() bool {
 // a feature reader the data's fingerprint and the rows) and its random
 // stream's seed.
 func (r *Runner) estimate(ctx context.Context, e runEstimator, cr *CellRun, scores []float64) (results.Estimate, error) {
-	seed := hashSeed(cr.seed, "estimator", e.id)
+	seed := hashSeed(cr.Cell.Seed, "estimator", e.id)
 	in := classprior.Input{}
 	if scores != nil {
 		in.Labeled, in.Unlabeled = scores[:cr.NL], scores[cr.NL:]

@@ -176,7 +176,7 @@ func (s *UCI) Validate() error {
 			errs = append(errs, fmt.Errorf("positive: bad pattern %q: %v", p, err))
 		}
 	}
-	return joinErrs("uci", errs)
+	return JoinErrors("uci", errs)
 }
 
 // positive returns the positive patterns sorted and without duplicates:
@@ -287,7 +287,7 @@ func (s *SynthGaussian) Validate() error {
 	if math.IsNaN(s.Separation) || math.IsInf(s.Separation, 0) || s.Separation < 0 {
 		errs = append(errs, fmt.Errorf("separation = %v: want a finite number >= 0", s.Separation))
 	}
-	return joinErrs("source synth-gaussian", errs)
+	return JoinErrors("source synth-gaussian", errs)
 }
 
 func (s *SynthGaussian) Key() string {
@@ -338,7 +338,7 @@ func (s *SynthScores) Validate() error {
 			errs = append(errs, fmt.Errorf("%s = %v: want a finite number%s", p.name, p.v, map[bool]string{true: " > 0"}[p.sd]))
 		}
 	}
-	return joinErrs("source synth-scores", errs)
+	return JoinErrors("source synth-scores", errs)
 }
 
 func (s *SynthScores) Key() string {

@@ -82,15 +82,7 @@ func (t *Traditional) On() string          { return t.Set }
 
 // Scores returns the supervised model's scores of the cell's rows.
 func (t *Traditional) Scores(ctx context.Context, c *CellRun) ([]float64, error) {
-	all, err := c.SupervisedScores(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(c.Rows))
-	for i, row := range c.Rows {
-		out[i] = all[row]
-	}
-	return out, nil
+	return c.SupervisedScores(ctx)
 }
 
 // Compile-time checks.

@@ -96,10 +96,11 @@ func shardConfig(given, firstShard string) (*experiments.Config, error) {
 }
 
 // configPathOf turns a manifest's config field back into what ReadConfig
-// takes: a path, or for an embedded config ("configs/NAME.yaml (embedded)") its name.
+// takes: a path, or for a built-in config ("papers/P/NAME.yaml (embedded)")
+// its name.
 func configPathOf(source string) string {
-	if rest, ok := strings.CutSuffix(source, " (embedded)"); ok {
-		return strings.TrimSuffix(strings.TrimPrefix(rest, "configs/"), ".yaml")
+	if name, ok := experiments.BuiltinName(source); ok {
+		return name
 	}
 	return source
 }

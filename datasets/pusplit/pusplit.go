@@ -62,10 +62,11 @@ func checkBeta(beta float64) error {
 	return nil
 }
 
-// AAAI2017 draws a split by the AAAI-2017 protocol: nL labeled examples with
-// round(beta*nL) positives, and all remaining examples unlabeled, subsampled
-// uniformly to at most maxUnlabeled (no cap if maxUnlabeled <= 0).
-func AAAI2017(rng *rand.Rand, y []bool, nL int, beta float64, maxUnlabeled int) (Split, error) {
+// CaseControl draws a noisy case-control split (the protocol of Jain, White
+// and Radivojac, AAAI 2017): nL labeled examples with round(beta*nL)
+// positives, and all remaining examples unlabeled, subsampled uniformly to
+// at most maxUnlabeled (no cap if maxUnlabeled <= 0).
+func CaseControl(rng *rand.Rand, y []bool, nL int, beta float64, maxUnlabeled int) (Split, error) {
 	if err := checkBeta(beta); err != nil {
 		return Split{}, err
 	}
@@ -73,7 +74,7 @@ func AAAI2017(rng *rand.Rand, y []bool, nL int, beta float64, maxUnlabeled int) 
 	kPos := int(math.Round(beta * float64(nL)))
 	kNeg := nL - kPos
 	if nL <= 0 || kPos > len(pos) || kNeg > len(neg) {
-		return Split{}, fmt.Errorf("pusplit: aaai2017: labeled set of %d with %d positives and %d negatives needs more than the data's %d positives and %d negatives",
+		return Split{}, fmt.Errorf("pusplit: case-control: labeled set of %d with %d positives and %d negatives needs more than the data's %d positives and %d negatives",
 			nL, kPos, kNeg, len(pos), len(neg))
 	}
 	lp, restP := take(rng, pos, kPos)
@@ -81,7 +82,7 @@ func AAAI2017(rng *rand.Rand, y []bool, nL int, beta float64, maxUnlabeled int) 
 	s := Split{Labeled: append(slices.Clone(lp), ln...)}
 	rest := append(slices.Clone(restP), restN...)
 	if len(rest) == 0 {
-		return Split{}, fmt.Errorf("pusplit: aaai2017: labeled set of %d leaves no unlabeled examples", nL)
+		return Split{}, fmt.Errorf("pusplit: case-control: labeled set of %d leaves no unlabeled examples", nL)
 	}
 	// Sort before subsampling so that the result depends only on the rng and the labels.
 	slices.Sort(rest)
@@ -94,11 +95,12 @@ func AAAI2017(rng *rand.Rand, y []bool, nL int, beta float64, maxUnlabeled int) 
 	return s, nil
 }
 
-// PSB2019 draws a split by the PSB-2019 protocol: nL labeled examples with
-// round(beta*nL) positives; alpha = fraction of positives among the examples
-// left; nU unlabeled examples with round(alpha*nU) of the remaining positives
-// and the rest from the remaining negatives.
-func PSB2019(rng *rand.Rand, y []bool, nL, nU int, beta float64) (Split, error) {
+// Stratified draws a split with set sizes and class shares fixed in both
+// sets (the protocol of Ramola, Jain and Radivojac, PSB 2019): nL labeled
+// examples with round(beta*nL) positives; alpha = fraction of positives
+// among the examples left; nU unlabeled examples with round(alpha*nU) of the
+// remaining positives and the rest from the remaining negatives.
+func Stratified(rng *rand.Rand, y []bool, nL, nU int, beta float64) (Split, error) {
 	if err := checkBeta(beta); err != nil {
 		return Split{}, err
 	}
@@ -106,7 +108,7 @@ func PSB2019(rng *rand.Rand, y []bool, nL, nU int, beta float64) (Split, error) 
 	kPos := int(math.Round(beta * float64(nL)))
 	kNeg := nL - kPos
 	if nL <= 0 || nU <= 0 || kPos > len(pos) || kNeg > len(neg) {
-		return Split{}, fmt.Errorf("pusplit: psb2019: labeled set of %d with %d positives and %d negatives needs more than the data's %d positives and %d negatives",
+		return Split{}, fmt.Errorf("pusplit: stratified: labeled set of %d with %d positives and %d negatives needs more than the data's %d positives and %d negatives",
 			nL, kPos, kNeg, len(pos), len(neg))
 	}
 	lp, restP := take(rng, pos, kPos)
@@ -115,7 +117,7 @@ func PSB2019(rng *rand.Rand, y []bool, nL, nU int, beta float64) (Split, error) 
 	uPos := int(math.Round(alpha * float64(nU)))
 	uNeg := nU - uPos
 	if uPos > len(restP) || uNeg > len(restN) {
-		return Split{}, fmt.Errorf("pusplit: psb2019: unlabeled set of %d needs %d positives and %d negatives, but only %d and %d remain",
+		return Split{}, fmt.Errorf("pusplit: stratified: unlabeled set of %d needs %d positives and %d negatives, but only %d and %d remain",
 			nU, uPos, uNeg, len(restP), len(restN))
 	}
 	slices.Sort(restP)
@@ -129,33 +131,6 @@ func PSB2019(rng *rand.Rand, y []bool, nL, nU int, beta float64) (Split, error) 
 	slices.Sort(s.Labeled)
 	slices.Sort(s.Unlabeled)
 	return s, nil
-}
-
-// PSBSizes returns the PSB-2019 paper's set sizes for a data set with n
-// examples and n1 positives: the largest n_u in {10000, 5000, 2000, 1000}
-// such that for every beta in betas the labeled set (n_l = n_u/10, with
-// round(beta*n_l) positives) and an unlabeled set of n_u can be drawn, i.e.
-// the labeled draw fits in each class and n_l + n_u <= n. The paper does not
-// state its rule beyond "10,000 in all data sets with sufficient size,
-// otherwise 5000, 2000 or 1000"; this is the natural reading.
-func PSBSizes(n, n1 int, betas []float64) (nL, nU int, err error) {
-	for _, u := range []int{10000, 5000, 2000, 1000} {
-		l := u / 10
-		ok := l+u <= n
-		for _, b := range betas {
-			kPos := int(math.Round(b * float64(l)))
-			// After L, the remaining data must still hold the unlabeled set's share of
-			// each class: U needs round(alpha*u) <= remaining positives, which holds
-			// when u <= remaining examples, since alpha is the remaining fraction.
-			if kPos > n1 || l-kPos > n-n1 {
-				ok = false
-			}
-		}
-		if ok {
-			return l, u, nil
-		}
-	}
-	return 0, 0, fmt.Errorf("pusplit: psb2019: a data set of %d examples (%d positive) is too small for n_u = 1000, n_l = 100", n, n1)
 }
 
 // SCARFraction draws a split by the single-training-set SCAR protocol with a

@@ -30,12 +30,12 @@ func disjointSorted(t *testing.T, s Split, n int) {
 	}
 }
 
-func TestAAAI2017Counts(t *testing.T) {
+func TestCaseControlCounts(t *testing.T) {
 	// Pima: n = 768, n1 = 268 (DESIGN.md table); n_L = 100, beta = 0.75:
 	// L has 75 positives and 25 negatives; U is the other 668 (below the cap),
 	// with 268-75 = 193 positives: alpha = 193/668.
 	y := labels(768, 268)
-	s, err := AAAI2017(rand.New(rand.NewPCG(1, 2)), y, 100, 0.75, 10000)
+	s, err := CaseControl(rand.New(rand.NewPCG(1, 2)), y, 100, 0.75, 10000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,14 +45,14 @@ func TestAAAI2017Counts(t *testing.T) {
 	}
 }
 
-func TestAAAI2017CapAndExpectedAlpha(t *testing.T) {
+func TestCaseControlCapAndExpectedAlpha(t *testing.T) {
 	// Shuttle: n = 58000, n1 = 8903, n_L = 1000, beta = 0.95: U is capped at 10,000 and
 	// alpha has expectation (8903 - 950)/(58000 - 1000) = 0.139526 (the paper's Table 1 gives 0.140).
 	y := labels(58000, 8903)
 	var sum float64
 	const reps = 40
 	for r := range reps {
-		s, err := AAAI2017(rand.New(rand.NewPCG(3, uint64(r))), y, 1000, 0.95, 10000)
+		s, err := CaseControl(rand.New(rand.NewPCG(3, uint64(r))), y, 1000, 0.95, 10000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,16 +67,13 @@ func TestAAAI2017CapAndExpectedAlpha(t *testing.T) {
 	}
 }
 
-func TestPSB2019Counts(t *testing.T) {
-	// n = 8124, n1 = 3916 (Mushroom). PSBSizes: n_u = 5000, n_l = 500 (10,000 + 1,000 > 8124).
+func TestStratifiedCounts(t *testing.T) {
+	// n = 8124, n1 = 3916 (Mushroom), n_u = 5000, n_l = 500 (the PSB-2019 sizes of Mushroom).
 	y := labels(8124, 3916)
-	nL, nU, err := PSBSizes(len(y), 3916, []float64{1, 0.9, 0.8, 0.7})
-	if err != nil || nL != 500 || nU != 5000 {
-		t.Fatalf("sizes %d %d %v", nL, nU, err)
-	}
+	nL, nU := 500, 5000
 	// beta = 0.8: L = 400 positives + 100 negatives; remaining 3516 positives of 7624:
 	// alpha = 3516/7624 = 0.461175; U = round(0.461175*5000) = 2306 positives + 2694 negatives.
-	s, err := PSB2019(rand.New(rand.NewPCG(4, 4)), y, nL, nU, 0.8)
+	s, err := Stratified(rand.New(rand.NewPCG(4, 4)), y, nL, nU, 0.8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,9 +85,9 @@ func TestPSB2019Counts(t *testing.T) {
 
 func TestDeterministicAndSeedSensitive(t *testing.T) {
 	y := labels(5000, 1200)
-	a, _ := AAAI2017(rand.New(rand.NewPCG(9, 9)), y, 1000, 0.95, 10000)
-	b, _ := AAAI2017(rand.New(rand.NewPCG(9, 9)), y, 1000, 0.95, 10000)
-	c, _ := AAAI2017(rand.New(rand.NewPCG(9, 10)), y, 1000, 0.95, 10000)
+	a, _ := CaseControl(rand.New(rand.NewPCG(9, 9)), y, 1000, 0.95, 10000)
+	b, _ := CaseControl(rand.New(rand.NewPCG(9, 9)), y, 1000, 0.95, 10000)
+	c, _ := CaseControl(rand.New(rand.NewPCG(9, 10)), y, 1000, 0.95, 10000)
 	if !slices.Equal(a.Labeled, b.Labeled) || !slices.Equal(a.Unlabeled, b.Unlabeled) {
 		t.Error("same seed, different split")
 	}
@@ -102,20 +99,17 @@ func TestDeterministicAndSeedSensitive(t *testing.T) {
 func TestErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	y := labels(500, 100)
-	if _, err := AAAI2017(rng, y, 1000, 1, 0); err == nil {
+	if _, err := CaseControl(rng, y, 1000, 1, 0); err == nil {
 		t.Error("n_L 1000 > 100 positives accepted")
 	}
-	if _, err := AAAI2017(rng, y, 100, 0, 0); err == nil {
+	if _, err := CaseControl(rng, y, 100, 0, 0); err == nil {
 		t.Error("beta 0 accepted")
 	}
-	if _, err := AAAI2017(rng, y, 500, 0.2, 0); err == nil {
+	if _, err := CaseControl(rng, y, 500, 0.2, 0); err == nil {
 		t.Error("empty unlabeled set accepted")
 	}
-	if _, err := PSB2019(rng, y, 100, 1000, 0.9); err == nil {
+	if _, err := Stratified(rng, y, 100, 1000, 0.9); err == nil {
 		t.Error("n_u 1000 from 400 remaining accepted")
-	}
-	if _, _, err := PSBSizes(900, 300, []float64{1}); err == nil {
-		t.Error("PSBSizes accepted n = 900")
 	}
 }
 

@@ -17,7 +17,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -100,7 +99,7 @@ func (p *SCAR) Validate() error {
 }
 
 // Split labels the fraction of the positives.
-func (p *SCAR) Split(rng *rand.Rand, in experiments.SplitInput) (experiments.Split, error) {
+func (p *SCAR) Split(_ context.Context, in experiments.SplitInput) (experiments.Split, error) {
 	f, _ := in.Cell.Float(Axis)
 	var pos, rest []int
 	for i, y := range in.Data.Y {
@@ -110,13 +109,13 @@ func (p *SCAR) Split(rng *rand.Rand, in experiments.SplitInput) (experiments.Spl
 			rest = append(rest, i)
 		}
 	}
-	rng.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
+	in.Rand.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
 	k := int(math.Round(f * float64(len(pos))))
 	if k < 1 || k == len(pos) {
 		return experiments.Split{}, fmt.Errorf("toy-scar: %v of %d positives labels %d", f, len(pos), k)
 	}
 	rest = append(rest, pos[k:]...)
-	rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	in.Rand.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
 	if p.MaxUnlabeled > 0 && len(rest) > p.MaxUnlabeled {
 		rest = rest[:p.MaxUnlabeled]
 	}

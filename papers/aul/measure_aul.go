@@ -1,8 +1,10 @@
-package experiments
+package aul
 
 import (
 	"context"
 	"math"
+
+	"github.com/pueval/pueval/experiments"
 
 	"github.com/pueval/pueval/experiments/results"
 )
@@ -27,13 +29,13 @@ import (
 //	metrics: [aul]
 type AULMeasure struct{}
 
-func (m *AULMeasure) Name() string          { return "aul" }
-func (m *AULMeasure) Validate() error       { return nil }
-func (m *AULMeasure) Key() string           { return "aul/v1" }
-func (m *AULMeasure) New() (Measure, error) { return m, nil }
-func (m *AULMeasure) UsesRecovery() bool    { return false }
+func (m *AULMeasure) Name() string                      { return "aul" }
+func (m *AULMeasure) Validate() error                   { return nil }
+func (m *AULMeasure) Key() string                       { return "aul/v1" }
+func (m *AULMeasure) New() (experiments.Measure, error) { return m, nil }
+func (m *AULMeasure) UsesRecovery() bool                { return false }
 
-func (m *AULMeasure) Measure(_ context.Context, c *CellRun, out *Values) error {
+func (m *AULMeasure) Measure(_ context.Context, c *experiments.CellRun, out *experiments.Values) error {
 	pu, err := c.PU()
 	if err != nil {
 		return err
@@ -42,7 +44,7 @@ func (m *AULMeasure) Measure(_ context.Context, c *CellRun, out *Values) error {
 	if sd, ok := aulSplitSD(c); ok {
 		out.Set("aul", results.SDKey(results.PU), sd)
 	}
-	for _, t := range c.TruthRankings(SetAll) {
+	for _, t := range c.TruthRankings(experiments.SetAll) {
 		out.Set("aul", results.TruthKey(t.ID), t.AUL())
 	}
 	return nil
@@ -52,7 +54,7 @@ func (m *AULMeasure) Measure(_ context.Context, c *CellRun, out *Values) error {
 // evaluated scores ranked with the true labels, |L| of the positives
 // labeled. It needs every labeled row to be positive (SCAR) and both
 // classes among the rows.
-func aulSplitSD(c *CellRun) (float64, bool) {
+func aulSplitSD(c *experiments.CellRun) (float64, bool) {
 	if c.NL < 1 || c.NL > len(c.Y) || len(c.Y) != len(c.Scores) {
 		return 0, false
 	}
@@ -70,12 +72,12 @@ func aulSplitSD(c *CellRun) (float64, bool) {
 
 // Compile-time checks.
 var (
-	_ MeasureConfig = (*AULMeasure)(nil)
-	_ Measure       = (*AULMeasure)(nil)
-	_ RecoveryUser  = (*AULMeasure)(nil)
+	_ experiments.MeasureConfig = (*AULMeasure)(nil)
+	_ experiments.Measure       = (*AULMeasure)(nil)
+	_ experiments.RecoveryUser  = (*AULMeasure)(nil)
 )
 
 func init() {
-	Measures.Register("aul", "AUL (area under the lift curve) on L u U: AUL^PU (L against L u U, no prior needed) and the truths",
-		func() MeasureConfig { return &AULMeasure{} })
+	experiments.Measures.Register("aul", "AUL (area under the lift curve) on L u U: AUL^PU (L against L u U, no prior needed) and the truths",
+		func() experiments.MeasureConfig { return &AULMeasure{} })
 }

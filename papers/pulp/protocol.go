@@ -1,18 +1,18 @@
-package experiments
+package pulp
 
 import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sync"
 
+	"github.com/pueval/pueval/experiments"
+
 	"github.com/pueval/pueval/datasets/gmm"
-	"go.yaml.in/yaml/v3"
 )
 
-// BiasedLabeling is the PULP paper's protocol (Hajizadeh, Li, Dollevoet,
+// Protocol is the PULP paper's protocol (Hajizadeh, Li, Dollevoet,
 // Tax, S+SSPR 2014, Sec. 3 and Fig. 1) as pueval specifies it (the paper
 // leaves the sizes, the grid and the mixture model open):
 //
@@ -34,17 +34,17 @@ import (
 //     pu-measures computes the paper's measures per fold.
 //
 // P, the negatives (nested: a smaller pi's negatives include a larger
-// pi's) and the random scenario's L are drawn from a stream that only the
-// data set and the repeat choose, so every classifier, scenario and pi of
-// a problem sees the same positives; the folds' stream adds pi and the
-// scenario. Every classifier of a (problem, pi, scenario) is thus trained
+// pi's) and the random scenario's L are drawn from the cell's shared stream
+// that only the data set and the repeat choose (Streams.Shared), so every
+// classifier, scenario and pi of a problem sees the same positives; the
+// folds' shared stream adds pi and the scenario. Every classifier of a (problem, pi, scenario) is thus trained
 // and measured on the same rows and folds.
 //
 //	protocol: {name: biased-labeling, positives: 400, labeled: 200, folds: 8}
 //	grid:
 //	  unlabeled-prior: [0.1, 0.3, 0.5, 0.7, 0.9]
 //	  labeling: [random, scenario1, scenario2]
-type BiasedLabeling struct {
+type Protocol struct {
 	Positives  int    `yaml:"positives"`  // |P| drawn from the positives
 	Labeled    int    `yaml:"labeled"`    // |L| (the rest of P is unlabeled)
 	Folds      int    `yaml:"folds"`      // k of the cross-validation
@@ -55,9 +55,11 @@ type BiasedLabeling struct {
 	reps sync.Map // data fingerprint -> *repEntry
 }
 
-// repEntry is one data set's representativeness, computed once.
+// repEntry is one data set's representativeness, computed once (again
+// only when a cancelled cell's context stopped the first computation).
 type repEntry struct {
-	once sync.Once
+	mu   sync.Mutex
+	done bool
 	rep  map[int]float64 // positive row -> log-density
 	err  error
 }
@@ -72,22 +74,22 @@ const (
 	LabelingScenario2 = "scenario2"
 )
 
-// DefaultBiasedLabeling returns the specified protocol: 400 positives, 200
+// DefaultProtocol returns the specified protocol: 400 positives, 200
 // labeled, 8 folds, a 3-component mixture after PCA to 20 dimensions.
-func DefaultBiasedLabeling() *BiasedLabeling {
-	return &BiasedLabeling{Positives: 400, Labeled: 200, Folds: 8, Components: 3, PCA: 20, GMMSeed: 1}
+func DefaultProtocol() *Protocol {
+	return &Protocol{Positives: 400, Labeled: 200, Folds: 8, Components: 3, PCA: 20, GMMSeed: 1}
 }
 
-func (p *BiasedLabeling) Name() string                   { return "biased-labeling" }
-func (p *BiasedLabeling) DatasetOptions() DatasetOptions { return nil }
-func (p *BiasedLabeling) New() (Protocol, error)         { return p, p.Validate() }
+func (p *Protocol) Name() string                               { return "biased-labeling" }
+func (p *Protocol) DatasetOptions() experiments.DatasetOptions { return nil }
+func (p *Protocol) New() (experiments.Protocol, error)         { return p, p.Validate() }
 
-func (p *BiasedLabeling) Key() string {
+func (p *Protocol) Key() string {
 	return fmt.Sprintf("biased-labeling/v1/positives=%d/labeled=%d/folds=%d/components=%d/pca=%d/gmm_seed=%d",
 		p.Positives, p.Labeled, p.Folds, p.Components, p.PCA, p.GMMSeed)
 }
 
-func (p *BiasedLabeling) Validate() error {
+func (p *Protocol) Validate() error {
 	var errs []error
 	if p.Labeled < 1 || p.Labeled >= p.Positives {
 		errs = append(errs, fmt.Errorf("labeled %d: want 1 <= labeled < positives (%d), so that U holds positives", p.Labeled, p.Positives))
@@ -101,22 +103,22 @@ func (p *BiasedLabeling) Validate() error {
 	if p.PCA < 0 {
 		errs = append(errs, fmt.Errorf("pca %d: want >= 0 (0 = no PCA)", p.PCA))
 	}
-	return joinErrs("biased-labeling", errs)
+	return experiments.JoinErrors("biased-labeling", errs)
 }
 
-func (p *BiasedLabeling) Axes() []AxisUse {
-	return []AxisUse{
+func (p *Protocol) Axes() []experiments.AxisUse {
+	return []experiments.AxisUse{
 		{Name: axisUnlabeledPrior, Default: []string{"0.1", "0.3", "0.5", "0.7", "0.9"}},
 		{Name: axisLabeling, Default: []string{LabelingRandom, LabelingScenario1, LabelingScenario2}},
 	}
 }
 
-// Split draws P, L, U and the folds (see the type's documentation). The
-// cell's own stream is not used: the draws come from shared seeds.
-func (p *BiasedLabeling) Split(_ *rand.Rand, in SplitInput) (Split, error) {
+// Split draws P, L, U and the folds (see the type's documentation) from the
+// cell's shared streams; the mixture model of the scenarios honours ctx.
+func (p *Protocol) Split(ctx context.Context, in experiments.SplitInput) (experiments.Split, error) {
 	pi, ok := in.Cell.Float(axisUnlabeledPrior)
 	if !ok {
-		return Split{}, fmt.Errorf("biased-labeling: the cell has no %s", axisUnlabeledPrior)
+		return experiments.Split{}, fmt.Errorf("biased-labeling: the cell has no %s", axisUnlabeledPrior)
 	}
 	scenario := LabelingRandom
 	if v, ok := in.Cell.Value(axisLabeling); ok {
@@ -131,20 +133,20 @@ func (p *BiasedLabeling) Split(_ *rand.Rand, in SplitInput) (Split, error) {
 		}
 	}
 	if len(pos) < p.Positives {
-		return Split{}, fmt.Errorf("biased-labeling: %s has %d positives, fewer than positives: %d", in.Data.Name, len(pos), p.Positives)
+		return experiments.Split{}, fmt.Errorf("biased-labeling: %s has %d positives, fewer than positives: %d", in.Data.Name, len(pos), p.Positives)
 	}
 	unlabeledPos := p.Positives - p.Labeled
 	nNeg := int(math.Round(float64(unlabeledPos) * (1 - pi) / pi))
 	if nNeg > len(neg) {
-		return Split{}, fmt.Errorf("biased-labeling: Pr[y=1] = %v in U needs %d negatives; %s has %d", pi, nNeg, in.Data.Name, len(neg))
+		return experiments.Split{}, fmt.Errorf("biased-labeling: Pr[y=1] = %v in U needs %d negatives; %s has %d", pi, nNeg, in.Data.Name, len(neg))
 	}
 	if nNeg < 1 {
-		return Split{}, fmt.Errorf("biased-labeling: Pr[y=1] = %v in U leaves no negative in U (%d unlabeled positives)", pi, unlabeledPos)
+		return experiments.Split{}, fmt.Errorf("biased-labeling: Pr[y=1] = %v in U leaves no negative in U (%d unlabeled positives)", pi, unlabeledPos)
 	}
 
 	// P, the negatives' order and the random L: one stream per data set
 	// and repeat.
-	rows := derive(in.Cell.SharedSeed(), "biased-labeling/rows")
+	rows := in.Streams.Shared("biased-labeling/rows")
 	rows.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
 	rows.Shuffle(len(neg), func(i, j int) { neg[i], neg[j] = neg[j], neg[i] })
 	P := pos[:p.Positives]
@@ -155,9 +157,9 @@ func (p *BiasedLabeling) Split(_ *rand.Rand, in SplitInput) (Split, error) {
 		// uniform draw.
 		labeled = slices.Clone(P[:p.Labeled])
 	case LabelingScenario1, LabelingScenario2:
-		rep, err := p.representativeness(in.Data)
+		rep, err := p.representativeness(ctx, in.Data)
 		if err != nil {
-			return Split{}, err
+			return experiments.Split{}, err
 		}
 		byRep := slices.Clone(P)
 		// Most representative first; ties by row index so that the order
@@ -177,7 +179,7 @@ func (p *BiasedLabeling) Split(_ *rand.Rand, in SplitInput) (Split, error) {
 			labeled = byRep[len(byRep)-p.Labeled:] // the most representative stay unlabeled
 		}
 	default:
-		return Split{}, fmt.Errorf("biased-labeling: unknown labeling %q", scenario)
+		return experiments.Split{}, fmt.Errorf("biased-labeling: unknown labeling %q", scenario)
 	}
 	slices.Sort(labeled)
 	isL := make(map[int]bool, len(labeled))
@@ -195,7 +197,7 @@ func (p *BiasedLabeling) Split(_ *rand.Rand, in SplitInput) (Split, error) {
 	unlabeled := append(uPos, uNeg...)
 
 	// Folds stratified by (labeled, unlabeled positive, unlabeled negative).
-	fr := derive(in.Cell.SharedSeed(axisUnlabeledPrior, axisLabeling), "biased-labeling/folds")
+	fr := in.Streams.Shared("biased-labeling/folds", axisUnlabeledPrior, axisLabeling)
 	folds := make([]int, len(labeled)+len(unlabeled))
 	offset := 0
 	for _, group := range []int{len(labeled), len(uPos), len(uNeg)} {
@@ -205,18 +207,20 @@ func (p *BiasedLabeling) Split(_ *rand.Rand, in SplitInput) (Split, error) {
 		}
 		offset += group
 	}
-	return Split{Labeled: labeled, Unlabeled: unlabeled, Folds: folds}, nil
+	return experiments.Split{Labeled: labeled, Unlabeled: unlabeled, Folds: folds}, nil
 }
 
 // representativeness returns the mixture log-density of every positive of
 // the data, computed once per data set.
-func (p *BiasedLabeling) representativeness(data *Data) (map[int]float64, error) {
+func (p *Protocol) representativeness(ctx context.Context, data *experiments.Data) (map[int]float64, error) {
 	if data.X == nil {
 		return nil, fmt.Errorf("biased-labeling: scenarios 1 and 2 need features; %s is a ranking", data.Name)
 	}
 	e, _ := p.reps.LoadOrStore(data.Fingerprint+"/"+data.Name, &repEntry{})
 	entry := e.(*repEntry)
-	entry.once.Do(func() {
+	entry.mu.Lock()
+	defer entry.mu.Unlock()
+	if !entry.done {
 		var pos []int
 		for i, y := range data.Y {
 			if y {
@@ -225,52 +229,43 @@ func (p *BiasedLabeling) representativeness(data *Data) (map[int]float64, error)
 		}
 		o := gmm.DefaultOptions()
 		o.Components, o.PCA, o.Seed = p.Components, p.PCA, p.GMMSeed
-		logDens, err := gmm.Representativeness(context.Background(), data.X, pos, o)
+		logDens, err := gmm.Representativeness(ctx, data.X, pos, o)
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err() // not cached: another cell computes it
+		}
+		entry.done = true
 		if err != nil {
 			entry.err = fmt.Errorf("biased-labeling: representativeness of %s's positives: %w", data.Name, err)
-			return
+		} else {
+			entry.rep = make(map[int]float64, len(pos))
+			for i, r := range pos {
+				entry.rep[r] = logDens[i]
+			}
 		}
-		entry.rep = make(map[int]float64, len(pos))
-		for i, r := range pos {
-			entry.rep[r] = logDens[i]
-		}
-	})
+	}
 	return entry.rep, entry.err
 }
 
 // Compile-time checks.
 var (
-	_ ProtocolConfig = (*BiasedLabeling)(nil)
-	_ Protocol       = (*BiasedLabeling)(nil)
+	_ experiments.ProtocolConfig = (*Protocol)(nil)
+	_ experiments.Protocol       = (*Protocol)(nil)
 )
 
 func init() {
-	Protocols.Register("biased-labeling", "the PULP paper's: P positives, L of them labeled at random or by representativeness (scenario1/2), U with Pr[y=1] = unlabeled-prior, k-fold CV",
-		func() ProtocolConfig { return DefaultBiasedLabeling() })
-	RegisterAxis(Axis{
+	experiments.Protocols.Register("biased-labeling", "the PULP paper's: P positives, L of them labeled at random or by representativeness (scenario1/2), U with Pr[y=1] = unlabeled-prior, k-fold CV",
+		func() experiments.ProtocolConfig { return DefaultProtocol() })
+	experiments.RegisterAxis(experiments.Axis{
 		Name: axisUnlabeledPrior,
 		Doc: "Pr[y = 1] in the unlabeled set (PULP paper's x-axis; protocol biased-labeling sizes U's negatives by it); " +
 			"a number in (0, 1)",
-		Parse:    parseUnitFloat(axisUnlabeledPrior, true),
+		Parse:    experiments.UnitFloatAxis(axisUnlabeledPrior, true),
 		Examples: [2]string{"0.1", "0.5"},
 	})
-	RegisterAxis(Axis{
+	experiments.RegisterAxis(experiments.Axis{
 		Name:     axisLabeling,
 		Doc:      "how the labeled positives are chosen (protocol biased-labeling): random, scenario1 (least representative left unlabeled) or scenario2 (most representative left unlabeled)",
-		Parse:    parseLabeling,
+		Parse:    experiments.ChoiceAxis(axisLabeling, LabelingRandom, LabelingScenario1, LabelingScenario2),
 		Examples: [2]string{LabelingRandom, LabelingScenario2},
 	})
-}
-
-// parseLabeling decodes a labeling scenario.
-func parseLabeling(file string, n *yaml.Node) (AxisValue, Errors) {
-	d := &decoder{file: file}
-	switch n.Value {
-	case LabelingRandom, LabelingScenario1, LabelingScenario2:
-		if n.Kind == yaml.ScalarNode {
-			return AxisValue{Text: n.Value, Value: n.Value}, nil
-		}
-	}
-	d.add(n.Line, "grid.%s: %q: want %s, %s or %s", axisLabeling, n.Value, LabelingRandom, LabelingScenario1, LabelingScenario2)
-	return AxisValue{}, d.errs
 }

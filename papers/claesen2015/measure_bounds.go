@@ -1,4 +1,4 @@
-package experiments
+package claesen2015
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pueval/pueval/experiments"
 
 	"github.com/pueval/pueval/estimators/bounds"
 	"github.com/pueval/pueval/experiments/results"
@@ -100,7 +102,7 @@ func (m *BoundsMeasure) Validate() error {
 	if m.Curves < 0 {
 		errs = append(errs, fmt.Errorf("curves = %d: want the number of repeats whose curves are recorded, >= 0", m.Curves))
 	}
-	return joinErrs("measure bounds", errs)
+	return experiments.JoinErrors("measure bounds", errs)
 }
 
 func (m *BoundsMeasure) Key() string {
@@ -108,7 +110,7 @@ func (m *BoundsMeasure) Key() string {
 		strings.Join(m.Bands, ","), m.Resamples, m.Level, m.Ties, m.Betas, m.Intervals, m.Curves)
 }
 
-func (m *BoundsMeasure) New() (Measure, error) { return m, m.Validate() }
+func (m *BoundsMeasure) New() (experiments.Measure, error) { return m, m.Validate() }
 
 // boundsBeta is one beta setting: its key source and its interval.
 type boundsBeta struct {
@@ -135,7 +137,7 @@ func (m *BoundsMeasure) betaSettings(beta float64) []boundsBeta {
 	return out
 }
 
-func (m *BoundsMeasure) Measure(_ context.Context, c *CellRun, out *Values) error {
+func (m *BoundsMeasure) Measure(_ context.Context, c *experiments.CellRun, out *experiments.Values) error {
 	// The instances in data order (ties: input-order breaks ties by it, as
 	// the published code breaks them by file order).
 	type inst struct {
@@ -259,7 +261,7 @@ func (m *BoundsMeasure) Measure(_ context.Context, c *CellRun, out *Values) erro
 
 // setBounds records the AUC and AUPR intervals of b under PREFIX-lower:SOURCE
 // and PREFIX-upper:SOURCE.
-func setBounds(out *Values, prefix, source string, b bounds.Bounds) {
+func setBounds(out *experiments.Values, prefix, source string, b bounds.Bounds) {
 	for _, m := range []struct {
 		metric string
 		iv     bounds.Interval
@@ -270,7 +272,7 @@ func setBounds(out *Values, prefix, source string, b bounds.Bounds) {
 }
 
 // band builds the named band of the known positives of r.
-func (m *BoundsMeasure) band(r *bounds.Ranking, name string, c *CellRun, stream string) (bounds.Band, error) {
+func (m *BoundsMeasure) band(r *bounds.Ranking, name string, c *experiments.CellRun, stream string) (bounds.Band, error) {
 	var b bounds.Band
 	var err error
 	if name == "dkw" {
@@ -322,7 +324,7 @@ func curvePoints(pts []bounds.Point) [][2]float64 {
 	for i, p := range pts {
 		out[i] = [2]float64{p.X, p.Y}
 	}
-	return downsample(out, boundsCurvePoints)
+	return experiments.Downsample(out, boundsCurvePoints)
 }
 
 // bandCurve is a band edge as (rank/n, value) points.
@@ -335,7 +337,7 @@ func bandCurve(b bounds.Band, n int, upper bool) [][2]float64 {
 		}
 		out[i] = [2]float64{float64(rk) / float64(n), v}
 	}
-	return downsample(out, boundsCurvePoints)
+	return experiments.Downsample(out, boundsCurvePoints)
 }
 
 // rankCDF is the rank CDF of the instances that in() selects, as (rank/n,
@@ -355,18 +357,18 @@ func rankCDF(order []int, in func(i int) bool) [][2]float64 {
 			out = append(out, [2]float64{float64(rank) / float64(len(order)), float64(seen) / float64(total)})
 		}
 	}
-	return downsample(out, boundsCurvePoints)
+	return experiments.Downsample(out, boundsCurvePoints)
 }
 
 // Compile-time checks.
 var (
-	_ MeasureConfig = (*BoundsMeasure)(nil)
-	_ Measure       = (*BoundsMeasure)(nil)
+	_ experiments.MeasureConfig = (*BoundsMeasure)(nil)
+	_ experiments.Measure       = (*BoundsMeasure)(nil)
 )
 
 func init() {
-	Measures.Register("bounds", "Claesen et al. 2015: bounds on the AUC and AUPR from the rank CDF of the known positives (and negatives), at multiples of the true beta",
-		func() MeasureConfig {
+	experiments.Measures.Register("bounds", "Claesen et al. 2015: bounds on the AUC and AUPR from the rank CDF of the known positives (and negatives), at multiples of the true beta",
+		func() experiments.MeasureConfig {
 			return &BoundsMeasure{Bands: []string{"bootstrap"}, Resamples: 1000, Level: 0.95, Ties: "grouped", Betas: []float64{1}, Curves: 1}
 		})
 }

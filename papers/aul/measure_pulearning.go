@@ -1,10 +1,12 @@
-package experiments
+package aul
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/pueval/pueval/experiments"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -80,7 +82,7 @@ func (m *PULearningMeasure) Key() string {
 	return fmt.Sprintf("pu-learning/v1/prior=%s;priors=%s;folds=%d;centres=%d", m.Prior, strings.Join(m.Priors, ","), m.Folds, m.Centres)
 }
 
-func (m *PULearningMeasure) New() (Measure, error) {
+func (m *PULearningMeasure) New() (experiments.Measure, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -99,7 +101,7 @@ func (m *PULearningMeasure) source(dataset string) string {
 	return m.Prior
 }
 
-func (m *PULearningMeasure) Measure(ctx context.Context, c *CellRun, out *Values) error {
+func (m *PULearningMeasure) Measure(ctx context.Context, c *experiments.CellRun, out *experiments.Values) error {
 	X := c.Data.X
 	if X == nil {
 		return errors.New("pu-learning: the data set has no features (a ranking source): the learners need feature rows")
@@ -155,12 +157,12 @@ func (m *PULearningMeasure) Measure(ctx context.Context, c *CellRun, out *Values
 
 // Compile-time checks.
 var (
-	_ MeasureConfig = (*PULearningMeasure)(nil)
-	_ Measure       = (*PULearningMeasure)(nil)
-	_ RecoveryUser  = (*PULearningMeasure)(nil)
+	_ experiments.MeasureConfig = (*PULearningMeasure)(nil)
+	_ experiments.Measure       = (*PULearningMeasure)(nil)
+	_ experiments.RecoveryUser  = (*PULearningMeasure)(nil)
 )
 
 func init() {
-	Measures.Register("pu-learning", "the AUL paper's Figure 3: PU_AUC (with a prior from an estimator or the truth) and PU_AUL, kernel PU learners, by their test AUC on held-out rows",
-		func() MeasureConfig { return &PULearningMeasure{Prior: "true", Folds: 5, Centres: 200} })
+	experiments.Measures.Register("pu-learning", "the AUL paper's Figure 3: PU_AUC (with a prior from an estimator or the truth) and PU_AUL, kernel PU learners, by their test AUC on held-out rows",
+		func() experiments.MeasureConfig { return &PULearningMeasure{Prior: "true", Folds: 5, Centres: 200} })
 }

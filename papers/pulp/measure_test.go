@@ -1,10 +1,12 @@
-package experiments
+package pulp
 
 import (
 	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/pueval/pueval/experiments"
 
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/metrics"
@@ -19,7 +21,7 @@ import (
 func TestPUMeasuresPerFold(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, nL, k = 300, 60, 3
-	c := &CellRun{NL: nL, Scores: make([]float64, n), Y: make([]bool, n)}
+	c := &experiments.CellRun{NL: nL, Scores: make([]float64, n), Y: make([]bool, n)}
 	c.Split.Folds = make([]int, n)
 	for i := range n {
 		c.Y[i] = i < nL || rng.Float64() < 0.3
@@ -29,7 +31,7 @@ func TestPUMeasuresPerFold(t *testing.T) {
 		}
 		c.Split.Folds[i] = i % k
 	}
-	out := &Values{c: c, m: map[string]map[string]float64{}}
+	out := &experiments.Values{c: c, m: map[string]map[string]float64{}}
 	if err := (&PUMeasuresMeasure{}).Measure(context.Background(), c, out); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/pueval/pueval/report"
 )
 
-// Name is the report's name, the value of a config's report: field.
+// Name is the paper's name: its report (a config's report: value), its
+// protocol and its folder.
 const Name = "aaai2017"
 
 func init() {

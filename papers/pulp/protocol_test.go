@@ -1,4 +1,4 @@
-package experiments
+package pulp
 
 import (
 	"math"
@@ -8,14 +8,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/experiments"
+
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/experiments/results"
 )
 
 // biasedData is a 2-D data set of 600 positives (a tight cluster at the
 // origin, so that the mixture's log-density falls with the distance from
 // it) and 3,000 negatives.
-func biasedData() *Data {
+func biasedData() *experiments.Data {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const nPos, nNeg = 600, 3000
 	x := mat.NewDense(nPos+nNeg, 2, nil)
@@ -33,7 +36,7 @@ func biasedData() *Data {
 	return &Data{Name: "b", X: x, Y: y, Fingerprint: "b"}
 }
 
-func biasedCell(pi float64, labeling, classifier string) *Cell {
+func biasedCell(pi float64, labeling, classifier string) *experiments.Cell {
 	v := map[string]AxisValue{
 		axisUnlabeledPrior: {Text: strconv.FormatFloat(pi, 'g', -1, 64), Value: pi},
 		axisLabeling:       {Text: labeling, Value: labeling},

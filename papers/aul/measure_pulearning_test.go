@@ -1,4 +1,4 @@
-package experiments
+package aul
 
 import (
 	"fmt"

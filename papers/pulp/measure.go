@@ -1,14 +1,16 @@
-package experiments
+package pulp
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/pueval/pueval/experiments"
+
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/metrics"
 )
 
-// PUMeasuresMeasure is the measure "pu-measures": the eight measures of the
+// MeasureSet is the measure "pu-measures": the eight measures of the
 // PULP paper (Hajizadeh, Li, Dollevoet, Tax, S+SSPR 2014; metrics.PUMeasures)
 // of the evaluated scores, each computed twice on every held-out fold of the
 // protocol's cross-validation (Split.Folds; the whole of L u U as one fold
@@ -27,20 +29,20 @@ import (
 // P(y=1) their share. It has no options.
 //
 //	metrics: [pu-measures]
-type PUMeasuresMeasure struct{}
+type MeasureSet struct{}
 
-func (m *PUMeasuresMeasure) Name() string          { return "pu-measures" }
-func (m *PUMeasuresMeasure) Validate() error       { return nil }
-func (m *PUMeasuresMeasure) Key() string           { return "pu-measures/v1" }
-func (m *PUMeasuresMeasure) New() (Measure, error) { return m, nil }
-func (m *PUMeasuresMeasure) UsesRecovery() bool    { return false }
+func (m *MeasureSet) Name() string                      { return "pu-measures" }
+func (m *MeasureSet) Validate() error                   { return nil }
+func (m *MeasureSet) Key() string                       { return "pu-measures/v1" }
+func (m *MeasureSet) New() (experiments.Measure, error) { return m, nil }
+func (m *MeasureSet) UsesRecovery() bool                { return false }
 
 // puMeasureValues lists a metrics.PUMeasures in results.PUMeasures' order.
 func puMeasureValues(m metrics.PUMeasures) []float64 {
 	return []float64{m.AUC, m.F1, m.LeeLiu, m.MI, m.Pearson, m.MAP, m.PULP, m.PseudoF}
 }
 
-func (m *PUMeasuresMeasure) Measure(_ context.Context, c *CellRun, out *Values) error {
+func (m *MeasureSet) Measure(_ context.Context, c *experiments.CellRun, out *experiments.Values) error {
 	n := len(c.Scores)
 	folds := c.Split.Folds
 	if folds == nil {
@@ -97,12 +99,12 @@ func (m *PUMeasuresMeasure) Measure(_ context.Context, c *CellRun, out *Values) 
 
 // Compile-time checks.
 var (
-	_ MeasureConfig = (*PUMeasuresMeasure)(nil)
-	_ Measure       = (*PUMeasuresMeasure)(nil)
-	_ RecoveryUser  = (*PUMeasuresMeasure)(nil)
+	_ experiments.MeasureConfig = (*MeasureSet)(nil)
+	_ experiments.Measure       = (*MeasureSet)(nil)
+	_ experiments.RecoveryUser  = (*MeasureSet)(nil)
 )
 
 func init() {
-	Measures.Register("pu-measures", "the PULP paper's eight measures (auc, f1, ll, mi, pearson, map, pulp, pseudo-f) per held-out fold, with PU labels (pu@F) and true labels (true@F), and their fold means",
-		func() MeasureConfig { return &PUMeasuresMeasure{} })
+	experiments.Measures.Register("pu-measures", "the PULP paper's eight measures (auc, f1, ll, mi, pearson, map, pulp, pseudo-f) per held-out fold, with PU labels (pu@F) and true labels (true@F), and their fold means",
+		func() experiments.MeasureConfig { return &MeasureSet{} })
 }
