@@ -1,6 +1,10 @@
 package pueval
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -28,7 +32,6 @@ var allowedImports = map[string][]string{
 	"classifiers/kernelauc":      {},
 	"classifiers/nnet":           {},
 	"classifiers/svm":            {},
-	"cmd/pueval":                 {"*"},
 	"configs":                    {},
 	"datasets":                   {},
 	"datasets/gmm":               {},
@@ -47,21 +50,26 @@ var allowedImports = map[string][]string{
 	"evaluate/page": {"evaluate", "report", "experiments/results", "classifiers", "classifiers/nnet", "classifiers/gbdt",
 		"classifiers/svm", "estimators/classprior", "estimators/kmpe", "estimators/distcurve", "estimators/bounds",
 		"estimators/recovery", "metrics"},
-	"examples/toypaper":   {"*"}, // a paper's plug-ins: they build on experiments and report
-	"experiments":         {"*"},
-	"experiments/results": {},
-	"internal/scorefile":  {},
-	"internal/portmath":   {}, // a leaf every package may import (TestImportRules), like package math
-	"internal/linalg":     {}, // likewise: dense linear algebra in a fixed order (the same bits on every CPU)
-	"internal/goldenbits": {}, // the golden tests' bit hash (test imports only)
-	"internal/slurm":      {},
-	"metrics":             {},
-	"report":              {"experiments/results", "metrics", "estimators/recovery"},
-	"report/aaai2017":     {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/aul":          {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/claesen2015":  {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/psb2019":      {"report", "experiments/results", "metrics", "estimators/recovery"},
-	"report/pulp":         {"report", "experiments/results", "metrics", "estimators/recovery"},
+	"examples/toypaper":              {"*"}, // a paper's plug-ins: they build on experiments and report
+	"examples/toypaper/cmd/toypaper": {"*"}, // a researcher's own binary: the toy paper and the command line
+	"experiments":                    {"*"},
+	"experiments/plugintest":         {"*"}, // the plug-in conformance suite (test helpers)
+	"experiments/results":            {},
+	"internal/scorefile":             {},
+	"internal/portmath":              {}, // a leaf every package may import (TestImportRules), like package math
+	"internal/linalg":                {}, // likewise: dense linear algebra in a fixed order (the same bits on every CPU)
+	"internal/goldenbits":            {}, // the golden tests' bit hash (test imports only)
+	"internal/slurm":                 {},
+	"metrics":                        {},
+	"report":                         {"experiments/results", "metrics", "estimators/recovery"},
+	"cli":                            {"*"}, // the command line: every core package, no paper (TestCoreImportsNoPaper)
+	"cmd/pueval":                     {"*"}, // cli and papers/all
+	"papers/all":                     {"*"},
+	"papers/aaai2017":                {"*"},
+	"papers/aul":                     {"*"},
+	"papers/claesen2015":             {"*"},
+	"papers/psb2019":                 {"*"},
+	"papers/pulp":                    {"*"},
 
 	// Headless Chromium for the report test and the screenshots: no pueval package imports them.
 	"internal/browser":             {},
@@ -120,43 +128,100 @@ func TestNoMathRandV1(t *testing.T) {
 	}
 }
 
-// paperPlugins are the files and directories where a paper's name may
-// appear in experiments/ and report/: its own plug-ins.
-var paperPlugins = []string{
-	"experiments/protocol_aaai2017.go", "experiments/protocol_psb2019.go", "experiments/protocol_claesen2015.go",
-	"report/aaai2017/", "report/psb2019/", "report/claesen2015/", "report/aul/",
+// TestCoreImportsNoPaper: only papers/... itself, cmd/... (a binary that
+// chooses its papers) and examples/... may depend on a package under
+// papers/: the core (experiments, report, datasets, estimators,
+// classifiers, metrics, evaluate, internal) and the command line know
+// papers only through the registries.
+func TestCoreImportsNoPaper(t *testing.T) {
+	for _, row := range goList(t, `{{.ImportPath}}|{{join .Deps " "}}`) {
+		pkg := rel(row[0])
+		if strings.HasPrefix(pkg, "papers/") || strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "examples/") {
+			continue
+		}
+		for _, dep := range strings.Fields(row[1]) {
+			if strings.HasPrefix(dep, module+"/papers/") {
+				t.Errorf("%s depends on %s: a core package may not import a paper", pkg, rel(dep))
+			}
+		}
+	}
 }
 
-// TestNoPaperNamesInCore: outside the papers' own plug-in files (and tests),
-// experiments/ and report/ name no paper: the core has no switch a new paper
-// would have to edit (issue 13).
+// corePackages are the directories of the generic core: their code names
+// no paper (TestNoPaperNamesInCore).
+var corePackages = []string{"experiments", "report", "datasets", "estimators", "classifiers", "metrics"}
+
+// paperIdent and paperString match a paper's name in an identifier and in a
+// string literal of the core: AAAI, PSB and Claesen in any spelling, a
+// paper's figure or table as a name (Figure3, Table1), and "the AUL paper"
+// or "the PULP paper" (AUL and PULP alone are metric names and stay).
+// Comments may cite a paper as the source of a formula.
+var (
+	paperIdent  = regexp.MustCompile(`(?i)aaai|psb|claesen|fig(ure)?_?[0-9]|table_?[0-9]`)
+	paperString = regexp.MustCompile(`(?i)aaai|psb|claesen|(aul|pulp)[ -]paper`)
+)
+
+// TestNoPaperNamesInCore parses every non-test Go file of the core and
+// fails on an identifier or string literal that names a paper: the core
+// has no switch, name or message a new paper would have to edit.
 func TestNoPaperNamesInCore(t *testing.T) {
-	paper := regexp.MustCompile(`(?i)aaai2017|psb2019|claesen2015`)
-	for _, root := range []string{"experiments", "report"} {
+	for _, root := range corePackages {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return err
-			}
-			slashed := filepath.ToSlash(path)
-			for _, p := range paperPlugins {
-				if slashed == p || (strings.HasSuffix(p, "/") && strings.HasPrefix(slashed, p)) {
-					return nil
-				}
-			}
-			b, err := os.ReadFile(path)
 			if err != nil {
 				return err
 			}
-			for i, line := range strings.Split(string(b), "\n") {
-				if paper.MatchString(line) {
-					t.Errorf("%s:%d names a paper outside its plug-in: %s", slashed, i+1, strings.TrimSpace(line))
-				}
+			if d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			for _, hit := range paperNames(t, path) {
+				t.Errorf("%s names a paper", hit)
 			}
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// paperNames lists the identifiers and string literals of a Go file that
+// name a paper, each as "file:line: text".
+func paperNames(t *testing.T, path string) []string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Ident:
+			if paperIdent.MatchString(x.Name) {
+				hits = append(hits, fmt.Sprintf("%s: identifier %s", fset.Position(x.Pos()), x.Name))
+			}
+		case *ast.BasicLit:
+			if x.Kind == token.STRING && paperString.MatchString(x.Value) {
+				hits = append(hits, fmt.Sprintf("%s: string %s", fset.Position(x.Pos()), x.Value))
+			}
+		}
+		return true
+	})
+	return hits
+}
+
+// The name check can fail: a file naming a paper in an identifier and in
+// a string is found twice.
+func TestPaperNamesFound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.go")
+	src := "package x\n\n// Claesen's bounds (a comment may cite a paper).\nfunc Claesen2015() string { return \"the PULP paper\" }\nvar aul = \"AUL\"\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if hits := paperNames(t, path); len(hits) != 2 {
+		t.Errorf("found %q, want the identifier and the string", hits)
 	}
 }
 
@@ -189,7 +254,7 @@ var recordPackages = []string{"estimators/classprior", "estimators/recovery", "m
 // multiply-adds of their own on arm64. So the report packages' drawing
 // files (reportDrawingFiles), and library code the compiler inlines into a
 // report function, are not checked.
-var reportPackages = []string{"report", "report/aaai2017", "report/psb2019", "report/claesen2015", "report/aul", "report/pulp"}
+var reportPackages = []string{"report", "papers/aaai2017", "papers/psb2019", "papers/claesen2015", "papers/aul", "papers/pulp"}
 
 // reportDrawingFiles are files of the report package that only place marks
 // on a figure (bar offsets, heat-map cells, box geometry, tick spacing).

@@ -22,7 +22,8 @@ type Cell struct {
 	ID     string // canonical identity, e.g. "pima/beta=0.95/repeat=3"
 	Seed   uint64 // hashed from the experiment seed and the identity
 
-	expSeed uint64 // the experiment's seed, for SharedSeed
+	// ExperimentSeed is the experiment's seed, for SharedSeed.
+	ExperimentSeed uint64
 }
 
 // SharedSeed is a seed that the cells of one data set and repeat share
@@ -44,7 +45,7 @@ func (c Cell) SharedSeed(axes ...string) uint64 {
 		}
 	}
 	labels = append(labels, fmt.Sprint(c.Repeat))
-	return hashSeed(c.expSeed, labels...)
+	return hashSeed(c.ExperimentSeed, labels...)
 }
 
 // Value returns the cell's value of an axis.
@@ -116,7 +117,7 @@ func (c *Config) Cells(sel Selection) ([]Cell, error) {
 		for _, p := range d.Grid.points() {
 			for r := range d.Repeats {
 				cell := Cell{Index: idx, Dataset: d, Values: p, Repeat: r,
-					ID: CellID(d.Name, p, r), Seed: CellSeed(c.Seed, d.Name, p, r), expSeed: c.Seed}
+					ID: CellID(d.Name, p, r), Seed: CellSeed(c.Seed, d.Name, p, r), ExperimentSeed: c.Seed}
 				idx++
 				if sel.Repeats > 0 && r >= sel.Repeats {
 					continue

@@ -28,7 +28,9 @@ import (
 // Execution settings (workers, output directory, subsets) are not part of
 // it: they never change results. Every part that names a plug-in is
 // decoded strictly into that plug-in's own options (an unknown option is an
-// error with its line) starting from its documented defaults.
+// error with its line) starting from its documented defaults. A config
+// computes what it states: estimators and truths it does not list are not
+// run (Plan prints what a config resolves to).
 //
 //	experiment: NAME          required; results go to results/NAME
 //	description: TEXT
@@ -42,9 +44,9 @@ import (
 //	classifier: {name: nnet-bag, bags: 100, ...}     (default nnet-bag with its defaults)
 //	evaluate: pu              whose scores are measured: pu (the classifier trained labeled vs unlabeled,
 //	                          default) or supervised (trained on all rows with the true labels)
-//	estimators: [alphamax-n]  (default [alphamax-n]; [] for none); each NAME or {name: NAME, as: ID, options}
-//	truths: [same-model]      (default [same-model]); each NAME or {name: NAME, as: ID, options}
-//	metrics: [auc, aucpr]     required; each NAME or {name: NAME, options}; registry Measures
+//	estimators: [alphamax-n]  each NAME or {name: NAME, as: ID, options}; none when left out
+//	truths: [same-model]      each NAME or {name: NAME, as: ID, options}; none when left out
+//	metrics: [auc, aucpr]     required (also spelled measures:); each NAME or {name: NAME, options}; registry Measures
 //	report: NAME              a registered report (package report; default summary)
 type Config struct {
 	Experiment  string
@@ -55,11 +57,14 @@ type Config struct {
 	Grid        Grid
 	Datasets    []DatasetSpec
 	Classifier  classifiers.Config
-	Evaluate    string
-	Estimators  []EstimatorSpec
-	Truths      []TruthSpec
-	Metrics     []MeasureSpec
-	Report      string
+	// ClassifierGiven says that the config names its classifier (else
+	// Classifier is nnet-bag with its defaults).
+	ClassifierGiven bool
+	Evaluate        string
+	Estimators      []EstimatorSpec
+	Truths          []TruthSpec
+	Metrics         []MeasureSpec
+	Report          string
 
 	Source string // where the config came from
 	Dir    string // the config file's directory; "" for an embedded config
@@ -137,6 +142,7 @@ type rawConfig struct {
 	Estimators  yaml.Node `yaml:"estimators"`
 	Truths      yaml.Node `yaml:"truths"`
 	Metrics     yaml.Node `yaml:"metrics"`
+	Measures    yaml.Node `yaml:"measures"` // metrics: by its other name
 	Report      string    `yaml:"report"`
 }
 
@@ -289,11 +295,38 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	}
 	root := doc.Content[0]
 	d := &decoder{file: file}
-	// A key given twice is one error; the first one is kept, so that the
-	// rest of the config is checked as usual (yaml.v3 would refuse the whole
-	// document and every key would look missing).
-	d.errs = append(d.errs, dropDuplicateKeys(file, root)...)
-	// Keys that moved get a message saying where to, not just "unknown".
+	raw := d.raw(root)
+	line := func(key string) int { return keyLine(root, key) }
+
+	sum := sha256.Sum256(data)
+	cfg := &Config{Source: file, Hash: hex.EncodeToString(sum[:])}
+	d.header(cfg, raw, line)
+	d.protocolAndDatasets(cfg, raw, line, opts.Catalog)
+	d.scoring(cfg, raw, line)
+	d.estimators(cfg, &raw.Estimators, line)
+	d.truths(cfg, &raw.Truths)
+	d.measures(cfg, raw, line)
+	cfg.Report = raw.Report
+	if cfg.Report == "" {
+		cfg.Report = DefaultReport
+	}
+	if opts.Reports != nil && !slices.Contains(opts.Reports, cfg.Report) {
+		d.add(line("report"), "report: unknown report %q (known: %s)", cfg.Report, strings.Join(opts.Reports, ", "))
+	}
+	d.checkKinds(cfg, line)
+	if len(d.errs) > 0 {
+		slices.SortStableFunc(d.errs, func(a, b FieldError) int { return a.Line - b.Line })
+		return nil, d.errs
+	}
+	return cfg, nil
+}
+
+// raw decodes the top level of a config: a key given twice is one error
+// (the first is kept, so that the rest of the config is checked as usual;
+// yaml.v3 would refuse the whole document and every key would look
+// missing), and a key that moved gets a message saying where to.
+func (d *decoder) raw(root *yaml.Node) *rawConfig {
+	d.errs = append(d.errs, dropDuplicateKeys(d.file, root)...)
 	kept := &yaml.Node{Kind: yaml.MappingNode, Tag: root.Tag, Line: root.Line, Column: root.Column}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if msg, ok := movedKeys[root.Content[i].Value]; ok {
@@ -303,12 +336,20 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 		kept.Content = append(kept.Content, root.Content[i], root.Content[i+1])
 	}
 	var raw rawConfig
-	d.errs = append(d.errs, decodeStrict(file, kept, &raw)...)
-	line := func(key string) int { return keyLine(root, key) }
+	d.errs = append(d.errs, decodeStrict(d.file, kept, &raw)...)
+	if raw.Measures.Kind != 0 {
+		if raw.Metrics.Kind != 0 {
+			d.add(raw.Measures.Line, "measures: and metrics: name the same list (measures: is metrics: by its other name): give one")
+		} else {
+			raw.Metrics = raw.Measures
+		}
+	}
+	return &raw
+}
 
-	sum := sha256.Sum256(data)
-	cfg := &Config{Source: file, Hash: hex.EncodeToString(sum[:]), Experiment: raw.Experiment,
-		Description: raw.Description, Repeats: 50}
+// header reads the experiment's name, seed and repeats.
+func (d *decoder) header(cfg *Config, raw *rawConfig, line func(string) int) {
+	cfg.Experiment, cfg.Description, cfg.Repeats = raw.Experiment, raw.Description, 50
 	if cfg.Experiment == "" {
 		d.add(line("experiment"), "experiment: a name is required")
 	} else if strings.ContainsAny(cfg.Experiment, `/\`) {
@@ -327,8 +368,11 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 			d.add(line("repeats"), "repeats: %d: want a number of repeats in [1, %d] (leave it out for 50)", cfg.Repeats, maxRepeats)
 		}
 	}
+}
 
-	// Protocol, then the grid and the data sets it shapes.
+// protocolAndDatasets reads the protocol, then the grid and the data sets
+// it shapes (each data set's own grid and repeats merged with the config's).
+func (d *decoder) protocolAndDatasets(cfg *Config, raw *rawConfig, line func(string) int, catalog []string) {
 	if raw.Protocol.Kind == 0 {
 		d.add(line("protocol"), "protocol: required: protocol: {name: NAME, options} (known: %s)", strings.Join(Protocols.Names(), ", "))
 	} else {
@@ -340,10 +384,10 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 	if cfg.Protocol != nil {
 		uses, protoName = cfg.Protocol.Axes(), cfg.Protocol.Name()
 	}
-	grid, gerrs := decodeGrid(file, &raw.Grid, uses, protoName)
+	grid, gerrs := decodeGrid(d.file, &raw.Grid, uses, protoName)
 	d.errs = append(d.errs, gerrs...)
 	cfg.Grid = grid
-	cfg.Datasets = d.datasets(&raw.Datasets, line("datasets"), cfg.Protocol, opts.Catalog)
+	cfg.Datasets = d.datasets(&raw.Datasets, line("datasets"), cfg.Protocol, catalog)
 	for i := range cfg.Datasets {
 		ds := &cfg.Datasets[i]
 		if !ds.OwnGrid {
@@ -355,13 +399,17 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 			ds.Repeats = cfg.Repeats
 		}
 	}
+}
 
-	// Classifier: {name: ..., options...}.
+// scoring reads the classifier (default: nnet-bag with its defaults) and
+// what is evaluated.
+func (d *decoder) scoring(cfg *Config, raw *rawConfig, line func(string) int) {
 	if raw.Classifier.Kind == 0 {
 		c, _ := classifiers.Defaults(classifiers.NNetBagName)
 		cfg.Classifier = c
 	} else {
 		cfg.Classifier = d.classifier(&raw.Classifier, "classifier")
+		cfg.ClassifierGiven = true
 	}
 	cfg.Evaluate = raw.Evaluate
 	if cfg.Evaluate == "" {
@@ -376,46 +424,52 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 			d.add(line("evaluate"), "data set %s: degrade_to_auc degrades the scores of evaluate: %s; this config evaluates %s", ds.Name, EvaluateSupervised, cfg.Evaluate)
 		}
 	}
+}
 
-	// Estimators, truths, measures: lists of plug-ins.
-	if raw.Estimators.Kind == 0 {
-		c, _ := classprior.Defaults(classprior.AlphaMaxNName)
-		cfg.Estimators = []EstimatorSpec{{ID: c.Name(), Config: c}}
-	} else {
-		for _, it := range d.list(&raw.Estimators, "estimators", true) {
-			c, err := classprior.Defaults(it.name)
-			if err != nil {
-				d.add(it.nameLine, "estimators[%d]: %v", it.index, err)
-				continue
-			}
-			d.options(it.rest, c, fmt.Sprintf("estimators[%d]", it.index), it.line)
-			cfg.Estimators = append(cfg.Estimators, EstimatorSpec{ID: it.id, Config: c})
+// estimators reads the estimators: list. A config without one runs none.
+func (d *decoder) estimators(cfg *Config, n *yaml.Node, line func(string) int) {
+	for _, it := range d.list(n, "estimators", true) {
+		c, err := classprior.Defaults(it.name)
+		if err != nil {
+			d.add(it.nameLine, "estimators[%d]: %v", it.index, err)
+			continue
 		}
-		for _, e := range cfg.Estimators {
-			if e.ID == results.Real || e.ID == results.PU {
-				d.add(line("estimators"), "estimators: %q is reserved (a key source); give the estimator another ID with as:", e.ID)
-			}
+		d.options(it.rest, c, fmt.Sprintf("estimators[%d]", it.index), it.line)
+		cfg.Estimators = append(cfg.Estimators, EstimatorSpec{ID: it.id, Config: c})
+	}
+	for _, e := range cfg.Estimators {
+		if e.ID == results.Real || e.ID == results.PU {
+			d.add(line("estimators"), "estimators: %q is reserved (a key source); give the estimator another ID with as:", e.ID)
 		}
 	}
-	if raw.Truths.Kind == 0 {
-		c, _ := Truths.Defaults("same-model")
-		cfg.Truths = []TruthSpec{{ID: c.Name(), Config: c}}
-	} else {
-		for _, it := range d.list(&raw.Truths, "truths", true) {
-			if c := decodeListPlugin(d, it, "truths", Truths); c != nil {
-				cfg.Truths = append(cfg.Truths, TruthSpec{ID: it.id, Config: c})
-			}
+}
+
+// truths reads the truths: list. A config without one has none.
+func (d *decoder) truths(cfg *Config, n *yaml.Node) {
+	for _, it := range d.list(n, "truths", true) {
+		if c := decodeListPlugin(d, it, "truths", Truths); c != nil {
+			cfg.Truths = append(cfg.Truths, TruthSpec{ID: it.id, Config: c})
 		}
 	}
+}
+
+// measures reads the metrics: list (also spelled measures:), required
+// unless every data set lists its own, and hands it to the data sets that
+// do not.
+func (d *decoder) measures(cfg *Config, raw *rawConfig, line func(string) int) {
 	allOwn := len(cfg.Datasets) > 0
 	for _, ds := range cfg.Datasets {
 		allOwn = allOwn && ds.OwnMetrics
 	}
-	if (raw.Metrics.Kind == 0 && !allOwn) || (raw.Metrics.Kind == yaml.SequenceNode && len(raw.Metrics.Content) == 0) {
-		d.add(line("metrics"), "metrics: list at least one measure (known: %s)", strings.Join(Measures.Names(), ", "))
+	key := "metrics"
+	if raw.Measures.Kind != 0 && raw.Metrics.Line == raw.Measures.Line {
+		key = "measures"
 	}
-	for _, it := range d.list(&raw.Metrics, "metrics", false) {
-		if c := decodeListPlugin(d, it, "metrics", Measures); c != nil {
+	if (raw.Metrics.Kind == 0 && !allOwn) || (raw.Metrics.Kind == yaml.SequenceNode && len(raw.Metrics.Content) == 0) {
+		d.add(line(key), "%s: list at least one measure (known: %s)", key, strings.Join(Measures.Names(), ", "))
+	}
+	for _, it := range d.list(&raw.Metrics, key, false) {
+		if c := decodeListPlugin(d, it, key, Measures); c != nil {
 			cfg.Metrics = append(cfg.Metrics, MeasureSpec{ID: it.id, Config: c})
 		}
 	}
@@ -424,20 +478,6 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 			ds.Metrics = cfg.Metrics
 		}
 	}
-	cfg.Report = raw.Report
-	if cfg.Report == "" {
-		cfg.Report = DefaultReport
-	}
-	if opts.Reports != nil && !slices.Contains(opts.Reports, cfg.Report) {
-		d.add(line("report"), "report: unknown report %q (known: %s)", cfg.Report, strings.Join(opts.Reports, ", "))
-	}
-
-	d.checkKinds(cfg, line)
-	if len(d.errs) > 0 {
-		slices.SortStableFunc(d.errs, func(a, b FieldError) int { return a.Line - b.Line })
-		return nil, d.errs
-	}
-	return cfg, nil
 }
 
 // maxRepeats bounds repeats so that a typo is an error, not a grid of a
@@ -660,7 +700,14 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 			d.errs = append(d.errs, gerrs...)
 			spec.Grid, spec.OwnGrid = g, true
 		}
-		if mn := takeKey(rest, "metrics"); mn != nil {
+		mn := takeKey(rest, "metrics")
+		if alt := takeKey(rest, "measures"); alt != nil {
+			if mn != nil {
+				d.add(alt.Line, "%s: measures: and metrics: name the same list: give one", where)
+			}
+			mn = alt
+		}
+		if mn != nil {
 			for _, it := range d.list(mn, where+".metrics", false) {
 				if c := decodeListPlugin(d, it, where+".metrics", Measures); c != nil {
 					spec.Metrics = append(spec.Metrics, MeasureSpec{ID: it.id, Config: c})
@@ -864,7 +911,9 @@ func (c *Config) Key() string {
 			line("dataset %q degrade_to_auc %v", d.Name, d.DegradeToAUC)
 		}
 	}
-	line("classifier %s", c.Classifier.Key())
+	if c.UsesClassifier() {
+		line("classifier %s", c.Classifier.Key())
+	}
 	line("evaluate %s", c.Evaluate)
 	for _, e := range c.Estimators {
 		line("estimator %q %s", e.ID, e.Config.Key())
@@ -883,6 +932,18 @@ func (c *Config) Key() string {
 		}
 	}
 	return b.String()
+}
+
+// UsesClassifier reports whether a cell trains the config's classifier: a
+// data set with features and no classifier axis of its own (a grid's
+// classifier values replace it; a ranking trains nothing).
+func (c *Config) UsesClassifier() bool {
+	for _, d := range c.Datasets {
+		if d.Source != nil && d.Source.Kind() != KindScores && d.Grid.Values(classifierAxis) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyHash is the SHA-256 of Key, in hex: the manifest's config_key.

@@ -19,7 +19,7 @@ import (
 func TestConfigPluginErrors(t *testing.T) {
 	src := `experiment: x
 betas: [1, 0.9]
-protocol: {name: aaai2017, labeled: 100, max_unlabled: 5}
+protocol: {name: case-control, labeled: 100, max_unlabled: 5}
 grid:
   beta: [1, 1.5, 1]
   pi: [0.3]
@@ -62,7 +62,7 @@ report: glossy
 		`bad.yaml:20: truths[1]: truth same-model: on = "somewhere"`,
 		`bad.yaml:20: truths: traditional trains a supervised classifier, but data set(s) b are rankings`,
 		`bad.yaml:21: metrics[1]: measure aucpr: outside[0] = "trim"`,
-		`bad.yaml:21: metrics[2]: unknown measure "nope" (known: acc, auc, aucpr, aul, bacc, bounds, f1, mcc, pu-learning, pu-measures)`,
+		`bad.yaml:21: metrics[2]: unknown measure "nope" (known: acc, auc, aucpr, bacc, f1, mcc)`,
 		`metrics[3]: as: is not taken here`,
 		`bad.yaml:22: evaluate: "everything"`,
 		`bad.yaml:23: report: unknown report "glossy" (known: summary)`,
@@ -87,7 +87,7 @@ report: glossy
 
 func TestConfigRequiredParts(t *testing.T) {
 	_, err := ParseConfig([]byte("description: nothing\n"), "empty.yaml", LoadOptions{})
-	for _, want := range []string{"experiment: a name is required", "protocol: required: protocol: {name: NAME, options} (known: aaai2017, biased-labeling, claesen2015, psb2019, scar-fraction)",
+	for _, want := range []string{"experiment: a name is required", "protocol: required: protocol: {name: NAME, options} (known: case-control)",
 		"datasets: list at least one data set", "metrics: list at least one measure"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)
@@ -95,7 +95,7 @@ func TestConfigRequiredParts(t *testing.T) {
 	}
 	// An axis the protocol does not read, and a classifier axis over a ranking.
 	src := `experiment: x
-protocol: {name: psb2019}
+protocol: {name: case-control}
 grid:
   classifier: [{label: a, bags: 3}]
 datasets:
@@ -115,7 +115,7 @@ metrics: [auc]
 		}})
 	src = strings.Replace(src, "  classifier: [{label: a, bags: 3}]", "  test-axis-unread: [a]", 1)
 	if _, err := ParseConfig([]byte(src), "c.yaml", LoadOptions{}); err == nil ||
-		!strings.Contains(err.Error(), `c.yaml:4: grid: protocol psb2019 does not read axis "test-axis-unread" (it reads: beta, labeled)`) {
+		!strings.Contains(err.Error(), `c.yaml:4: grid: protocol case-control does not read axis "test-axis-unread" (it reads: beta, labeled)`) {
 		t.Errorf("unread axis: %v", err)
 	}
 }
@@ -243,5 +243,42 @@ func TestFeatureReadingEstimator(t *testing.T) {
 	ranking := strings.Replace(src, "{name: synth-gaussian, n: 600, d: 3, positive_fraction: 0.4, separation: 2.5}", "synth-scores", 1)
 	if _, err := ParseConfig([]byte(ranking), "r.yaml", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "estimators: test-features reads features") {
 		t.Errorf("feature reader over a ranking: %v", err)
+	}
+}
+
+// A config computes what it states: without estimators: or truths: it runs
+// none; measures: is metrics: by its other name (also per data set), and
+// the two together are an error; a classifier no cell trains (every data
+// set a ranking) is not part of the key; Plan shows every plug-in with its
+// options.
+func TestConfigStatesWhatItComputes(t *testing.T) {
+	base := "experiment: x\nprotocol: {name: case-control, labeled: 50}\ndatasets: [{name: r, source: synth-scores}]\n"
+	cfg, err := ParseConfig([]byte(base+"measures: [auc]\n"), "c.yaml", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Estimators) != 0 || len(cfg.Truths) != 0 || len(cfg.Metrics) != 1 || cfg.Metrics[0].ID != "auc" ||
+		cfg.UsesClassifier() || strings.Contains(cfg.Key(), "classifier") {
+		t.Errorf("estimators %v, truths %v, metrics %v, key:\n%s", cfg.Estimators, cfg.Truths, cfg.Metrics, cfg.Key())
+	}
+	plan := cfg.Plan()
+	for _, want := range []string{"protocol: case-control {labeled: 50, max_unlabeled: 10000}", "estimators: none", "truths: none",
+		"classifier: none (every data set is a ranking)", "r: source synth-scores {", "  auc {outside: [drop, clip]"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan)
+		}
+	}
+	if _, err := ParseConfig([]byte(base+"measures: [auc]\nmetrics: [aucpr]\n"), "c.yaml", LoadOptions{}); err == nil ||
+		!strings.Contains(err.Error(), "c.yaml:4: measures: and metrics: name the same list") {
+		t.Errorf("measures: and metrics: together: %v", err)
+	}
+	own := "experiment: x\nprotocol: case-control\ndatasets: [{name: r, source: synth-scores, measures: [acc]}]\n"
+	if cfg, err := ParseConfig([]byte(own), "c.yaml", LoadOptions{}); err != nil || cfg.Datasets[0].Metrics[0].ID != "acc" {
+		t.Errorf("a data set's measures: %v", err)
+	}
+	features := "experiment: x\nprotocol: case-control\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n"
+	if cfg, err := ParseConfig([]byte(features), "c.yaml", LoadOptions{}); err != nil || !cfg.UsesClassifier() ||
+		!strings.Contains(cfg.Key(), "classifier nnet-bag") || !strings.Contains(cfg.Plan(), "classifier: nnet-bag {bags: 100") {
+		t.Errorf("the default classifier of a data set with features: %v", err)
 	}
 }

@@ -53,7 +53,7 @@ func TestDegradeScores(t *testing.T) {
 
 // degrade_to_auc is refused outside evaluate: supervised and outside (0.5, 1).
 func TestDegradeConfig(t *testing.T) {
-	base := "experiment: d\nprotocol: {name: scar-fraction}\nmetrics: [auc]\ndatasets:\n  - {name: s, source: {name: synth-gaussian, n: 100, d: 2, positive_fraction: 0.3, separation: 2}, degrade_to_auc: %s}\n"
+	base := "experiment: d\nprotocol: {name: case-control, labeled: 20}\nmetrics: [auc]\ndatasets:\n  - {name: s, source: {name: synth-gaussian, n: 100, d: 2, positive_fraction: 0.3, separation: 2}, degrade_to_auc: %s}\n"
 	for _, c := range []struct{ auc, eval, want string }{
 		{"0.8", "", "degrade_to_auc degrades the scores of evaluate: supervised"},
 		{"1.2", "evaluate: supervised\n", "want the AUC the evaluated scores are degraded to"},
@@ -76,8 +76,7 @@ func TestDegradeInRunner(t *testing.T) {
 	src := `experiment: degrade
 seed: 4
 repeats: 3
-protocol: {name: scar-fraction}
-grid: {known-positives: [0.2]}
+protocol: {name: case-control, labeled: 50, max_unlabeled: 0}
 datasets:
   - {name: g, source: {name: synth-gaussian, n: 600, d: 3, positive_fraction: 0.4, separation: 3}, degrade_to_auc: 0.75}
 classifier: {name: gbdt, rounds: 10}

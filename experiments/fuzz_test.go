@@ -1,26 +1,22 @@
 package experiments
 
 import (
-	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/pueval/pueval/configs"
 )
 
 // FuzzParseConfig: any input gives a config or errors, never a panic; every
 // error names the file; a config that loads has a protocol, data sets and
 // measures, and expands into cells.
 func FuzzParseConfig(f *testing.F) {
-	entries, _ := fs.ReadDir(configs.FS, ".")
-	for _, e := range entries {
-		if e.Name() != configs.DatasetsFile {
-			b, _ := fs.ReadFile(configs.FS, e.Name())
-			f.Add(b)
-		}
+	for _, name := range []string{"smoke.yaml", "smoke-threshold.yaml"} {
+		b, _ := os.ReadFile(filepath.Join("testdata", name))
+		f.Add(b)
 	}
 	f.Add([]byte(syntheticAAAI))
-	f.Add([]byte("experiment: x\nprotocol: psb2019\ngrid: {classifier: [{label: a, bags: 2}], beta: [0.5]}\ndatasets: [{name: r, source: {name: synth-scores}}]\nmetrics: [acc]\n"))
+	f.Add([]byte("experiment: x\nprotocol: case-control\ngrid: {classifier: [{label: a, bags: 2}], beta: [0.5]}\ndatasets: [{name: r, source: {name: synth-scores}}]\nmetrics: [acc]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml", LoadOptions{})
 		if err != nil {

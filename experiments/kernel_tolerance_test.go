@@ -14,7 +14,8 @@ import (
 	"github.com/pueval/pueval/experiments/results"
 )
 
-// preOptimisationAUC holds, for every cell of configs/aaai2017-smoke.yaml,
+// preOptimisationAUC holds, for every cell of testdata/smoke.yaml (the
+// AAAI-2017 smoke config papers/aaai2017/aaai2017-smoke.yaml, split alike),
 // the out-of-bag AUCs {pu, truth_same_model, truth} (PU classifier labeled
 // vs unlabeled; its scores on U judged with the true labels; the
 // traditional bag's) computed before issue 10's speed work, at commit
@@ -221,7 +222,7 @@ func TestForcedKernelsSameRecords(t *testing.T) {
 		}
 		return recs
 	}
-	for _, config := range []string{"aaai2017-smoke", "psb2019-smoke"} {
+	for _, config := range []string{"testdata/smoke.yaml", "testdata/smoke-threshold.yaml"} {
 		t.Run(config, func(t *testing.T) {
 			t.Setenv(nnet.KernelEnv, "")
 			want := run(t, config, auto)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/pueval/pueval/experiments/results"
 )
@@ -57,7 +58,7 @@ func TestBetaNotAboveAlphaFailsBeforeTraining(t *testing.T) {
 	src := `experiment: crowded
 seed: 1
 repeats: 1
-protocol: {name: psb2019}
+protocol: {name: case-control, labeled: 200, max_unlabeled: 2000}
 grid: {beta: [1, 0.7]}
 datasets:
   - name: mostly-positive
@@ -79,7 +80,7 @@ metrics: [acc]
 }
 
 func TestConfigLimits(t *testing.T) {
-	base := "experiment: x\nprotocol: {name: aaai2017}\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n"
+	base := "experiment: x\nprotocol: {name: case-control}\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n"
 	for _, c := range []struct{ add, want string }{
 		{"repeats: 0\n", "c.yaml:5: repeats: 0: want a number of repeats in [1, 1000000] (leave it out for 50)"},
 		{"seed: 18446744073709551616\n", `c.yaml:5: seed: "18446744073709551616": want an integer in [0, 18446744073709551615]`},
@@ -111,7 +112,40 @@ func TestConfigLimits(t *testing.T) {
 	if _, err := ReadConfig(huge, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "a config is at most 1024 KiB") {
 		t.Errorf("huge config: %v", err)
 	}
-	if _, err := ReadConfig("aaai2018", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "built-in: aaai2017-smoke, aaai2017, aul-degraded, aul-fig3, aul-smoke, aul, claesen2015-smoke, claesen2015, psb2019-smoke, psb2019, pulp-smoke, pulp") {
+	if _, err := ReadConfig("aaai2018", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "built-in: ") ||
+		!strings.Contains(err.Error(), "test-builtin") {
 		t.Errorf("unknown built-in config: %v", err)
 	}
+}
+
+// A paper registers its configs as built-in configs: ReadConfig finds them
+// by name from any directory, records where they come from, and lists them
+// when a name is unknown.
+func init() {
+	RegisterConfigs("testdata/builtin", fstest.MapFS{"test-builtin.yaml": &fstest.MapFile{
+		Data: []byte("experiment: test-builtin\nprotocol: {name: case-control}\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n")}})
+}
+
+func TestBuiltinConfigs(t *testing.T) {
+	for _, name := range []string{"test-builtin", "test-builtin.yaml"} {
+		cfg, err := ReadConfig(name, LoadOptions{})
+		if err != nil || cfg.Experiment != "test-builtin" || cfg.Dir != "" || cfg.Source != "testdata/builtin/test-builtin.yaml (embedded)" {
+			t.Fatalf("%s: %+v %v", name, cfg, err)
+		}
+		if got, ok := BuiltinName(cfg.Source); !ok || got != "test-builtin" {
+			t.Errorf("BuiltinName(%q) = %q, %v", cfg.Source, got, ok)
+		}
+	}
+	if _, ok := BuiltinName("my/test-builtin.yaml"); ok {
+		t.Error("a file's path read as a built-in config")
+	}
+	if dir, ok := BuiltinConfigDir("test-builtin"); !ok || dir != "testdata/builtin" {
+		t.Errorf("BuiltinConfigDir: %q %v", dir, ok)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a second registration of test-builtin did not panic")
+		}
+	}()
+	RegisterConfigs("elsewhere", fstest.MapFS{"test-builtin.yaml": &fstest.MapFile{Data: []byte("x")}})
 }

@@ -3,8 +3,8 @@ package experiments
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,7 +56,7 @@ func openData(t testing.TB) (*datasets.Store, []string) {
 
 func smokeConfig(t *testing.T, edit func(string) string) *Config {
 	t.Helper()
-	b, err := fs.ReadFile(configs.FS, "aaai2017-smoke.yaml")
+	b, err := os.ReadFile(filepath.Join("testdata", "smoke.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func smokeConfig(t *testing.T, edit func(string) string) *Config {
 		src = edit(src)
 	}
 	_, names := openData(t)
-	cfg, err := ParseConfig([]byte(src), "aaai2017-smoke.yaml", LoadOptions{Catalog: names})
+	cfg, err := ParseConfig([]byte(src), "smoke.yaml", LoadOptions{Catalog: names})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestSmokeRecords(t *testing.T) {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
 	for i, r := range recs {
-		if r.Schema != results.SchemaVersion || r.Experiment != "aaai2017-smoke" || r.Cell == "" || r.Grid["beta"] == "" ||
+		if r.Schema != results.SchemaVersion || r.Experiment != "smoke" || r.Cell == "" || r.Grid["beta"] == "" ||
 			r.Seed == "" || r.Sizes.N == 0 || r.Sizes.Labeled != 100 || r.Sizes.Unlabeled == 0 || r.Status != results.StatusOK ||
 			r.Timings["total"] <= 0 || r.Alpha <= 0 || r.Beta <= 0 {
 			t.Errorf("record %d: %+v", i, r)
@@ -123,7 +123,7 @@ func TestSmokeRecords(t *testing.T) {
 				t.Errorf("record %d: aucpr/%s missing", i, k)
 			}
 		}
-		// Beta is exact under aaai2017: round(beta*100) of 100 labeled are positive.
+		// Beta is exact under case-control: round(beta*100) of 100 labeled are positive.
 		if want := r.Grid["beta"]; strconv.FormatFloat(r.Beta, 'g', -1, 64) != want {
 			t.Errorf("record %d: true beta %v for grid beta %s", i, r.Beta, want)
 		}
@@ -134,7 +134,7 @@ func TestSmokeRecords(t *testing.T) {
 	}
 	m, err := results.ReadManifest(dir)
 	if err != nil || m.Finished == nil || m.Done != 18 || len(m.Data) != 3 || m.ConfigHash != cfg.Hash ||
-		m.Report != "aaai2017" || m.Protocol != "aaai2017" || strings.Join(m.Estimators, ",") != "alphamax-n" ||
+		m.Report != "summary" || m.Protocol != "case-control" || strings.Join(m.Estimators, ",") != "alphamax-n" ||
 		strings.Join(m.Truths, ",") != "traditional,same-model" || strings.Join(m.Metrics, ",") != "auc,aucpr" {
 		t.Errorf("manifest %+v %v", m, err)
 	}
@@ -207,7 +207,7 @@ datasets:
   - name: pima
   - name: nosuchdata
 protocol:
-  name: aaai2017
+  name: case-control
   labelled: 100
 `
 	_, err := ParseConfig([]byte(src), "bad.yaml", LoadOptions{Catalog: []string{"pima", "housing"}})
@@ -225,21 +225,15 @@ protocol:
 	}
 }
 
-func TestConfigDefaultsAndEmbedded(t *testing.T) {
-	cfg, err := ReadConfig("aaai2017", LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestShardsAndSeeds(t *testing.T) {
+	cfg := smokeConfig(t, func(s string) string { return strings.Replace(s, "repeats: 2", "repeats: 50", 1) })
 	cells, err := cfg.Cells(Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 12 data sets x 3 betas x 50 repeats (the paper's protocol).
-	p, ok := cfg.Protocol.(*AAAI2017)
-	if len(cells) != 1800 || !ok || p.Labeled != 1000 || p.MaxUnlabeled != 10000 ||
-		cfg.Datasets[1].Options.(*AAAI2017Dataset).Labeled != 100 || cfg.Datasets[0].Options.(*AAAI2017Dataset).Labeled != 0 ||
-		len(cfg.Estimators) != 1 || cfg.Estimators[0].ID != "alphamax-n" || cfg.Report != "aaai2017" || cfg.Dir != "" {
-		t.Errorf("%d cells, config %+v", len(cells), cfg)
+	// 3 data sets x 3 betas x 50 repeats.
+	if len(cells) != 450 {
+		t.Errorf("%d cells", len(cells))
 	}
 	// Shards partition the grid.
 	seen := map[string]int{}
@@ -252,58 +246,18 @@ func TestConfigDefaultsAndEmbedded(t *testing.T) {
 			seen[c.ID]++
 		}
 	}
-	if len(seen) != 1800 {
+	if len(seen) != 450 {
 		t.Errorf("shards cover %d cells", len(seen))
 	}
 	// Seeds depend on the identity only, and a beta-only grid hashes what
 	// pueval hashed before grids had other axes (the first cell's seed in
-	// testdata/schema1: bank/beta=1/repeat=0 of seed 2017).
+	// the schema-1 records: concrete/beta=1/repeat=0 of seed 2017).
 	first := map[string]AxisValue{"beta": {Text: "1", Value: 1.0}}
-	if cells[0].ID != "bank/beta=1/repeat=0" || cells[0].Seed != CellSeed(2017, "bank", first, 0) ||
-		cells[0].Seed != hashSeed(2017, "cell", "bank", "1", "0") {
+	if cells[0].ID != "concrete/beta=1/repeat=0" || cells[0].Seed != CellSeed(2017, "concrete", first, 0) ||
+		cells[0].Seed != hashSeed(2017, "cell", "concrete", "1", "0") {
 		t.Errorf("first cell %s, seed %d", cells[0].ID, cells[0].Seed)
 	}
 	if _, err := cfg.Cells(Selection{Datasets: []string{"nope"}}); err == nil {
 		t.Error("unknown data set in the selection accepted")
-	}
-}
-
-// The PSB-2019 smoke config: records carry acc, bacc, f1, mcc for PU, CR and CE,
-// each with the true value at that method's threshold, and the report renders.
-func TestPSBSmokeRecords(t *testing.T) {
-	needMirror(t)
-	st, names := openData(t)
-	cfg, err := ReadConfig("psb2019-smoke", LoadOptions{Catalog: names})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells, _ := cfg.Cells(Selection{})
-	dir := t.TempDir()
-	sum, err := (&Runner{Config: cfg, Data: st, Workers: 2}).Run(context.Background(), cells, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 3 data sets x 4 betas x 2 repeats, no traditional bags under psb2019.
-	if sum.Ran != 24 || sum.Failed != 0 || sum.Trained != 24 {
-		t.Fatalf("summary %+v", sum)
-	}
-	recs, _ := results.ReadRecords(dir)
-	for _, r := range recs {
-		// n_u = 2000 or 1000 by the paper's rule for these sizes (abalone 4177, wilt 4839, splice 3190), n_l = n_u/10.
-		if r.Sizes.Labeled*10 != r.Sizes.Unlabeled {
-			t.Errorf("%s: n_l %d, n_u %d", r.Cell, r.Sizes.Labeled, r.Sizes.Unlabeled)
-		}
-		for _, m := range []string{"acc", "bacc", "f1", "mcc"} {
-			for _, k := range []string{"truth:same-model", "pu", "truth-at:pu", "recovered:real", "truth-at:real",
-				"recovered:alphamax-n", "truth-at:alphamax-n"} {
-				if _, ok := r.Metrics[m][k]; !ok {
-					t.Errorf("%s: %s/%s missing", r.Cell, m, k)
-				}
-			}
-			// Clipping ranges of PSB-2019 Figure 2.
-			if v := r.Metrics[m]["recovered:real"]; v < -1 || v > 1 || (m == "bacc" && v < 0.5) {
-				t.Errorf("%s: %s/recovered:real = %v outside its range", r.Cell, m, v)
-			}
-		}
 	}
 }

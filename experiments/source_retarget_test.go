@@ -64,7 +64,7 @@ func TestSourceRetargetValidate(t *testing.T) {
 // The config syntax of the PULP problems.
 func TestSourceRetargetConfig(t *testing.T) {
 	src := `experiment: x
-protocol: {name: psb2019}
+protocol: {name: case-control}
 datasets:
   - {name: 20news-atheism, source: {name: uci, dataset: 20news, positive: [alt.atheism]}}
   - {name: mnist-3, source: {name: uci, dataset: mnist, positive: ["3"]}}

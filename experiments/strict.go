@@ -157,3 +157,17 @@ func sortedKeys(m map[string]reflect.Type) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// DecodeOptions decodes YAML option lines into a plug-in's options (a
+// pointer) as the config loader does: strictly, every unknown option and
+// every type error an error with file and line. Empty src decodes nothing.
+func DecodeOptions(file, src string, opts any) Errors {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		return Errors{parseYAMLError(file, err.Error())}
+	}
+	if n.Kind == 0 {
+		return nil
+	}
+	return decodeStrict(file, &n, opts)
+}

@@ -41,7 +41,7 @@ func runYAML(t *testing.T, src string, workers int, cache *results.ScoreCache) (
 const syntheticAAAI = `experiment: synthetic-aaai
 seed: 7
 repeats: 2
-protocol: {name: aaai2017, labeled: 200, max_unlabeled: 1500}
+protocol: {name: case-control, labeled: 200, max_unlabeled: 1500}
 grid:
   beta: [1, 0.8]
 datasets:
@@ -131,17 +131,18 @@ func TestSyntheticAAAIPipeline(t *testing.T) {
 	}
 }
 
-// A ranking source runs without a classifier: the PSB-2019 protocol on
+// A ranking source runs without a classifier: a case-control split of
 // binormal scores, whose AUC is Phi(1/sqrt 2) = 0.760.
 func TestSyntheticRanking(t *testing.T) {
 	src := `experiment: synthetic-ranking
 seed: 3
 repeats: 3
-protocol: {name: psb2019}
+protocol: {name: case-control, labeled: 1000, max_unlabeled: 10000}
 grid: {beta: [1, 0.9]}
 datasets:
   - name: binormal
     source: {name: synth-scores, n: 12000, positive_fraction: 0.3, pos_mean: 1, pos_sd: 1, neg_mean: 0, neg_sd: 1}
+estimators: [alphamax-n]
 truths: [same-model]
 metrics: [auc, bacc]
 `
@@ -152,7 +153,7 @@ metrics: [auc, bacc]
 	recs, _ := results.ReadRecords(dir)
 	want := synth.GaussianAUC(1, 1, 0, 1)
 	for _, r := range recs {
-		// n_u = 10,000 and n_l = 1,000 by the paper's rule for 12,000 rows (3,600 positive).
+		// n_l = 1,000 and n_u = 10,000 of the 11,000 rows left.
 		if r.Sizes.Unlabeled != 10000 || r.Sizes.Labeled != 1000 || r.Sizes.D != 0 || r.Kernel != "" || r.Work != nil {
 			t.Errorf("%s: sizes %+v kernel %q", r.Cell, r.Sizes, r.Kernel)
 		}
@@ -176,7 +177,7 @@ func TestClassifierAxis(t *testing.T) {
 	src := `experiment: classifier-axis
 seed: 5
 repeats: 1
-protocol: {name: aaai2017, labeled: 100, max_unlabeled: 800}
+protocol: {name: case-control, labeled: 100, max_unlabeled: 800}
 grid:
   classifier:
     - {label: tiny, name: nnet-bag, bags: 3}
@@ -246,7 +247,7 @@ func TestEvaluateSupervisedAndTruthSets(t *testing.T) {
 	src := `experiment: supervised
 seed: 9
 repeats: 2
-protocol: {name: aaai2017, labeled: 100, max_unlabeled: 0}
+protocol: {name: case-control, labeled: 100, max_unlabeled: 0}
 grid: {beta: [1, 0.9]}
 datasets:
   - name: g
@@ -261,8 +262,8 @@ truths:
 metrics: [auc, acc]
 `
 	dir, sum, _ := runYAML(t, src, 2, nil)
-	// The PU classifier still trains for the estimator (it reads L-vs-U scores): 4 cells + 1 supervised bag.
-	if sum.Failed != 0 || sum.Trained != 5 {
+	// No estimator reads L-vs-U scores, so no PU classifier trains: the supervised bag alone.
+	if sum.Failed != 0 || sum.Trained != 1 {
 		t.Fatalf("summary %+v", sum)
 	}
 	recs, _ := results.ReadRecords(dir)
@@ -287,7 +288,7 @@ func TestDatasetGridAndRepeats(t *testing.T) {
 	src := `experiment: own-grids
 seed: 4
 repeats: 2
-protocol: {name: aaai2017, labeled: 60, max_unlabeled: 300}
+protocol: {name: case-control, labeled: 60, max_unlabeled: 300}
 grid: {beta: [1, 0.9]}
 datasets:
   - name: a
@@ -333,136 +334,6 @@ metrics: [auc]
 	}
 }
 
-// The claesen2015 protocol and the bounds measure on a binormal ranking:
-// the split's sizes (exactly int(kp #pos) known positives, int(kn #neg) known
-// negatives), every key, the true AUC inside the bounds at the true beta in
-// most cells, the point estimate on its affine value (to the spec's bound
-// for rounded tables), Lemma 4's direction (bounds rise with beta-hat), and
-// curves for the first repeat only.
-func TestClaesenBoundsMeasure(t *testing.T) {
-	src := `experiment: claesen
-seed: 8
-repeats: 4
-protocol: {name: claesen2015}
-grid: {known-positives: [0.1], known-negatives: [0, 0.4]}
-datasets:
-  - name: d3
-    source: {name: synth-scores, n: 12000, positive_fraction: 0.1667, pos_mean: 1, pos_sd: 1, neg_mean: 0, neg_sd: 1}
-truths: [same-model]
-estimators: []
-metrics:
-  - {name: bounds, bands: [bootstrap, dkw], resamples: 500, betas: [1, 0.5, 1.5, 0], intervals: [[0.88, 1.25]], curves: 1}
-`
-	d, sum, _ := runYAML(t, src, 2, nil)
-	if sum.Failed != 0 || sum.Trained != 0 || sum.Ran != 8 {
-		t.Fatalf("summary %+v", sum)
-	}
-	recs, _ := results.ReadRecords(d)
-	covered := 0
-	for _, r := range recs {
-		kn := r.Grid["known-negatives"] == "0.4"
-		wantNeg := 0
-		if kn {
-			wantNeg = 4000 // int(0.4 x 10,000 negatives)
-		}
-		if r.Sizes.Labeled != 200 || r.Sizes.Negatives != wantNeg || r.Sizes.Labeled+r.Sizes.Unlabeled+r.Sizes.Negatives != 12000 {
-			t.Errorf("%s: sizes %+v", r.Cell, r.Sizes)
-		}
-		a := r.Metrics["auc-bounds"]
-		truth := a["truth:same-model"]
-		if a["bootstrap-lower:real"] <= truth && truth <= a["bootstrap-upper:real"] {
-			covered++
-		}
-		for _, k := range []string{"pu", "dkw-lower:real*0.5", "dkw-upper:real*1.5", "bootstrap-lower:real*0.88..1.25", "point:real", "affine:real*0"} {
-			if _, ok := a[k]; !ok {
-				t.Errorf("%s: auc-bounds/%s missing (%v)", r.Cell, k, a)
-			}
-		}
-		if _, ok := a["bootstrap-neg-lower:real"]; ok != kn {
-			t.Errorf("%s: negative-based bounds present %v with known negatives %v", r.Cell, ok, kn)
-		}
-		if !kn {
-			// The point estimate follows (AUC_PU - b/2)/(1 - b) up to the sorted-trapezoid
-			// convention; at b = 0 it is the PU AUC itself.
-			if d := math.Abs(a["point:real"] - a["affine:real"]); d > 0.01 {
-				t.Errorf("%s: point %v, affine %v", r.Cell, a["point:real"], a["affine:real"])
-			}
-			if a["bootstrap-lower:real*0.5"] > a["bootstrap-lower:real"] || a["bootstrap-upper:real"] > a["bootstrap-upper:real*1.5"] {
-				t.Errorf("%s: bounds do not rise with beta-hat: %v", r.Cell, a)
-			}
-		}
-		if (r.Repeat == 0) != (len(r.Curves) > 0) || (r.Repeat == 0 && len(r.Curves["bootstrap-lower-roc:real"]) == 0) {
-			t.Errorf("%s: %d curves", r.Cell, len(r.Curves))
-		}
-	}
-	if covered < 7 {
-		t.Errorf("the true AUC is inside the bootstrap bounds in %d of 8 cells", covered)
-	}
-}
-
-// The scar-fraction protocol on a generated ranking: n_L = round(f n_P)
-// labeled positives, every other row unlabeled, the record's alpha the
-// prior of U, (n_P - n_L)/(n - n_L), and its beta 1 (L holds positives only).
-// The aul measure against the AUL paper's exact identities (spec §2.1,
-// derived from the self-pair convention): AUL^PU = c/2 + (1 - c) AUC^PU
-// with c = n_L/n; AUL = alpha/2 + (1 - alpha) AUC with alpha = n_P/n; and
-// per split (AUC^est(true alpha_U) - AUC)(1 - alpha) = AUL^PU - AUL.
-// Theorem 1's sd:pu depends on the split only through n_L (the scores and
-// labels of L u U are the data set's): equal over the repeats, and
-// sd^2 n_L/(n_P - n_L) = sigma^2/(n_P - 1) the same at both fractions.
-func TestSCARFractionProtocol(t *testing.T) {
-	src := `experiment: scar
-seed: 3
-repeats: 2
-protocol: {name: scar-fraction}
-grid: {known-positives: [0.1, 0.4]}
-datasets:
-  - name: s
-    source: {name: synth-scores, n: 3000, positive_fraction: 0.4, pos_mean: 1, pos_sd: 1, neg_mean: 0, neg_sd: 1}
-truths: [{name: same-model, on: all}]
-estimators: []
-metrics: [auc, aul]
-`
-	d, sum, _ := runYAML(t, src, 2, nil)
-	if sum.Failed != 0 || sum.Ran != 4 {
-		t.Fatalf("summary %+v", sum)
-	}
-	recs, _ := results.ReadRecords(d)
-	var scaled []float64
-	for _, r := range recs {
-		nL := map[string]int{"0.1": 120, "0.4": 480}[r.Grid["known-positives"]]
-		if r.Sizes.Labeled != nL || r.Sizes.Unlabeled != 3000-nL || r.Beta != 1 ||
-			r.Alpha != float64(1200-nL)/float64(3000-nL) {
-			t.Errorf("%s: sizes %+v alpha %v beta %v", r.Cell, r.Sizes, r.Alpha, r.Beta)
-		}
-		auc, aul := r.Metrics["auc"], r.Metrics["aul"]
-		c, alpha := float64(nL)/3000, 0.4
-		for _, id := range []struct {
-			name      string
-			got, want float64
-		}{
-			{"AUL^PU", aul["pu"], c/2 + (1-c)*auc["pu"]},
-			{"AUL", aul["truth:same-model"], alpha/2 + (1-alpha)*auc["truth:same-model"]},
-			{"per split", (auc["direct:real"] - auc["truth:same-model"]) * (1 - alpha), aul["pu"] - aul["truth:same-model"]},
-		} {
-			if math.Abs(id.got-id.want) > 1e-12 {
-				t.Errorf("%s: %s identity: %v, want %v", r.Cell, id.name, id.got, id.want)
-			}
-		}
-		sd, ok := aul[results.SDKey(results.PU)]
-		if !ok || !(sd > 0) {
-			t.Fatalf("%s: sd:pu = %v (present %v)", r.Cell, sd, ok)
-		}
-		scaled = append(scaled, sd*sd*float64(nL)/float64(1200-nL))
-	}
-	for _, v := range scaled[1:] {
-		if math.Abs(v-scaled[0]) > 1e-12*scaled[0] {
-			t.Errorf("sd:pu^2 n_L/(n_P - n_L) = %v over the cells, want one value", scaled)
-			break
-		}
-	}
-}
-
 // A stratified subsample of a data set keeps round(n n_P/N) positives, the
 // rows' file order and features, and names itself in the fingerprint; the
 // same seed gives the same rows.
@@ -500,17 +371,16 @@ func TestSubsampleRows(t *testing.T) {
 	}
 }
 
-// aulSplitSD (the aul measure's sd:pu) only where L holds positives only:
-// scores 0.9, 0.8 (positives), 0.7, 0.1 (negatives), n = 4, have t = 3.5/4
-// and 2.5/4 for the positives, sigma^2 = 0.125^2; with |L| = 1 Theorem 1's
-// variance is sigma^2 itself (sd 0.125); a negative in L gives no value.
-func TestAULSplitSDNeedsSCAR(t *testing.T) {
-	c := &CellRun{NL: 1, Y: []bool{true, true, false, false}, Scores: []float64{0.9, 0.8, 0.7, 0.1}}
-	if sd, ok := aulSplitSD(c); !ok || math.Abs(sd-0.125) > 1e-15 {
-		t.Errorf("SCAR split: sd %v (ok %v), want 0.125", sd, ok)
-	}
-	c.NL, c.Y = 2, []bool{true, false, true, false}
-	if sd, ok := aulSplitSD(c); ok {
-		t.Errorf("a negative in L: sd %v, want none", sd)
-	}
-}
+// tinyExperiment is a small synthetic experiment; %s is replaced by the
+// part under test.
+const tinyExperiment = `experiment: conformance
+seed: 11
+repeats: 1
+protocol: {name: case-control, labeled: 60, max_unlabeled: 400}
+grid: {beta: [1, 0.9]}
+datasets:
+  - name: g
+    source: {name: synth-gaussian, n: 600, d: 3, positive_fraction: 0.4, separation: 2.5}
+classifier: {name: nnet-bag, bags: 4}
+%s
+`

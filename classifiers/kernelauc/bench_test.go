@@ -70,10 +70,10 @@ func BenchmarkFitSpambaseSized(b *testing.B) {
 	}
 }
 
-// BenchmarkFigure3SpambaseSized: the whole Figure 3 protocol (5 outer
+// BenchmarkCompareOnFoldsSpambaseSized: the whole Figure 3 protocol (5 outer
 // folds, each a PU_AUC and a PU_AUL fit on 3,200 training rows) on a
 // 4,000 x 57 PN set shaped like spambaseLike, true alpha_U as the prior.
-func BenchmarkFigure3SpambaseSized(b *testing.B) {
+func BenchmarkCompareOnFoldsSpambaseSized(b *testing.B) {
 	L, U, _ := spambaseLike(1)
 	X := mat.NewDense(4000, 57, nil)
 	X.Stack(L, U)
@@ -81,10 +81,10 @@ func BenchmarkFigure3SpambaseSized(b *testing.B) {
 	for i := range 1576 { // spambaseLike's positives: the L rows, then U's first
 		y[i] = true
 	}
-	cfg := Fig3Config{PriorFunc: func(_ int, _, _ *mat.Dense, a float64) (float64, error) { return a, nil }}
+	cfg := CompareConfig{PriorFunc: func(_ int, _, _ *mat.Dense, a float64) (float64, error) { return a, nil }}
 	c0 := cpuTime()
 	for b.Loop() {
-		res, err := Figure3(X, y, cfg, rand.New(rand.NewPCG(3, 3)))
+		res, err := CompareOnFolds(X, y, cfg, rand.New(rand.NewPCG(3, 3)))
 		if err != nil {
 			b.Fatal(err)
 		}

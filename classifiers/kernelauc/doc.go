@@ -108,9 +108,10 @@
 // labeled rows (n_L ~ 40, 8 per held-out fold) the CV criterion is noisy and
 // can select a width far too small.
 //
-// # Figure 3 protocol
+// # Comparing the learners on folds
 //
-// Figure3 runs the protocol on one PN data set: stratified K-fold train/test
+// CompareOnFolds runs the protocol of the AUL paper's Figure 3 on one PN
+// data set: stratified K-fold train/test
 // (K = 5); on each training part a SCAR PU set with n_L = round(beta n_P)
 // labeled positives (beta = 0.1) and every other training row unlabeled;
 // PU_AUC with the prior from the caller (a fixed value or a PriorFunc, e.g.

@@ -16,8 +16,8 @@ import (
 // to the harness) for an oracle run.
 type PriorFunc func(fold int, L, U *mat.Dense, trueAlphaU float64) (float64, error)
 
-// Fig3Config configures Figure3.
-type Fig3Config struct {
+// CompareConfig configures CompareOnFolds.
+type CompareConfig struct {
 	// Beta is the labeled fraction of the training positives, n_L =
 	// round(Beta n_P^train); 0 means 0.1 (the paper's Figure 3).
 	Beta float64
@@ -26,14 +26,14 @@ type Fig3Config struct {
 	// Prior is PU_AUC's prior on every fold when PriorFunc is nil.
 	Prior float64
 	// PriorFunc, when not nil, gives PU_AUC's prior per fold; its run time
-	// is reported apart (Fig3Fold.TimePrior), not in PU_AUC's fit time.
+	// is reported apart (CompareFold.TimePrior), not in PU_AUC's fit time.
 	PriorFunc PriorFunc
 	// Options is passed to both learners.
 	Options Options
 }
 
-// Fig3Fold is one outer fold of Figure3.
-type Fig3Fold struct {
+// CompareFold is one outer fold of CompareOnFolds.
+type CompareFold struct {
 	Fold          int
 	NTrain, NTest int
 	NL, NU        int     // PU training set: labeled positives, unlabeled rows
@@ -48,9 +48,9 @@ type Fig3Fold struct {
 	ModelPUAUL    *Model
 }
 
-// Fig3Result is Figure3's outcome on one data set.
-type Fig3Result struct {
-	Folds []Fig3Fold
+// Comparison is the outcome of CompareOnFolds on one data set.
+type Comparison struct {
+	Folds []CompareFold
 	// AUCPUAUC and AUCPUAUL are the means over folds of the test AUCs.
 	AUCPUAUC, AUCPUAUL float64
 	// TimePUAUC and TimePUAUL are the summed fit times over folds (each a
@@ -59,7 +59,8 @@ type Fig3Result struct {
 	TimePrior            time.Duration
 }
 
-// Figure3 runs the protocol of the AUL paper's Figure 3 on one PN data set:
+// CompareOnFolds compares PU_AUC and PU_AUL by their held-out AUC (the
+// protocol of the AUL paper's Figure 3) on one PN data set:
 // X (n x d raw features) with true
 // labels y. The rows are split into Folds stratified folds; on each, the
 // training rows become a SCAR PU set (n_L = round(Beta n_P) training
@@ -72,33 +73,33 @@ type Fig3Result struct {
 // draws its labeled rows, and a copy of the stream's state after that is
 // given to each learner, so PU_AUC and PU_AUL get the same centres and CV
 // folds. Results other than the times depend on the seed only.
-func Figure3(X *mat.Dense, y []bool, cfg Fig3Config, rng *rand.Rand) (*Fig3Result, error) {
+func CompareOnFolds(X *mat.Dense, y []bool, cfg CompareConfig, rng *rand.Rand) (*Comparison, error) {
 	if X == nil || X.IsEmpty() {
-		return nil, errors.New("kernelauc: Figure3: no rows")
+		return nil, errors.New("kernelauc: CompareOnFolds: no rows")
 	}
 	if rng == nil {
-		return nil, errors.New("kernelauc: Figure3: nil rng")
+		return nil, errors.New("kernelauc: CompareOnFolds: nil rng")
 	}
 	n, d := X.Dims()
 	if len(y) != n {
-		return nil, fmt.Errorf("kernelauc: Figure3: %d labels for %d rows", len(y), n)
+		return nil, fmt.Errorf("kernelauc: CompareOnFolds: %d labels for %d rows", len(y), n)
 	}
 	beta := cfg.Beta
 	if beta == 0 {
 		beta = 0.1
 	}
 	if !(beta > 0 && beta <= 1) {
-		return nil, fmt.Errorf("kernelauc: Figure3: Beta %v outside (0, 1]", cfg.Beta)
+		return nil, fmt.Errorf("kernelauc: CompareOnFolds: Beta %v outside (0, 1]", cfg.Beta)
 	}
 	k := cfg.Folds
 	if k == 0 {
 		k = 5
 	}
 	if k < 2 {
-		return nil, fmt.Errorf("kernelauc: Figure3: Folds = %d, want >= 2", cfg.Folds)
+		return nil, fmt.Errorf("kernelauc: CompareOnFolds: Folds = %d, want >= 2", cfg.Folds)
 	}
 	if cfg.PriorFunc == nil && !(cfg.Prior > 0 && cfg.Prior < 1) {
-		return nil, fmt.Errorf("kernelauc: Figure3: Prior %v outside (0, 1) and no PriorFunc", cfg.Prior)
+		return nil, fmt.Errorf("kernelauc: CompareOnFolds: Prior %v outside (0, 1) and no PriorFunc", cfg.Prior)
 	}
 	var pos, neg []int
 	for i, v := range y {
@@ -109,23 +110,24 @@ func Figure3(X *mat.Dense, y []bool, cfg Fig3Config, rng *rand.Rand) (*Fig3Resul
 		}
 	}
 	if len(pos) < k || len(neg) < k {
-		return nil, fmt.Errorf("kernelauc: Figure3: %d positives and %d negatives, need >= %d of each", len(pos), len(neg), k)
+		return nil, fmt.Errorf("kernelauc: CompareOnFolds: %d positives and %d negatives, need >= %d of each", len(pos), len(neg), k)
 	}
+	// Stratified: each class gets its own assignFolds draw, positives first.
 	fold := make([]int, n)
 	for _, set := range [][]int{pos, neg} {
-		for i, p := range rng.Perm(len(set)) {
-			fold[set[p]] = i * k / len(set)
+		for j, f := range assignFolds(len(set), k, rng) {
+			fold[set[j]] = f
 		}
 	}
 	seeds := make([][2]uint64, k)
 	for f := range seeds {
 		seeds[f] = [2]uint64{rng.Uint64(), rng.Uint64()}
 	}
-	res := &Fig3Result{Folds: make([]Fig3Fold, k)}
+	res := &Comparison{Folds: make([]CompareFold, k)}
 	for f := range k {
-		r, err := figure3Fold(X, y, fold, f, d, beta, cfg, seeds[f])
+		r, err := compareFold(X, y, fold, f, d, beta, cfg, seeds[f])
 		if err != nil {
-			return nil, fmt.Errorf("kernelauc: Figure3 fold %d: %w", f, err)
+			return nil, fmt.Errorf("kernelauc: CompareOnFolds fold %d: %w", f, err)
 		}
 		res.Folds[f] = r
 		res.AUCPUAUC += r.AUCPUAUC / float64(k)
@@ -137,8 +139,8 @@ func Figure3(X *mat.Dense, y []bool, cfg Fig3Config, rng *rand.Rand) (*Fig3Resul
 	return res, nil
 }
 
-func figure3Fold(X *mat.Dense, y []bool, fold []int, f, d int, beta float64, cfg Fig3Config, seed [2]uint64) (Fig3Fold, error) {
-	out := Fig3Fold{Fold: f}
+func compareFold(X *mat.Dense, y []bool, fold []int, f, d int, beta float64, cfg CompareConfig, seed [2]uint64) (CompareFold, error) {
+	out := CompareFold{Fold: f}
 	var trPos, trNeg, tePos, teNeg []int
 	for i, v := range y {
 		switch {

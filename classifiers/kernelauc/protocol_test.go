@@ -28,7 +28,7 @@ func gaussPN(seed uint64, nP, nN int) (*mat.Dense, []bool) {
 	return X, y
 }
 
-// TestFigure3Synthetic: the Figure 3 protocol on 2-D Gaussian PN data
+// TestCompareOnFoldsSynthetic: the Figure 3 protocol on 2-D Gaussian PN data
 // (1,000 + 1,000 rows, beta = 0.25, b = 100 centres to keep the test
 // short, PU_AUC given the true alpha_U of each fold): folds partition the
 // rows, n_L = round(0.25 n_P^train), PU_AUC sees the true alpha_U, both
@@ -37,10 +37,10 @@ func gaussPN(seed uint64, nP, nN int) (*mat.Dense, []bool) {
 // labeled rows per fold, the inner CV sees 8 labeled rows per held-out fold
 // and is noisy enough to pick sigma = 0.1 x the median width on some folds:
 // test AUC 0.75 on one; see the notes.)
-func TestFigure3Synthetic(t *testing.T) {
+func TestCompareOnFoldsSynthetic(t *testing.T) {
 	X, y := gaussPN(21, 1000, 1000)
 	var priorsSeen []float64
-	cfg := Fig3Config{
+	cfg := CompareConfig{
 		Beta:    0.25,
 		Options: Options{Centres: 100},
 		PriorFunc: func(fold int, L, U *mat.Dense, trueAlphaU float64) (float64, error) {
@@ -48,7 +48,7 @@ func TestFigure3Synthetic(t *testing.T) {
 			return trueAlphaU, nil
 		},
 	}
-	res, err := Figure3(X, y, cfg, rand.New(rand.NewPCG(8, 8)))
+	res, err := CompareOnFolds(X, y, cfg, rand.New(rand.NewPCG(8, 8)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestFigure3Synthetic(t *testing.T) {
 			t.Errorf("%s mean test AUC %.4f, Bayes %.4f", name, a, bayes)
 		}
 	}
-	again, err := Figure3(X, y, cfg, rand.New(rand.NewPCG(8, 8)))
+	again, err := CompareOnFolds(X, y, cfg, rand.New(rand.NewPCG(8, 8)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestFigure3Synthetic(t *testing.T) {
 	}
 }
 
-func TestFigure3Errors(t *testing.T) {
+func TestCompareOnFoldsErrors(t *testing.T) {
 	X, y := gaussPN(1, 60, 60)
 	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
 	allNeg := make([]bool, len(y))
@@ -103,29 +103,29 @@ func TestFigure3Errors(t *testing.T) {
 		name string
 		X    *mat.Dense
 		y    []bool
-		cfg  Fig3Config
+		cfg  CompareConfig
 		rng  *rand.Rand
 		want string
 	}{
-		{"nil X", nil, y, Fig3Config{Prior: 0.4}, rng(), "no rows"},
-		{"label count", X, y[:10], Fig3Config{Prior: 0.4}, rng(), "labels"},
-		{"no positives", X, allNeg, Fig3Config{Prior: 0.4}, rng(), "positives"},
-		{"beta > 1", X, y, Fig3Config{Prior: 0.4, Beta: 1.5}, rng(), "Beta"},
-		{"no prior", X, y, Fig3Config{}, rng(), "Prior"},
-		{"NaN prior", X, y, Fig3Config{Prior: math.NaN()}, rng(), "Prior"},
-		{"one fold", X, y, Fig3Config{Prior: 0.4, Folds: 1}, rng(), "Folds"},
-		{"nil rng", X, y, Fig3Config{Prior: 0.4}, nil, "rng"},
+		{"nil X", nil, y, CompareConfig{Prior: 0.4}, rng(), "no rows"},
+		{"label count", X, y[:10], CompareConfig{Prior: 0.4}, rng(), "labels"},
+		{"no positives", X, allNeg, CompareConfig{Prior: 0.4}, rng(), "positives"},
+		{"beta > 1", X, y, CompareConfig{Prior: 0.4, Beta: 1.5}, rng(), "Beta"},
+		{"no prior", X, y, CompareConfig{}, rng(), "Prior"},
+		{"NaN prior", X, y, CompareConfig{Prior: math.NaN()}, rng(), "Prior"},
+		{"one fold", X, y, CompareConfig{Prior: 0.4, Folds: 1}, rng(), "Folds"},
+		{"nil rng", X, y, CompareConfig{Prior: 0.4}, nil, "rng"},
 		// 48 training positives, n_L = 5 < 10 needed by the inner CV.
-		{"too few labeled", X, y, Fig3Config{Prior: 0.4}, rng(), "labeled rows"},
-		{"prior func error", X, y, Fig3Config{Beta: 0.5, PriorFunc: func(int, *mat.Dense, *mat.Dense, float64) (float64, error) {
+		{"too few labeled", X, y, CompareConfig{Prior: 0.4}, rng(), "labeled rows"},
+		{"prior func error", X, y, CompareConfig{Beta: 0.5, PriorFunc: func(int, *mat.Dense, *mat.Dense, float64) (float64, error) {
 			return 0, errTest
 		}}, rng(), "test error"},
-		{"prior func out of range", X, y, Fig3Config{Beta: 0.5, PriorFunc: func(int, *mat.Dense, *mat.Dense, float64) (float64, error) {
+		{"prior func out of range", X, y, CompareConfig{Beta: 0.5, PriorFunc: func(int, *mat.Dense, *mat.Dense, float64) (float64, error) {
 			return 1.2, nil
 		}}, rng(), "prior"},
 	}
 	for _, c := range cases {
-		_, err := Figure3(c.X, c.y, c.cfg, c.rng)
+		_, err := CompareOnFolds(c.X, c.y, c.cfg, c.rng)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}

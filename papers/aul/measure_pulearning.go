@@ -18,7 +18,7 @@ import (
 // basis, PU_AUC (Sakai et al. 2018, squared loss; it needs the class prior
 // of U) and PU_AUL (no prior), are trained on PU data and judged by the AUC
 // of their scores against the true labels of held-out rows
-// (kernelauc.Figure3): the data set's rows are split into `folds`
+// (kernelauc.CompareOnFolds): the data set's rows are split into `folds`
 // stratified folds; on each, a fraction beta of the training positives is
 // labeled (beta: the cell's known-positives value, else |L| over the cell's
 // positives), both learners (widths and ridge chosen by 5-fold
@@ -107,7 +107,7 @@ func (m *PULearningMeasure) Measure(ctx context.Context, c *experiments.CellRun,
 		return errors.New("pu-learning: the data set has no features (a ranking source): the learners need feature rows")
 	}
 	src := m.source(c.Cell.Dataset.Name)
-	cfg := kernelauc.Fig3Config{Folds: m.Folds, Options: kernelauc.Options{Centres: m.Centres}}
+	cfg := kernelauc.CompareConfig{Folds: m.Folds, Options: kernelauc.Options{Centres: m.Centres}}
 	if src == "true" {
 		cfg.PriorFunc = func(_ int, _, _ *mat.Dense, trueAlphaU float64) (float64, error) { return trueAlphaU, nil }
 	} else {
@@ -141,7 +141,7 @@ func (m *PULearningMeasure) Measure(ctx context.Context, c *experiments.CellRun,
 	if err := context.Cause(ctx); err != nil {
 		return err
 	}
-	res, err := kernelauc.Figure3(X, c.Data.Y, cfg, c.Rand("pu-learning"))
+	res, err := kernelauc.CompareOnFolds(X, c.Data.Y, cfg, c.Rand("pu-learning"))
 	if err != nil {
 		return fmt.Errorf("pu-learning: %w", err)
 	}

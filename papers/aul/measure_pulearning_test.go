@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -50,7 +51,7 @@ estimators: [alphamax-n]
 metrics:
   - {name: pu-learning, prior: true, priors: [%s], centres: 60}
 `
-	dir, sum, _ := runYAML(t, fmt.Sprintf(base, "g=alphamax-n"), 1, nil)
+	dir, sum, _ := plugintest.Run(t, fmt.Sprintf(base, "g=alphamax-n"), plugintest.RunOptions{Workers: 1})
 	if sum.Failed != 0 {
 		t.Fatalf("%d cells failed", sum.Failed)
 	}
@@ -67,7 +68,7 @@ metrics:
 	if p, est := m["prior:alphamax-n"], recs[0].Estimates["alphamax-n"].Alpha; p != est {
 		t.Errorf("PU_AUC got prior %v, the estimate is %v", p, est)
 	}
-	dir, sum, _ = runYAML(t, fmt.Sprintf(base, "g=km1"), 1, nil)
+	dir, sum, _ = plugintest.Run(t, fmt.Sprintf(base, "g=km1"), plugintest.RunOptions{Workers: 1})
 	recs, _ = results.ReadRecords(dir)
 	if sum.Failed != 1 || !strings.Contains(recs[0].Error, `"km1" is not among the cell's estimates`) {
 		t.Errorf("a missing prior source: %d failed, error %q", sum.Failed, recs[0].Error)

@@ -31,8 +31,8 @@ func TestPUMeasuresPerFold(t *testing.T) {
 		}
 		c.Split.Folds[i] = i % k
 	}
-	out := &experiments.Values{c: c, m: map[string]map[string]float64{}}
-	if err := (&PUMeasuresMeasure{}).Measure(context.Background(), c, out); err != nil {
+	out := experiments.NewValues(c)
+	if err := (&MeasureSet{}).Measure(context.Background(), c, out); err != nil {
 		t.Fatal(err)
 	}
 	for _, set := range []string{results.PU, results.TrueLabels} {
@@ -52,7 +52,7 @@ func TestPUMeasuresPerFold(t *testing.T) {
 			}
 			want := puMeasureValues(r.PU())
 			for j, name := range results.PUMeasures {
-				got, ok := out.m[name][results.FoldKey(set, f+1)]
+				got, ok := out.Metrics()[name][results.FoldKey(set, f+1)]
 				if !ok || got != want[j] {
 					t.Errorf("%s/%s@%d = %v (present %v), want %v", name, set, f+1, got, ok, want[j])
 				}
@@ -64,13 +64,13 @@ func TestPUMeasuresPerFold(t *testing.T) {
 					tF++
 				}
 			}
-			f1, pf := out.m["f1"][results.FoldKey(set, f+1)], out.m["pseudo-f"][results.FoldKey(set, f+1)]
+			f1, pf := out.Metrics()["f1"][results.FoldKey(set, f+1)], out.Metrics()["pseudo-f"][results.FoldKey(set, f+1)]
 			if d := math.Abs(pf - float64(len(s))/float64(tF)*f1); d > 1e-12 {
 				t.Errorf("%s fold %d: Pseudo-F %v != (N/t) F1 = %v", set, f+1, pf, float64(len(s))/float64(tF)*f1)
 			}
 		}
 		for j, name := range results.PUMeasures {
-			if got := out.m[name][set]; math.Abs(got-means[j]) > 1e-15 {
+			if got := out.Metrics()[name][set]; math.Abs(got-means[j]) > 1e-15 {
 				t.Errorf("%s/%s = %v, want the fold mean %v", name, set, got, means[j])
 			}
 		}

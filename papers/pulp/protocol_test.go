@@ -1,6 +1,7 @@
 package pulp
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -33,17 +35,23 @@ func biasedData() *experiments.Data {
 			x.Set(i, 1, rng.NormFloat64())
 		}
 	}
-	return &Data{Name: "b", X: x, Y: y, Fingerprint: "b"}
+	return &experiments.Data{Name: "b", X: x, Y: y, Fingerprint: "b"}
 }
 
 func biasedCell(pi float64, labeling, classifier string) *experiments.Cell {
-	v := map[string]AxisValue{
+	v := map[string]experiments.AxisValue{
 		axisUnlabeledPrior: {Text: strconv.FormatFloat(pi, 'g', -1, 64), Value: pi},
 		axisLabeling:       {Text: labeling, Value: labeling},
-		classifierAxis:     {Text: classifier},
+		"classifier":       {Text: classifier},
 	}
-	return &Cell{Dataset: &DatasetSpec{Name: "b"}, Values: v, expSeed: 11,
-		Seed: CellSeed(11, "b", v, 0)}
+	return &experiments.Cell{Dataset: &experiments.DatasetSpec{Name: "b"}, Values: v, ExperimentSeed: 11,
+		Seed: experiments.CellSeed(11, "b", v, 0)}
+}
+
+// splitInput is what the runner hands the protocol for a cell.
+func splitInput(data *experiments.Data, cell *experiments.Cell) experiments.SplitInput {
+	s := experiments.CellStreams(cell)
+	return experiments.SplitInput{Data: data, Cell: cell, Rand: s.Rand("split"), Streams: s}
 }
 
 // The biased-labeling protocol: sizes (|L| = labeled, U = the other
@@ -56,20 +64,20 @@ func biasedCell(pi float64, labeling, classifier string) *experiments.Cell {
 // one row.
 func TestBiasedLabelingProtocol(t *testing.T) {
 	data := biasedData()
-	p := DefaultBiasedLabeling()
-	split := func(pi float64, labeling, classifier string) Split {
+	p := DefaultProtocol()
+	split := func(pi float64, labeling, classifier string) experiments.Split {
 		t.Helper()
-		s, err := p.Split(nil, SplitInput{Data: data, Cell: biasedCell(pi, labeling, classifier)})
+		s, err := p.Split(context.Background(), splitInput(data, biasedCell(pi, labeling, classifier)))
 		if err != nil {
 			t.Fatalf("pi %v %s: %v", pi, labeling, err)
 		}
 		return s
 	}
-	rep, err := p.representativeness(data)
+	rep, err := p.representativeness(context.Background(), data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	positivesOf := func(s Split) []int {
+	positivesOf := func(s experiments.Split) []int {
 		var out []int
 		for _, r := range append(slices.Clone(s.Labeled), s.Unlabeled...) {
 			if data.Y[r] {
@@ -166,14 +174,14 @@ func TestBiasedLabelingProtocol(t *testing.T) {
 	}
 
 	// Errors name what is missing.
-	small := &BiasedLabeling{Positives: 700, Labeled: 200, Folds: 8, Components: 3, PCA: 0}
-	if _, err := small.Split(nil, SplitInput{Data: data, Cell: biasedCell(0.5, LabelingRandom, "a")}); err == nil || !strings.Contains(err.Error(), "600 positives") {
+	small := &Protocol{Positives: 700, Labeled: 200, Folds: 8, Components: 3, PCA: 0}
+	if _, err := small.Split(context.Background(), splitInput(data, biasedCell(0.5, LabelingRandom, "a"))); err == nil || !strings.Contains(err.Error(), "600 positives") {
 		t.Errorf("too few positives: %v", err)
 	}
-	if _, err := p.Split(nil, SplitInput{Data: data, Cell: biasedCell(0.05, LabelingRandom, "a")}); err == nil || !strings.Contains(err.Error(), "negatives") {
+	if _, err := p.Split(context.Background(), splitInput(data, biasedCell(0.05, LabelingRandom, "a"))); err == nil || !strings.Contains(err.Error(), "negatives") {
 		t.Errorf("too few negatives: %v", err)
 	}
-	bad := &BiasedLabeling{Positives: 10, Labeled: 10, Folds: 1, Components: 0, PCA: -1}
+	bad := &Protocol{Positives: 10, Labeled: 10, Folds: 1, Components: 0, PCA: -1}
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "labeled 10") || !strings.Contains(err.Error(), "folds 1") ||
 		!strings.Contains(err.Error(), "components 0") || !strings.Contains(err.Error(), "pca -1") {
 		t.Errorf("Validate: %v", err)
@@ -205,7 +213,7 @@ datasets:
 evaluate: pu
 metrics: [pu-measures]
 `
-	d, sum, cfg := runYAML(t, src, 2, nil)
+	d, sum, cfg := plugintest.Run(t, src, plugintest.RunOptions{Workers: 2})
 	if sum.Failed != 0 || sum.Ran != 8 {
 		t.Fatalf("summary %+v", sum)
 	}
@@ -244,7 +252,7 @@ metrics: [pu-measures]
 
 	nnet := strings.Replace(src, "    - {label: lin, name: svm, kernel: linear}\n    - {label: rbf, name: svm, kernel: rbf, unlabeled_weight: 0.1}\n",
 		"    - {label: nets, name: nnet-bag, bags: 2}\n", 1)
-	d, sum, cfg = runYAML(t, nnet, 1, nil)
+	d, sum, cfg = plugintest.Run(t, nnet, plugintest.RunOptions{Workers: 1})
 	if k := cfg.KernelName(); k == "" {
 		t.Errorf("a classifier axis of nnet-bag names no kernel")
 	}
