@@ -96,7 +96,7 @@ func TestClaims(t *testing.T) {
 			recs = append(recs, rec("abalone", beta, 100, 40, 0.8, 0.68, 0.68+s, map[string]float64{"km1": 0.8 + 0.05 + 3*s, "real": 0.8 + s/0.6}))
 		}
 	}
-	claims := Claims(Rows(recs))
+	claims := lines(Claims(Rows(recs)))
 	for _, c := range claims {
 		if strings.Contains(c, "does NOT hold") {
 			t.Errorf("%s", c)
@@ -111,7 +111,7 @@ func TestClaims(t *testing.T) {
 	for i := range recs {
 		recs[i].Metrics[aucMetric]["direct:alphamax-n"] = 0.8
 	}
-	withExtra := Claims(Rows(recs))
+	withExtra := lines(Claims(Rows(recs)))
 	if len(withExtra) != 7 || strings.Contains(withExtra[0], "does NOT hold") || !strings.Contains(withExtra[0], "(km1)") ||
 		!strings.Contains(withExtra[1], "with the extra estimators (alphamax-n) too: AUL^PU's MAE is below every one in 0 of 3 rows; not in: abalone beta 0.1 (AUL^PU 0.0040, alphamax-n 0.0000)") {
 		t.Errorf("claims with an extra estimator %q", withExtra)
@@ -120,7 +120,7 @@ func TestClaims(t *testing.T) {
 		delete(recs[i].Metrics[aucMetric], "direct:alphamax-n")
 		recs[i].Metrics[aucMetric]["direct:km1"] = 0.8
 	}
-	for _, c := range Claims(Rows(recs))[:2] {
+	for _, c := range lines(Claims(Rows(recs)))[:2] {
 		if !strings.Contains(c, "does NOT hold") {
 			t.Errorf("an exact estimator, yet %s", c)
 		}
@@ -180,14 +180,14 @@ func TestTheoremClaims(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := TheoremClaims(rows(0.875, true), paper)
+	got := lines(TheoremClaims(rows(0.875, true), paper))
 	if len(got) != 3 ||
 		!strings.Contains(got[0], "in 2 of 3 rows") || !strings.Contains(got[0], "not in: concrete beta 0.4 (0.0090; predicted 0.0008") ||
 		!strings.Contains(got[1], "within 30 % of the paper's in 2 of 3 rows; not in: concrete beta 0.2 (0.0400, the paper 0.016, +150 %)") ||
 		!strings.Contains(got[2], "in 1 of 3 rows; not in: concrete beta 0.2 (0.0160; predicted 0.0400 +- 0.0214); concrete beta 0.4 (0.0090") {
 		t.Errorf("claims %q", got)
 	}
-	if got := TheoremClaims(rows(0.95, true), paper); len(got) != 2 || !strings.Contains(got[1], "not compared, since these scores' AUCs differ from the paper's by up to 0.075") {
+	if got := lines(TheoremClaims(rows(0.95, true), paper)); len(got) != 2 || !strings.Contains(got[1], "not compared, since these scores' AUCs differ from the paper's by up to 0.075") {
 		t.Errorf("AUCs off the paper's: %q", got)
 	}
 	if got := TheoremClaims(rows(0.875, false), paper); got != nil {

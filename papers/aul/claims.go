@@ -18,14 +18,35 @@ const (
 	MaxMAERatio = 0.3
 )
 
+// claimLine lays out one line of the AUL claims.md as it has always read:
+// "Item: Test: verdict Detail" (the detail opens with the counts in
+// parentheses, then the exceptions); Figure 3's lines quote the paper,
+// `Item, "Paper": Test (verdict Detail).`. A line without a Test is a
+// measurement the paper's claims are read against, with no threshold of
+// its own, so it prints no verdict: `Item[, "Paper"]: Detail`.
+func claimLine(c report.Claim) string {
+	head := c.Item
+	if c.Paper != "" {
+		head += ", \"" + c.Paper + "\""
+	}
+	switch {
+	case c.Test == "":
+		return head + ": " + c.Detail
+	case c.Paper != "":
+		return fmt.Sprintf("%s: %s (%s %s).", head, c.Test, c.Verdict, c.Detail)
+	}
+	return fmt.Sprintf("%s: %s: %s %s", head, c.Test, c.Verdict, c.Detail)
+}
+
 // Claims checks the paper's claims on the rows: Table 1's, Figure 2's and
-// the exact per-split identity. Each line says whether it holds and the
-// numbers behind it.
+// the exact per-split identity. Each claim with a test says whether it
+// holds and the numbers behind it; the measurements without a threshold
+// (the extra estimators' row count, the identity) give the numbers only.
 //
 // The claims compare AUL^PU with the paper's estimators (KM1, KM2,
 // DistCurve) when the records have them; the others (AlphaMax-N, an extra
 // column) get a line of their own for the row count.
-func Claims(rows []Row) []string {
+func Claims(rows []Row) []report.Claim {
 	all := Sources(rows)
 	var srcs, extra []string
 	for _, s := range all {
@@ -39,68 +60,102 @@ func Claims(rows []Row) []string {
 		srcs, extra = all, nil
 	}
 	if len(rows) == 0 {
-		return []string{"no records with the auc and aul measures: nothing to check"}
+		return []report.Claim{{Item: "no records with the auc and aul measures", Detail: "nothing to check"}}
 	}
-	var out []string
-	verdict := func(ok bool) string {
-		if ok {
-			return "holds"
-		}
-		return "does NOT hold"
-	}
+	var out []report.Claim
 	if len(srcs) == 0 {
-		out = append(out, "Table 1: the records hold no estimator: the claims comparing AUL^PU with the corrected AUC are not checked")
+		out = append(out, report.Claim{Item: "Table 1", Detail: "the records hold no estimator: the claims comparing AUL^PU with the corrected AUC are not checked"})
 	} else {
-		won, lost := rowsWon(rows, srcs)
-		need := int(math.Ceil(float64(MinRowsWon) / 27 * float64(len(rows))))
-		line := fmt.Sprintf("Table 1: AUL^PU's MAE is below every estimator's (%s) in at least %d of %d rows: %s (%d)",
-			strings.Join(srcs, ", "), need, len(rows), verdict(won >= need), won)
-		if len(lost) > 0 {
-			line += "; not in: " + strings.Join(lost, "; ")
-		}
-		out = append(out, line)
-		if len(extra) > 0 {
-			won, lost := rowsWon(rows, append(slices.Clone(srcs), extra...))
-			line := fmt.Sprintf("Table 1, with the extra estimators (%s) too: AUL^PU's MAE is below every one in %d of %d rows", strings.Join(extra, ", "), won, len(rows))
-			if len(lost) > 0 {
-				line += "; not in: " + strings.Join(lost, "; ")
-			}
-			out = append(out, line)
-		}
+		out = append(out, table1Claims(rows, srcs, extra)...)
+		out = append(out, figure2Claims(rows, srcs)...)
+	}
+	if c, ok := iqrClaim(rows); ok {
+		out = append(out, c)
+	}
+	ident, checkedIdent := 0, 0
+	for _, r := range rows {
+		ident += r.Identity
+		checkedIdent += r.IdentityChecked
+	}
+	if checkedIdent > 0 {
+		out = append(out, report.Claim{Item: "Identity (spec §2.1)", Detail: fmt.Sprintf("(AUC^est(true alpha_U) - AUC)(1 - alpha) = AUL^PU - AUL to 1e-9 in %d of %d splits (it can fail only where the clip to [0, 1] binds): so AUL^PU's error is the true-prior correction's scaled by 1 - alpha, and its advantage over an estimator is that scale and the estimator's error of the prior",
+			ident, checkedIdent)})
+	}
+	return out
+}
 
-		var aulMAEs []float64
-		means := map[string][]float64{}
-		for _, r := range rows {
-			aulMAEs = append(aulMAEs, r.AULMAE())
-			for _, s := range srcs {
-				means[s] = append(means[s], r.MAE(s))
-			}
+// table1Claims are Table 1's: the rows AUL^PU wins against the paper's
+// estimators (and, as a count only, against the extra ones too), and its
+// mean MAE against the best estimator's.
+func table1Claims(rows []Row, srcs, extra []string) []report.Claim {
+	won, compared, lost := rowsWon(rows, srcs)
+	need := int(math.Ceil(float64(MinRowsWon) / 27 * float64(compared)))
+	c := report.Claim{Item: "Table 1", Test: fmt.Sprintf("AUL^PU's MAE is below every estimator's (%s) in at least %d of %d rows", strings.Join(srcs, ", "), need, compared)}
+	if compared == 0 {
+		c.Detail = "(no row holds an estimator's MAE)"
+	} else {
+		c.Verdict, c.Detail = report.VerdictOf(won >= need), fmt.Sprintf("(%d)", won)
+	}
+	if len(lost) > 0 {
+		c.Detail += "; not in: " + strings.Join(lost, "; ")
+	}
+	out := []report.Claim{c}
+	if len(extra) > 0 {
+		won, compared, lost := rowsWon(rows, append(slices.Clone(srcs), extra...))
+		c := report.Claim{Item: fmt.Sprintf("Table 1, with the extra estimators (%s) too", strings.Join(extra, ", ")),
+			Detail: fmt.Sprintf("AUL^PU's MAE is below every one in %d of %d rows", won, compared)}
+		if len(lost) > 0 {
+			c.Detail += "; not in: " + strings.Join(lost, "; ")
 		}
-		bestSrc, bestMean := "", math.Inf(1)
-		var parts []string
-		for _, s := range srcs {
-			m := mean(means[s])
-			parts = append(parts, fmt.Sprintf("%s %.4f", s, m))
-			if m < bestMean {
-				bestSrc, bestMean = s, m
-			}
-		}
-		ratio := mean(aulMAEs) / bestMean
-		out = append(out, fmt.Sprintf("Table 1: mean AUL^PU MAE / the best estimator's mean MAE <= %.1f (the paper: 0.156): %s (%.4f / %.4f (%s) = %.3f; means: %s)",
-			MaxMAERatio, verdict(ratio <= MaxMAERatio), mean(aulMAEs), bestMean, bestSrc, ratio, strings.Join(parts, ", ")))
+		out = append(out, c)
 	}
 
+	var aulMAEs []float64
+	means := map[string][]float64{}
+	for _, r := range rows {
+		aulMAEs = append(aulMAEs, r.AULMAE())
+		for _, s := range srcs {
+			means[s] = append(means[s], r.MAE(s))
+		}
+	}
+	bestSrc, bestMean := "", math.Inf(1)
+	var parts []string
+	for _, s := range srcs {
+		m := mean(means[s])
+		parts = append(parts, fmt.Sprintf("%s %.4f", s, m))
+		if m < bestMean {
+			bestSrc, bestMean = s, m
+		}
+	}
+	c = report.Claim{Item: "Table 1", Test: fmt.Sprintf("mean AUL^PU MAE / the best estimator's mean MAE <= %.1f (the paper: 0.156)", MaxMAERatio)}
+	if bestSrc == "" || math.IsNaN(mean(aulMAEs)) {
+		// No estimator has an MAE in every row: the best one, and the ratio
+		// to it, are undefined (a ratio to +Inf would pass vacuously).
+		c.Detail = fmt.Sprintf("(no estimator has an MAE in every row; means: %s)", strings.Join(parts, ", "))
+		return append(out, c)
+	}
+	ratio := mean(aulMAEs) / bestMean
+	c.Verdict = report.VerdictOf(ratio <= MaxMAERatio)
+	c.Detail = fmt.Sprintf("(%.4f / %.4f (%s) = %.3f; means: %s)", mean(aulMAEs), bestMean, bestSrc, ratio, strings.Join(parts, ", "))
+	return append(out, c)
+}
+
+// figure2Claims are Figure 2's: on every data set AUL^PU's mean error is
+// the closest to 0 and its errors have the smallest IQR. A data set where
+// no estimator has errors is not compared: it neither passes nor fails.
+func figure2Claims(rows []Row, srcs []string) []report.Claim {
 	datasets, by := Errors(rows)
 	closest, smallest := 0, 0
-	var notClosest, notSmallest []string
+	var notClosest, notSmallest, uncompared []string
 	for _, ds := range datasets {
 		a := report.Box(by[ds][AULSeries])
-		isClosest, isSmallest := true, true
+		isClosest, isSmallest, compared := true, true, false
 		for _, s := range srcs {
 			b := report.Box(by[ds][s])
-			if b.N == 0 {
+			if b.N == 0 || a.N == 0 {
 				continue
 			}
+			compared = true
 			if math.Abs(b.Mean) < math.Abs(a.Mean) {
 				isClosest = false
 			}
@@ -108,9 +163,13 @@ func Claims(rows []Row) []string {
 				isSmallest = false
 			}
 		}
-		if isClosest {
+		switch {
+		case !compared:
+			uncompared = append(uncompared, ds)
+			continue
+		case isClosest:
 			closest++
-		} else {
+		default:
 			notClosest = append(notClosest, ds)
 		}
 		if isSmallest {
@@ -119,20 +178,27 @@ func Claims(rows []Row) []string {
 			notSmallest = append(notSmallest, ds)
 		}
 	}
-	if len(srcs) > 0 {
-		line := fmt.Sprintf("Figure 2: AUL^PU's mean error is the closest to 0 on every data set: %s (%d of %d)", verdict(closest == len(datasets)), closest, len(datasets))
-		if len(notClosest) > 0 {
-			line += "; not on " + strings.Join(notClosest, ", ")
+	n := closest + len(notClosest)
+	line := func(test string, passed int, failed []string) report.Claim {
+		c := report.Claim{Item: "Figure 2", Test: test, Verdict: report.VerdictOver(passed, len(failed), len(uncompared)), Detail: fmt.Sprintf("(%d of %d)", passed, n)}
+		if len(failed) > 0 {
+			c.Detail += "; not on " + strings.Join(failed, ", ")
 		}
-		out = append(out, line)
-		line = fmt.Sprintf("Figure 2: AUL^PU's errors have the smallest IQR on every data set: %s (%d of %d)", verdict(smallest == len(datasets)), smallest, len(datasets))
-		if len(notSmallest) > 0 {
-			line += "; not on " + strings.Join(notSmallest, ", ")
+		if len(uncompared) > 0 {
+			c.Detail += "; no estimator's errors on " + strings.Join(uncompared, ", ")
 		}
-		out = append(out, line)
+		return c
 	}
+	return []report.Claim{
+		line("AUL^PU's mean error is the closest to 0 on every data set", closest, notClosest),
+		line("AUL^PU's errors have the smallest IQR on every data set", smallest, notSmallest),
+	}
+}
 
-	// The IQR of AUL^PU's errors shrinks as beta grows, per data set.
+// iqrClaim checks that the IQR of AUL^PU's errors shrinks as beta grows, on
+// every data set with two betas or more; false when there is none.
+func iqrClaim(rows []Row) (report.Claim, bool) {
+	datasets, _ := Errors(rows)
 	shrinks, checked := 0, 0
 	var exceptions []string
 	byDS := map[string][]Row{}
@@ -161,24 +227,15 @@ func Claims(rows []Row) []string {
 			exceptions = append(exceptions, ds+" "+strings.Join(iqrs, " > "))
 		}
 	}
-	if checked > 0 {
-		line := fmt.Sprintf("Figure 2: the IQR of AUL^PU's errors shrinks as beta grows on every data set: %s (it does on %d of %d)", verdict(shrinks == checked), shrinks, checked)
-		if len(exceptions) > 0 {
-			line += "; not on " + strings.Join(exceptions, "; ")
-		}
-		out = append(out, line)
+	if checked == 0 {
+		return report.Claim{}, false
 	}
-
-	ident, checkedIdent := 0, 0
-	for _, r := range rows {
-		ident += r.Identity
-		checkedIdent += r.IdentityChecked
+	c := report.Claim{Item: "Figure 2", Test: "the IQR of AUL^PU's errors shrinks as beta grows on every data set",
+		Verdict: report.VerdictOf(shrinks == checked), Detail: fmt.Sprintf("(it does on %d of %d)", shrinks, checked)}
+	if len(exceptions) > 0 {
+		c.Detail += "; not on " + strings.Join(exceptions, "; ")
 	}
-	if checkedIdent > 0 {
-		out = append(out, fmt.Sprintf("Identity (spec §2.1): (AUC^est(true alpha_U) - AUC)(1 - alpha) = AUL^PU - AUL to 1e-9 in %d of %d splits (it can fail only where the clip to [0, 1] binds): so AUL^PU's error is the true-prior correction's scaled by 1 - alpha, and its advantage over an estimator is that scale and the estimator's error of the prior",
-			ident, checkedIdent))
-	}
-	return out
+	return c, true
 }
 
 // The thresholds of the comparison with the published AUL^PU MAEs (issue
@@ -204,7 +261,7 @@ const (
 // sampling distribution (or the paper's scores differ in more than their
 // AUC), not one where the reproduction is off. It returns nil when no row
 // has sd (records older than the sd:pu key).
-func TheoremClaims(rows []Row, paper []PaperRow) []string {
+func TheoremClaims(rows []Row, paper []PaperRow) []report.Claim {
 	if !hasSD(rows) {
 		return nil
 	}
@@ -224,24 +281,24 @@ func TheoremClaims(rows []Row, paper []PaperRow) []string {
 			outside = append(outside, desc(r, r.AULMAE()))
 		}
 	}
-	line := fmt.Sprintf("Theorem 1: AUL^PU's MAE is within 2 standard errors of the MAE the theorem predicts for these scores, sqrt(2/pi) sd, in %d of %d rows (about 95 %% expected by chance)", within, checked)
+	theorem := report.Claim{Item: "Theorem 1", Detail: fmt.Sprintf("AUL^PU's MAE is within 2 standard errors of the MAE the theorem predicts for these scores, sqrt(2/pi) sd, in %d of %d rows (about 95 %% expected by chance)", within, checked)}
 	if len(outside) > 0 {
-		line += "; not in: " + strings.Join(outside, "; ")
+		theorem.Detail += "; not in: " + strings.Join(outside, "; ")
 	}
-	out := []string{line}
+	out := []report.Claim{theorem}
 
 	worst := 0.0
 	var pairs []PaperRow
 	for _, r := range rows {
 		p, ok := findPaper(paper, r.Dataset, r.Beta)
 		if !ok {
-			return append(out, "Published AUL^PU MAEs: some rows have no published row; not compared")
+			return append(out, report.Claim{Item: "Published AUL^PU MAEs", Detail: "some rows have no published row; not compared"})
 		}
 		worst = math.Max(worst, math.Abs(r.AUC-p.AUC))
 		pairs = append(pairs, p)
 	}
 	if worst > AUCMatch {
-		return append(out, fmt.Sprintf("Published AUL^PU MAEs: not compared, since these scores' AUCs differ from the paper's by up to %.3f (more than %.3f); the degraded scores (scores: gbdt-oof-degraded) have the paper's AUCs", worst, AUCMatch))
+		return append(out, report.Claim{Item: "Published AUL^PU MAEs", Detail: fmt.Sprintf("not compared, since these scores' AUCs differ from the paper's by up to %.3f (more than %.3f); the degraded scores (scores: gbdt-oof-degraded) have the paper's AUCs", worst, AUCMatch)})
 	}
 	near, paperWithin := 0, 0
 	var far, paperOutside []string
@@ -261,16 +318,17 @@ func TheoremClaims(rows []Row, paper []PaperRow) []string {
 			paperOutside = append(paperOutside, desc(r, pm))
 		}
 	}
-	line = fmt.Sprintf("Published AUL^PU MAEs (the scores' AUCs within %.3f of the paper's): these records' MAE within %.0f %% of the paper's in %d of %d rows", AUCMatch, 100*MaxAULMAEDiff, near, len(rows))
+	published := report.Claim{Item: fmt.Sprintf("Published AUL^PU MAEs (the scores' AUCs within %.3f of the paper's)", AUCMatch),
+		Detail: fmt.Sprintf("these records' MAE within %.0f %% of the paper's in %d of %d rows", 100*MaxAULMAEDiff, near, len(rows))}
 	if len(far) > 0 {
-		line += "; not in: " + strings.Join(far, "; ")
+		published.Detail += "; not in: " + strings.Join(far, "; ")
 	}
-	out = append(out, line)
-	line = fmt.Sprintf("Published AUL^PU MAEs against Theorem 1 for these scores: within 2 standard errors (plus %.4f, the printed rounding) in %d of %d rows", PaperRounding, paperWithin, checked)
+	against := report.Claim{Item: "Published AUL^PU MAEs against Theorem 1 for these scores",
+		Detail: fmt.Sprintf("within 2 standard errors (plus %.4f, the printed rounding) in %d of %d rows", PaperRounding, paperWithin, checked)}
 	if len(paperOutside) > 0 {
-		line += "; not in: " + strings.Join(paperOutside, "; ")
+		against.Detail += "; not in: " + strings.Join(paperOutside, "; ")
 	}
-	return append(out, line)
+	return append(out, published, against)
 }
 
 // TimingTable is the mean milliseconds per split of each estimator by data set,
@@ -305,10 +363,10 @@ func TimingTable(rows []Row) (report.Table, bool) {
 }
 
 // rowsWon counts the rows where AUL^PU's MAE is below the MAE of every
-// source in srcs, and describes the others.
-func rowsWon(rows []Row, srcs []string) (int, []string) {
-	won := 0
-	var lost []string
+// source in srcs, of the rows compared, and describes the others. A row
+// where no source has an MAE is not compared: against nothing (+Inf) it
+// would count as won.
+func rowsWon(rows []Row, srcs []string) (won, compared int, lost []string) {
 	for _, r := range rows {
 		best, bestSrc := math.Inf(1), ""
 		for _, s := range srcs {
@@ -316,11 +374,15 @@ func rowsWon(rows []Row, srcs []string) (int, []string) {
 				best, bestSrc = m, s
 			}
 		}
+		if bestSrc == "" || math.IsNaN(r.AULMAE()) {
+			continue
+		}
+		compared++
 		if r.AULMAE() < best {
 			won++
 		} else {
 			lost = append(lost, fmt.Sprintf("%s beta %s (AUL^PU %.4f, %s %.4f)", r.Dataset, g(r.Beta), r.AULMAE(), bestSrc, best))
 		}
 	}
-	return won, lost
+	return won, compared, lost
 }

@@ -35,7 +35,7 @@ func TestFigure3(t *testing.T) {
 	if math.Abs(c.PUAUC-0.75) > 1e-12 || math.Abs(c.PUAUL-0.825) > 1e-12 || math.Abs(c.Prior-0.55) > 1e-12 || math.Abs(c.Gain()-0.1) > 1e-12 {
 		t.Errorf("concrete %+v gain %v", c, c.Gain())
 	}
-	claims := strings.Join(Figure3Claims(rows), "\n")
+	claims := strings.Join(lines(Figure3Claims(rows)), "\n")
 	for _, want := range []string{"higher on 1 of 2 here (does NOT hold", "2 of 2 needed", "mean relative gain is +3.9 %", "+10.0 % here (PU_AUC 0.750 with prior 0.550 from km1, PU_AUL 0.825)"} {
 		if !strings.Contains(claims, want) {
 			t.Errorf("claims lack %q:\n%s", want, claims)

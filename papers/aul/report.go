@@ -70,24 +70,15 @@ func Write(dir string, in report.Input) (string, error) {
 		}
 		fmt.Fprintf(&h, "<h3>Figure 3</h3>\n<figure><img src=\"fig3.png\" width=\"900\"><figcaption>Figure 3: test AUC of PU_AUC (prior from the source in the table) and PU_AUL on held-out rows. <a href=\"fig3.pdf\">PDF</a> <a href=\"fig3.svg\">SVG</a></figcaption></figure>\n%s<p>Files: <a href=\"fig3.md\">Markdown</a>, <a href=\"fig3.tex\">LaTeX</a>, <a href=\"fig3.csv\">CSV</a>.</p>\n", t.HTML())
 	}
-	var claims []string
+	var claims []report.Claim
 	if len(rows) > 0 || len(fig3) == 0 {
 		claims = append(Claims(rows), TheoremClaims(rows, paper)...)
 	}
 	claims = append(claims, Figure3Claims(fig3)...)
-	var md strings.Builder
-	md.WriteString("# Claims of the AUL paper, checked on these records\n\n")
-	for _, c := range claims {
-		md.WriteString("- " + c + "\n")
-	}
-	md.WriteString(report.MissingMarkdown(in.Manifest.Unavailable))
-	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(md.String())); err != nil {
+	md := report.ClaimsMarkdown("Claims of the AUL paper, checked on these records", "", claims, claimLine, in.Manifest.Unavailable)
+	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(md)); err != nil {
 		return "", err
 	}
-	h.WriteString("<h3>Claims</h3>\n<ul>\n")
-	for _, c := range claims {
-		fmt.Fprintf(&h, "<li>%s</li>\n", html.EscapeString(c))
-	}
-	h.WriteString("</ul>\n<p><a href=\"claims.md\">claims.md</a></p>\n")
+	h.WriteString("<h3>Claims</h3>\n" + report.ClaimsHTML(claims, claimLine) + "<p><a href=\"claims.md\">claims.md</a></p>\n")
 	return h.String(), nil
 }

@@ -63,22 +63,24 @@ func appDatasets(rows []AppRow) []string {
 // of the positive-based rises (Lemma 4) in at least MinCoverage of them:
 // Lemma 4 assumes the clamp does not bind, and with few known positives and
 // a large beta (known negatives leave mostly positives in U) it does.
-func AppendixClaims(rows []AppRow) []Claim {
-	return []Claim{appClaimA(rows), appClaimB(rows), appClaimC(rows), appClaimD(rows)}
+func AppendixClaims(rows []AppRow) []report.Claim {
+	return []report.Claim{appClaimA(rows), appClaimB(rows), appClaimC(rows), appClaimD(rows)}
 }
 
 // appClaimD: known negatives do not guarantee tighter bounds (App. Table 2):
 // at beta-hat = beta the positive-based DKW bounds are the tighter in some
 // cell with known negatives, the negative-based in another.
-func appClaimD(rows []AppRow) Claim {
-	c := Claim{Item: "App. (d)", Text: "known negatives do not guarantee tighter bounds: at beta-hat = beta the positive-based DKW bounds are the tighter in some cells with known negatives, the negative-based in others"}
-	n, pos, neg := 0, 0, 0
+func appClaimD(rows []AppRow) report.Claim {
+	c := report.Claim{Item: "App. (d)", Test: "known negatives do not guarantee tighter bounds: at beta-hat = beta the positive-based DKW bounds are the tighter in some cells with known negatives, the negative-based in others"}
+	n, pos, neg, missing := 0, 0, 0, 0
 	var posCells []string
 	for _, r := range rows {
 		if r.KN <= 0 {
 			continue
 		}
 		switch Tighter(get(r.DKW, 1), get(r.DKWNeg, 1)) {
+		case "-":
+			missing++
 		case "positives":
 			n++
 			pos++
@@ -94,18 +96,24 @@ func appClaimD(rows []AppRow) Claim {
 		c.Detail = "the records lack DKW bounds with known negatives at beta-hat = beta"
 		return c
 	}
-	c.Verdict = verdict(pos > 0 && neg > 0)
+	// A cell of each kind proves the claim; without one, a cell the records
+	// could not compare might have been it.
+	c.Verdict = report.VerdictOf(pos > 0 && neg > 0)
+	if c.Verdict == report.Fails && missing > 0 {
+		c.Verdict = report.NotChecked
+	}
 	c.Detail = fmt.Sprintf("of %d cells with known negatives the positive-based are the tighter in %d, the negative-based in %d", n, pos, neg)
 	if len(posCells) > 0 {
 		c.Detail += " (positive-based tighter e.g. in " + strings.Join(posCells, ", ") + ")"
 	}
+	c.Detail += cellsWithout(missing, "both DKW bounds at beta-hat = beta")
 	return c
 }
 
-func appClaimA(rows []AppRow) Claim {
-	c := Claim{Item: "App. (a)", Text: fmt.Sprintf("known negatives change the width of the positive-based bounds only marginally (< %.0f %%), "+
+func appClaimA(rows []AppRow) report.Claim {
+	c := report.Claim{Item: "App. (a)", Test: fmt.Sprintf("known negatives change the width of the positive-based bounds only marginally (< %.0f %%), "+
 		"more known positives narrow them a lot (> %.0f %%, kp %s -> %s)", 100*MarginalChange, 100*LargeChange, g(AppKP), g(AppKPHigh))}
-	ok, checked := true, 0
+	passed, failed, missing := 0, 0, 0
 	var parts []string
 	for _, ds := range appDatasets(rows) {
 		base, ok1 := find(rows, ds, AppKP, 0)
@@ -124,52 +132,64 @@ func appClaimA(rows []AppRow) Claim {
 		}
 		kpEffect := 1 - get(high.Boot, 1).Width()/w0
 		if math.IsNaN(knEffect) || math.IsNaN(kpEffect) {
+			missing++
 			continue
 		}
-		checked++
-		ok = ok && knEffect < MarginalChange && kpEffect > LargeChange
+		if knEffect < MarginalChange && kpEffect > LargeChange {
+			passed++
+		} else {
+			failed++
+		}
 		parts = append(parts, fmt.Sprintf("%s: widths at kp %s %s (largest change %.1f %%); kp %s kn 0 %s (%.1f %% narrower)",
 			ds, g(AppKP), strings.Join(kns, ", "), 100*knEffect, g(AppKPHigh), f3(get(high.Boot, 1).Width()), 100*kpEffect))
 	}
-	if checked == 0 {
-		c.Detail = fmt.Sprintf("the records lack kp %s and %s without known negatives", g(AppKP), g(AppKPHigh))
+	if passed+failed == 0 {
+		c.Detail = fmt.Sprintf("the records lack kp %s and %s without known negatives", g(AppKP), g(AppKPHigh)) + cellsWithout(missing, "the bootstrap widths")
 		return c
 	}
-	c.Verdict, c.Detail = verdict(ok), "bootstrap, beta-hat = beta; "+strings.Join(parts, "; ")
+	c.Verdict = report.VerdictOver(passed, failed, missing)
+	c.Detail = "bootstrap, beta-hat = beta; " + strings.Join(parts, "; ") + cellsWithout(missing, "the bootstrap widths")
 	return c
 }
 
-func appClaimB(rows []AppRow) Claim {
-	c := Claim{Item: "App. (b)", Text: fmt.Sprintf("at kn %s and beta-hat = beta the negative-based DKW bounds contain the true AUC and are narrower than the positive-based (kp %s)", g(AppKN), g(AppKP))}
-	ok, checked := true, 0
+func appClaimB(rows []AppRow) report.Claim {
+	c := report.Claim{Item: "App. (b)", Test: fmt.Sprintf("at kn %s and beta-hat = beta the negative-based DKW bounds contain the true AUC and are narrower than the positive-based (kp %s)", g(AppKN), g(AppKP))}
+	passed, failed, missing := 0, 0, 0
 	var parts []string
 	for _, ds := range appDatasets(rows) {
 		r, found := find(rows, ds, AppKP, AppKN)
 		neg, pos := get(r.DKWNeg, 1), get(r.DKW, 1)
-		if !found || math.IsNaN(neg.Width()) {
+		if !found {
 			continue
 		}
-		checked++
+		if math.IsNaN(neg.Width()) || math.IsNaN(pos.Width()) || math.IsNaN(r.Truth) {
+			missing++
+			continue
+		}
 		share := float64(r.NegCovered[1]) / float64(r.Runs)
-		holds := neg.Contains(r.Truth) && share >= MinCoverage && neg.Width() < pos.Width()
-		ok = ok && holds
+		if neg.Contains(r.Truth) && share >= MinCoverage && neg.Width() < pos.Width() {
+			passed++
+		} else {
+			failed++
+		}
 		parts = append(parts, fmt.Sprintf("%s: negative [%s, %s] (width %s, contains the truth in %d/%d repeats) vs true %s; positive width %s",
 			ds, f3(neg.Lower), f3(neg.Upper), f3(neg.Width()), r.NegCovered[1], r.Runs, f3(r.Truth), f3(pos.Width())))
 	}
-	if checked == 0 {
-		c.Detail = fmt.Sprintf("the records lack negative-based DKW bounds at kp %s, kn %s", g(AppKP), g(AppKN))
+	if passed+failed == 0 {
+		c.Detail = fmt.Sprintf("the records lack negative-based DKW bounds at kp %s, kn %s", g(AppKP), g(AppKN)) + cellsWithout(missing, "both DKW bounds and the true AUC")
 		return c
 	}
-	c.Verdict, c.Detail = verdict(ok), strings.Join(parts, "; ")
+	c.Verdict = report.VerdictOver(passed, failed, missing)
+	c.Detail = strings.Join(parts, "; ") + cellsWithout(missing, "both DKW bounds and the true AUC")
 	return c
 }
 
-func appClaimC(rows []AppRow) Claim {
-	c := Claim{Item: "App. (c)", Text: fmt.Sprintf("errors in beta-hat move the negative-based bounds opposite to the positive-based: from 0.5 to 1.5 x beta "+
+func appClaimC(rows []AppRow) report.Claim {
+	c := report.Claim{Item: "App. (c)", Test: fmt.Sprintf("errors in beta-hat move the negative-based bounds opposite to the positive-based: from 0.5 to 1.5 x beta "+
 		"the negative-based DKW bounds fall in every cell with known negatives and the positive-based rise in >= %.0f %% of them "+
 		"(Lemma 4 holds where the clamp does not bind)", 100*MinCoverage)}
 	mid := func(iv Interval) float64 { return float64((iv.Lower + iv.Upper) / 2) }
-	n, rise, fall := 0, 0, 0
+	n, rise, fall, missing := 0, 0, 0, 0
 	var dPos, dNeg []float64
 	var bad []string
 	for _, r := range rows {
@@ -179,6 +199,7 @@ func appClaimC(rows []AppRow) Claim {
 		p := mid(get(r.DKW, 1.5)) - mid(get(r.DKW, 0.5))
 		q := mid(get(r.DKWNeg, 1.5)) - mid(get(r.DKWNeg, 0.5))
 		if math.IsNaN(p) || math.IsNaN(q) {
+			missing++
 			continue
 		}
 		n++
@@ -198,14 +219,28 @@ func appClaimC(rows []AppRow) Claim {
 		c.Detail = "the records lack DKW bounds at 0.5 and 1.5 x beta with known negatives"
 		return c
 	}
-	c.Verdict = verdict(fall == n && float64(rise) >= MinCoverage*float64(n))
+	// Refuted on the compared cells, it fails; not refuted, it holds only
+	// if no cell lacked the bounds.
+	c.Verdict = report.VerdictOf(fall == n && float64(rise) >= MinCoverage*float64(n))
+	if c.Verdict == report.Holds && missing > 0 {
+		c.Verdict = report.NotChecked
+	}
 	c.Detail = fmt.Sprintf("midpoints of the DKW bounds over %d cells with known negatives: negative-based fall in %d, positive-based rise in %d; mean shift positive-based %+.3f, negative-based %+.3f",
 		n, fall, rise, mean(dPos), mean(dNeg))
 	if len(bad) > 0 {
 		c.Detail += "; the others: " + strings.Join(bad, "; ") +
 			" (few known positives and a large beta: the top of the ranking cannot hold 1.5 x beta |U| T(r) unlabeled positives, the clamp binds and flattens the positive-based bounds)"
 	}
+	c.Detail += cellsWithout(missing, "both DKW bounds at 0.5 and 1.5 x beta")
 	return c
+}
+
+// cellsWithout is "; 2 cell(s) without WHAT (not compared)", "" for none.
+func cellsWithout(n int, what string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d cell(s) without %s (not compared)", n, what)
 }
 
 // writeAppendix adds the appendix tables' section.

@@ -105,7 +105,7 @@ func TestFigure2(t *testing.T) {
 		t.Errorf("means %+v", rows[1])
 	}
 	cs := Figure2Claims(rows)
-	if cs[0].Verdict != Holds || cs[1].Verdict != Fails {
+	if cs[0].Verdict != report.Holds || cs[1].Verdict != report.Fails {
 		t.Errorf("claims %v", cs)
 	}
 	if !strings.Contains(cs[1].Detail, "66.7 % at |P_L| 1000") {
@@ -113,10 +113,10 @@ func TestFigure2(t *testing.T) {
 	}
 	// A width that grows with |P_L| fails the first claim.
 	rows[1].Width = 0.5
-	if Figure2Claims(rows)[0].Verdict != Fails {
+	if Figure2Claims(rows)[0].Verdict != report.Fails {
 		t.Error("a growing width passes")
 	}
-	if cs := Figure2Claims(nil); cs[0].Verdict != NotChecked || cs[1].Verdict != NotChecked {
+	if cs := Figure2Claims(nil); cs[0].Verdict != report.NotChecked || cs[1].Verdict != report.NotChecked {
 		t.Errorf("no rows: %v", cs)
 	}
 }
@@ -142,11 +142,11 @@ func TestFigure3Lemma4(t *testing.T) {
 		t.Errorf("rows %+v", rows)
 	}
 	cs := Figure3Claims(rows)
-	if cs[0].Verdict != Holds || cs[1].Verdict != Holds {
+	if cs[0].Verdict != report.Holds || cs[1].Verdict != report.Holds {
 		t.Errorf("claims %v", cs)
 	}
 	rows[3].Upper = 0.78 // the overestimate's upper bound below the true beta's
-	if Figure3Claims(rows)[0].Verdict != Fails {
+	if Figure3Claims(rows)[0].Verdict != report.Fails {
 		t.Error("a bound moving against Lemma 4 passes")
 	}
 }
@@ -192,16 +192,16 @@ func TestFigure4Flip(t *testing.T) {
 		t.Errorf("clamp: %+v", cs[1])
 	}
 	claims := Figure4Claims(cs)
-	if claims[0].Verdict != Holds {
+	if claims[0].Verdict != report.Holds {
 		t.Errorf("sign pattern %v", claims[0])
 	}
-	if claims[1].Verdict != Holds || !strings.Contains(claims[1].Detail, "the clamp binds") {
+	if claims[1].Verdict != report.Holds || !strings.Contains(claims[1].Detail, "the clamp binds") {
 		t.Errorf("flip %v", claims[1])
 	}
 	// The same flip with point = affine: impossible without the clamp.
 	m2 = fig4Rec(fig4Model2, map[float64][2]float64{0: {0.732, 0.732}, 2: {0.747, 0.747}})
 	claims = Figure4Claims(Figure4Compare(Figure4Rows([]results.Record{m1, m2})))
-	if claims[1].Verdict != Fails {
+	if claims[1].Verdict != report.Fails {
 		t.Errorf("a flip without the clamp passes: %v", claims[1])
 	}
 	// The inset table puts ours beside the paper's.
@@ -243,7 +243,7 @@ func TestAppendixClaims(t *testing.T) {
 	}
 	cs := AppendixClaims(rows)
 	for i, c := range cs {
-		if c.Verdict != Holds {
+		if c.Verdict != report.Holds {
 			t.Errorf("claim %d: %v", i, c)
 		}
 	}
@@ -252,16 +252,16 @@ func TestAppendixClaims(t *testing.T) {
 	}
 	// Known negatives that halve the width are not "marginal".
 	rows[2].Boot[1] = Interval{0.74, 0.79}
-	if appClaimA(rows).Verdict != Fails {
+	if appClaimA(rows).Verdict != report.Fails {
 		t.Error("claim (a) passes with a halved width")
 	}
 	rows[1].DKWNeg[1] = Interval{0.75, 0.77}
-	if d := appClaimD(rows); d.Verdict != Fails || !strings.Contains(d.Detail, "positive-based are the tighter in 0, the negative-based in 2") {
+	if d := appClaimD(rows); d.Verdict != report.Fails || !strings.Contains(d.Detail, "positive-based are the tighter in 0, the negative-based in 2") {
 		t.Errorf("claim (d) with the negative-based always tighter: %v", d)
 	}
 	// Negative-based bounds that rise with beta-hat fail claim (c).
 	rows[1].DKWNeg[1.5] = Interval{0.8, 0.9}
-	if c := appClaimC(rows); c.Verdict != Fails || !strings.Contains(c.Detail, "negative-based fall in 1,") {
+	if c := appClaimC(rows); c.Verdict != report.Fails || !strings.Contains(c.Detail, "negative-based fall in 1,") {
 		t.Errorf("claim (c) with a rising negative-based bound: %v", c)
 	}
 	tab := AppendixTable2(rows)
@@ -281,7 +281,7 @@ func TestFigure5Claims(t *testing.T) {
 	}
 	cs := Figure5Claims(cells)
 	for i, c := range cs {
-		if c.Verdict != Holds {
+		if c.Verdict != report.Holds {
 			t.Errorf("claim %d: %v", i, c)
 		}
 	}
@@ -289,19 +289,19 @@ func TestFigure5Claims(t *testing.T) {
 		t.Errorf("band detail %q", cs[0].Detail)
 	}
 	cells[2].Coverage = 0.85 // median 85 %
-	if Figure5Claims(cells)[0].Verdict != Fails {
+	if Figure5Claims(cells)[0].Verdict != report.Fails {
 		t.Error("a median coverage of 85 % passes")
 	}
 	cells[1].DKWCoverage = 0.98
-	if Figure5Claims(cells)[1].Verdict != Fails {
+	if Figure5Claims(cells)[1].Verdict != report.Fails {
 		t.Error("a DKW band leaving the CDF at 2 % of the cut-offs passes")
 	}
 	cells[1].AUCTruth = 0.85
-	if Figure5Claims(cells)[2].Verdict != Fails {
+	if Figure5Claims(cells)[2].Verdict != report.Fails {
 		t.Error("a truth outside the bounds in 1 of 3 splits passes")
 	}
 	cells[0].AUPR = Interval{0.7, 0.75}
-	if Figure5Claims(cells)[3].Verdict != Fails {
+	if Figure5Claims(cells)[3].Verdict != report.Fails {
 		t.Error("narrower PR bounds pass")
 	}
 }

@@ -9,40 +9,6 @@ import (
 	"github.com/pueval/pueval/report"
 )
 
-// Verdict and its values are the report core's (aliases keep the checks
-// short).
-type Verdict = report.Verdict
-
-const (
-	NotChecked = report.NotChecked
-	Holds      = report.Holds
-	Fails      = report.Fails
-)
-
-func verdict(ok bool) Verdict { return report.VerdictOf(ok) }
-
-// Claim is one of the paper's claims checked on the records.
-type Claim struct {
-	Item    string // where the paper makes it: "Fig. 2", "App. (a)", ...
-	Text    string // what the paper says
-	Verdict Verdict
-	Detail  string // the numbers behind the verdict, or why it was not checked
-}
-
-// String is the claim's line: "Item: Text: verdict (Detail)".
-func (c Claim) String() string {
-	s := fmt.Sprintf("%s: %s: %s", c.Item, c.Text, c.Verdict)
-	if c.Detail != "" {
-		s += " (" + c.Detail + ")"
-	}
-	return s
-}
-
-// unchecked is a claim the records cannot check, with the reason.
-func unchecked(item, text, why string) Claim {
-	return Claim{Item: item, Text: text, Verdict: NotChecked, Detail: why}
-}
-
 // absence says why a data set has no records: the manifest's reason when the
 // run could not use it, else that no ok record holds it.
 func absence(in report.Input, ds string) string {
@@ -53,36 +19,15 @@ func absence(in report.Input, ds string) string {
 }
 
 // claimsMarkdown is claims.md: one line per claim.
-func claimsMarkdown(claims []Claim, missing map[string]string) string {
-	var b strings.Builder
-	b.WriteString("# Claims of Claesen et al. 2015, checked on these records\n\n")
-	for _, c := range claims {
-		b.WriteString("- " + c.String() + "\n")
-	}
-	b.WriteString(report.MissingMarkdown(missing))
-	return b.String()
-}
-
-// claimsHTML is the claims as an HTML list.
-func claimsHTML(claims []Claim) string {
-	var b strings.Builder
-	b.WriteString("<ul>\n")
-	for _, c := range claims {
-		cls := ""
-		if c.Verdict == Fails {
-			cls = ` class="note"`
-		}
-		fmt.Fprintf(&b, "<li%s>%s</li>\n", cls, html.EscapeString(c.String()))
-	}
-	b.WriteString("</ul>\n")
-	return b.String()
+func claimsMarkdown(claims []report.Claim, missing map[string]string) string {
+	return report.ClaimsMarkdown("Claims of Claesen et al. 2015, checked on these records", "", claims, report.Claim.String, missing)
 }
 
 // section collects one item's HTML, files and claims.
 type section struct {
 	dir    string
 	h      strings.Builder
-	claims []Claim
+	claims []report.Claim
 }
 
 // heading starts the item.
@@ -119,16 +64,16 @@ func (s *section) figure(f report.Figure, caption string) error {
 }
 
 // claimList adds the item's claims, as a list, to its HTML and to the report's.
-func (s *section) claimList(cs ...Claim) {
+func (s *section) claimList(cs ...report.Claim) {
 	s.claims = append(s.claims, cs...)
-	s.h.WriteString("<p>Claims checked:</p>\n" + claimsHTML(cs))
+	s.h.WriteString("<p>Claims checked:</p>\n" + report.ClaimsHTML(cs, report.Claim.String))
 }
 
 // noRecords is a record-less item: a note and its claims unchecked.
-func (s *section) noRecords(why string, cs ...Claim) {
+func (s *section) noRecords(why string, cs ...report.Claim) {
 	s.para(why+": this item is not drawn.", true)
 	for i := range cs {
-		cs[i].Verdict, cs[i].Detail = NotChecked, why
+		cs[i].Verdict, cs[i].Detail = report.NotChecked, why
 	}
 	s.claimList(cs...)
 }

@@ -122,17 +122,17 @@ const MinCoverage = 0.9
 
 // Figure2Claims checks that the mean width decreases strictly in |P_L| and
 // that the coverage is at least MinCoverage at every |P_L|.
-func Figure2Claims(rows []Fig2Row) []Claim {
-	width := Claim{Item: "Fig. 2", Text: "the mean width of the AUC bounds decreases strictly as |P_L| grows"}
-	cover := Claim{Item: "Fig. 2", Text: fmt.Sprintf("the bounds contain the true AUC in at least %.0f %% of the repeats at every |P_L|", 100*MinCoverage)}
+func Figure2Claims(rows []Fig2Row) []report.Claim {
+	width := report.Claim{Item: "Fig. 2", Test: "the mean width of the AUC bounds decreases strictly as |P_L| grows"}
+	cover := report.Claim{Item: "Fig. 2", Test: fmt.Sprintf("the bounds contain the true AUC in at least %.0f %% of the repeats at every |P_L|", 100*MinCoverage)}
 	if len(rows) < 2 {
 		why := fmt.Sprintf("%d value(s) of |P_L| in the records; two are needed", len(rows))
 		width.Detail, cover.Detail = why, why
 		if len(rows) == 1 {
-			cover.Verdict = verdict(rows[0].Coverage >= MinCoverage)
+			cover.Verdict = report.VerdictOf(rows[0].Coverage >= MinCoverage)
 			cover.Detail = fmt.Sprintf("|P_L| %d: %.1f %%", rows[0].Labeled, 100*rows[0].Coverage)
 		}
-		return []Claim{width, cover}
+		return []report.Claim{width, cover}
 	}
 	var ws, cs []string
 	strict, worst := true, 0
@@ -146,10 +146,10 @@ func Figure2Claims(rows []Fig2Row) []Claim {
 			worst = i
 		}
 	}
-	width.Verdict, width.Detail = verdict(strict), "mean widths by |P_L|: "+strings.Join(ws, ", ")
-	cover.Verdict = verdict(rows[worst].Coverage >= MinCoverage)
+	width.Verdict, width.Detail = report.VerdictOf(strict), "mean widths by |P_L|: "+strings.Join(ws, ", ")
+	cover.Verdict = report.VerdictOf(rows[worst].Coverage >= MinCoverage)
 	cover.Detail = fmt.Sprintf("lowest %.1f %% at |P_L| %d; by |P_L|: %s", 100*rows[worst].Coverage, rows[worst].Labeled, strings.Join(cs, ", "))
-	return []Claim{width, cover}
+	return []report.Claim{width, cover}
 }
 
 // writeFigure2 adds Figure 2's section.

@@ -86,9 +86,9 @@ func Figure3Table(rows []Fig3Row) report.Table {
 // bounds, above raises both; how many repeats agree is in the detail) and
 // that beta-hat = 0 underestimates the true AUC (its upper bound, which
 // equals its lower one, lies below the truth).
-func Figure3Claims(rows []Fig3Row) []Claim {
-	lemma := Claim{Item: "Fig. 3 (Lemma 4)", Text: "beta-hat < beta lowers both AUC bounds, beta-hat > beta raises both"}
-	zero := Claim{Item: "Fig. 3", Text: "beta-hat = 0 (unlabeled as negative) underestimates the true AUC"}
+func Figure3Claims(rows []Fig3Row) []report.Claim {
+	lemma := report.Claim{Item: "Fig. 3 (Lemma 4)", Test: "beta-hat < beta lowers both AUC bounds, beta-hat > beta raises both"}
+	zero := report.Claim{Item: "Fig. 3", Test: "beta-hat = 0 (unlabeled as negative) underestimates the true AUC"}
 	var ref *Fig3Row
 	for i := range rows {
 		if rows[i].Multiple == 1 {
@@ -113,18 +113,18 @@ func Figure3Claims(rows []Fig3Row) []Claim {
 		if n == 0 {
 			lemma.Detail = "only the true beta in the records"
 		} else {
-			lemma.Verdict = verdict(ok)
+			lemma.Verdict = report.VerdictOf(ok)
 			lemma.Detail = "mean change from beta-hat = beta: " + strings.Join(parts, "; ")
 		}
 	}
 	zero.Detail = "no bounds at beta-hat = 0 in the records"
 	for _, r := range rows {
 		if r.Multiple == 0 {
-			zero.Verdict = verdict(r.Upper < r.Truth)
+			zero.Verdict = report.VerdictOf(r.Upper < r.Truth)
 			zero.Detail = fmt.Sprintf("mean AUC at beta-hat 0: %s against the true %s; below the truth in %d/%d repeats", f3(r.Upper), f3(r.Truth), r.Under, r.Runs)
 		}
 	}
-	return []Claim{lemma, zero}
+	return []report.Claim{lemma, zero}
 }
 
 // Figure3Charts are the lower and the upper ROC curves of one record per

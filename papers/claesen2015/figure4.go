@@ -159,21 +159,27 @@ func ahead(diff float64) string {
 // unpublished) and the specification's finding that the point estimates'
 // order can change only where the clamp binds, the affine values keeping
 // one order.
-func Figure4Claims(cs []Fig4Compare) []Claim {
-	sign := Claim{Item: "Fig. 4", Text: "model 2 has the larger AUROC at beta-hat 0, model 1 at beta-hat 0.1 (the paper's sign pattern)"}
-	flip := Claim{Item: "Fig. 4", Text: "the order of the point estimates changes with beta-hat only where the clamp binds; the affine values keep one order"}
+func Figure4Claims(cs []Fig4Compare) []report.Claim {
+	sign := report.Claim{Item: "Fig. 4", Test: "model 2 has the larger AUROC at beta-hat 0, model 1 at beta-hat 0.1 (the paper's sign pattern)"}
+	flip := report.Claim{Item: "Fig. 4", Test: "the order of the point estimates changes with beta-hat only where the clamp binds; the affine values keep one order"}
 	if len(cs) == 0 {
 		sign.Detail, flip.Detail = "no point estimates of both models in the records", "no point estimates of both models in the records"
-		return []Claim{sign, flip}
+		return []report.Claim{sign, flip}
 	}
 	c0, ok0 := atBetaHat(cs, 0)
 	c1, ok1 := atBetaHat(cs, 0.1)
 	if ok0 && ok1 {
-		sign.Verdict = verdict(c0.PointDiff < 0 && c1.PointDiff > 0)
+		sign.Verdict = report.VerdictOf(c0.PointDiff < 0 && c1.PointDiff > 0)
 		sign.Detail = fmt.Sprintf("ours: beta-hat 0: model 1 %s, model 2 %s (%s ahead); beta-hat 0.1: model 1 %s, model 2 %s (%s ahead)",
 			f3(c0.M1.Point), f3(c0.M2.Point), ahead(c0.PointDiff), f3(c1.M1.Point), f3(c1.M2.Point), ahead(c1.PointDiff))
 	} else {
 		sign.Detail = "the records lack beta-hat 0 or 0.1 for both models"
+	}
+	if len(cs) < 2 {
+		// One beta-hat: no order to compare across beta-hats, so "no flip"
+		// would be vacuous.
+		flip.Detail = fmt.Sprintf("one beta-hat (%s) with point estimates of both models; two are needed", f3(cs[0].BetaHat))
+		return []report.Claim{sign, flip}
 	}
 	ref := cs[0]
 	ok, affineOK := true, true
@@ -190,7 +196,7 @@ func Figure4Claims(cs []Fig4Compare) []Claim {
 		flips = append(flips, fmt.Sprintf("at beta-hat %s (%sx) %s is ahead (point difference %+.4f, affine difference %+.4f); point - affine: model 1 %+.4f, model 2 %+.4f (tolerance %.1e): the clamp %s",
 			f3(c.BetaHat), g(c.Multiple), ahead(c.PointDiff), c.PointDiff, c.AffineDiff, c.M1.Gap(), c.M2.Gap(), math.Max(c.M1.Tolerance, c.M2.Tolerance), bindText(binds)))
 	}
-	flip.Verdict = verdict(ok && affineOK)
+	flip.Verdict = report.VerdictOf(ok && affineOK)
 	if len(flips) == 0 {
 		flip.Detail = fmt.Sprintf("no flip: %s is ahead at every beta-hat from %s to %s (point differences %+.4f to %+.4f)",
 			ahead(ref.PointDiff), f3(cs[0].BetaHat), f3(cs[len(cs)-1].BetaHat), minDiff(cs), maxDiff(cs))
@@ -200,7 +206,7 @@ func Figure4Claims(cs []Fig4Compare) []Claim {
 	if !affineOK {
 		flip.Detail += "; the affine values change order too"
 	}
-	return []Claim{sign, flip}
+	return []report.Claim{sign, flip}
 }
 
 func bindText(b bool) string {

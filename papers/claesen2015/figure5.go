@@ -113,23 +113,30 @@ const MinDKWCoverage = 0.99
 // Figure5Claims checks, over the covtype cells: the two band claims above;
 // the bootstrap bounds at the true beta contain the true AUC in at least
 // MinCoverage of the cells; the AUPR bounds are wider than the AUC bounds in
-// every cell.
-func Figure5Claims(cells []Fig5Cell) []Claim {
-	band := Claim{Item: "Fig. 5", Text: fmt.Sprintf("the 95 %% bootstrap band contains the rank CDF of the latent positives (a pointwise band: at >= %.0f %% of the cut-offs in the median split of each known-positive fraction)", 100*MinCoverage)}
-	dkw := Claim{Item: "Fig. 5", Text: fmt.Sprintf("the 95 %% DKW band (simultaneous) contains it at >= %.0f %% of the cut-offs in every split", 100*MinDKWCoverage)}
-	contain := Claim{Item: "Fig. 5", Text: fmt.Sprintf("the ROC bounds at beta-hat = beta contain the true AUC (in >= %.0f %% of the splits)", 100*MinCoverage)}
-	wider := Claim{Item: "Fig. 5", Text: "the PR bounds are wider than the ROC bounds (AUPR width > AUC width, every split)"}
+// every cell. A cell lacking the values a claim compares is left out of
+// that claim's count (and of "every cell" it leaves the claim unchecked,
+// unless another cell refutes it).
+func Figure5Claims(cells []Fig5Cell) []report.Claim {
+	band := report.Claim{Item: "Fig. 5", Test: fmt.Sprintf("the 95 %% bootstrap band contains the rank CDF of the latent positives (a pointwise band: at >= %.0f %% of the cut-offs in the median split of each known-positive fraction)", 100*MinCoverage)}
+	dkw := report.Claim{Item: "Fig. 5", Test: fmt.Sprintf("the 95 %% DKW band (simultaneous) contains it at >= %.0f %% of the cut-offs in every split", 100*MinDKWCoverage)}
+	contain := report.Claim{Item: "Fig. 5", Test: fmt.Sprintf("the ROC bounds at beta-hat = beta contain the true AUC (in >= %.0f %% of the splits)", 100*MinCoverage)}
+	wider := report.Claim{Item: "Fig. 5", Test: "the PR bounds are wider than the ROC bounds (AUPR width > AUC width, every split)"}
 	if len(cells) == 0 {
-		return []Claim{band, dkw, contain, wider}
+		return []report.Claim{band, dkw, contain, wider}
 	}
+	fig5BandClaims(cells, &band, &dkw)
+	fig5ContainClaim(cells, &contain)
+	fig5WiderClaim(cells, &wider)
+	return []report.Claim{band, dkw, contain, wider}
+}
+
+// fig5BandClaims checks the bootstrap band on the median split of each
+// known-positive fraction and the DKW band on every split.
+func fig5BandClaims(cells []Fig5Cell, band, dkw *report.Claim) {
 	var kps []float64
 	byKP := map[float64][]float64{}
 	var dkws []float64
-	var outside, narrower []string
-	nIn, nInterval, nWider := 0, 0, 0
-	var aucW, auprW []float64
 	for _, c := range cells {
-		name := fmt.Sprintf("kp %s repeat %d", g(c.KP), c.Repeat)
 		if !math.IsNaN(c.Coverage) {
 			if _, seen := byKP[c.KP]; !seen {
 				kps = append(kps, c.KP)
@@ -138,20 +145,6 @@ func Figure5Claims(cells []Fig5Cell) []Claim {
 		}
 		if !math.IsNaN(c.DKWCoverage) {
 			dkws = append(dkws, c.DKWCoverage)
-		}
-		if c.AUC.Contains(c.AUCTruth) {
-			nIn++
-		} else {
-			outside = append(outside, fmt.Sprintf("%s: [%s, %s] vs %s", name, f3(c.AUC.Lower), f3(c.AUC.Upper), f3(c.AUCTruth)))
-		}
-		if c.AUCInterval.Contains(c.AUCTruth) {
-			nInterval++
-		}
-		aucW, auprW = append(aucW, c.AUC.Width()), append(auprW, c.AUPR.Width())
-		if c.AUPR.Width() > c.AUC.Width() {
-			nWider++
-		} else {
-			narrower = append(narrower, name)
 		}
 	}
 	if len(kps) == 0 {
@@ -165,26 +158,81 @@ func Figure5Claims(cells []Fig5Cell) []Claim {
 			ok = ok && q[1] >= MinCoverage
 			parts = append(parts, fmt.Sprintf("kp %s: median %.1f %%, mean %.1f %%, lowest %.1f %% over %d splits", g(kp), 100*q[1], 100*mean(covs), 100*q[0], len(covs)))
 		}
-		band.Verdict, band.Detail = verdict(ok), "share of the cut-offs inside the band: "+strings.Join(parts, "; ")
+		band.Verdict, band.Detail = report.VerdictOf(ok), "share of the cut-offs inside the band: "+strings.Join(parts, "; ")
 	}
 	if len(dkws) == 0 {
 		dkw.Detail = "the records hold no rank-cdf dkw-coverage"
-	} else {
-		q := percentiles(dkws, 0, 0.5)
-		dkw.Verdict = verdict(q[0] >= MinDKWCoverage)
-		dkw.Detail = fmt.Sprintf("lowest %.2f %%, median %.2f %% over %d splits; inside at every cut-off in %d", 100*q[0], 100*q[1], len(dkws), countAtLeast(dkws, 1))
+		return
 	}
-	contain.Verdict = verdict(float64(nIn) >= MinCoverage*float64(len(cells)))
-	contain.Detail = fmt.Sprintf("%d/%d splits (the interval bounds: %d/%d)", nIn, len(cells), nInterval, len(cells))
+	q := percentiles(dkws, 0, 0.5)
+	below := len(dkws) - countAtLeast(dkws, MinDKWCoverage)
+	dkw.Verdict = report.VerdictOver(len(dkws)-below, below, len(cells)-len(dkws))
+	dkw.Detail = fmt.Sprintf("lowest %.2f %%, median %.2f %% over %d splits; inside at every cut-off in %d", 100*q[0], 100*q[1], len(dkws), countAtLeast(dkws, 1))
+	if n := len(cells) - len(dkws); n > 0 {
+		dkw.Detail += fmt.Sprintf("; %d split(s) without dkw-coverage", n)
+	}
+}
+
+// fig5ContainClaim checks the share of the splits whose bounds at the true
+// beta contain the true AUC, over the splits that hold both.
+func fig5ContainClaim(cells []Fig5Cell, contain *report.Claim) {
+	n, nIn, nInterval := 0, 0, 0
+	var outside []string
+	for _, c := range cells {
+		if math.IsNaN(c.AUC.Width()) || math.IsNaN(c.AUCTruth) {
+			continue
+		}
+		n++
+		if c.AUC.Contains(c.AUCTruth) {
+			nIn++
+		} else {
+			outside = append(outside, fmt.Sprintf("kp %s repeat %d: [%s, %s] vs %s", g(c.KP), c.Repeat, f3(c.AUC.Lower), f3(c.AUC.Upper), f3(c.AUCTruth)))
+		}
+		if c.AUCInterval.Contains(c.AUCTruth) {
+			nInterval++
+		}
+	}
+	if n == 0 {
+		contain.Detail = "the records hold no AUC bounds at beta-hat = beta with the true AUC"
+		return
+	}
+	contain.Verdict = report.VerdictOf(float64(nIn) >= MinCoverage*float64(n))
+	contain.Detail = fmt.Sprintf("%d/%d splits (the interval bounds: %d/%d)", nIn, n, nInterval, n)
 	if len(outside) > 0 {
 		contain.Detail += "; outside: " + strings.Join(outside, ", ")
 	}
-	wider.Verdict = verdict(nWider == len(cells))
-	wider.Detail = fmt.Sprintf("%d/%d splits; mean width AUPR %s, AUC %s", nWider, len(cells), f3(mean(auprW)), f3(mean(aucW)))
+}
+
+// fig5WiderClaim checks that the AUPR bounds are wider than the AUC bounds
+// in every split that holds both.
+func fig5WiderClaim(cells []Fig5Cell, wider *report.Claim) {
+	nWider, missing := 0, 0
+	var narrower []string
+	var aucW, auprW []float64
+	for _, c := range cells {
+		if math.IsNaN(c.AUC.Width()) || math.IsNaN(c.AUPR.Width()) {
+			missing++
+			continue
+		}
+		aucW, auprW = append(aucW, c.AUC.Width()), append(auprW, c.AUPR.Width())
+		if c.AUPR.Width() > c.AUC.Width() {
+			nWider++
+		} else {
+			narrower = append(narrower, fmt.Sprintf("kp %s repeat %d", g(c.KP), c.Repeat))
+		}
+	}
+	if len(aucW) == 0 {
+		wider.Detail = "the records hold no AUC and AUPR bounds at beta-hat = beta"
+		return
+	}
+	wider.Verdict = report.VerdictOver(nWider, len(narrower), missing)
+	wider.Detail = fmt.Sprintf("%d/%d splits; mean width AUPR %s, AUC %s", nWider, len(aucW), f3(mean(auprW)), f3(mean(aucW)))
 	if len(narrower) > 0 {
 		wider.Detail += "; not in: " + strings.Join(narrower, ", ")
 	}
-	return []Claim{band, dkw, contain, wider}
+	if missing > 0 {
+		wider.Detail += fmt.Sprintf("; %d split(s) without both bounds", missing)
+	}
 }
 
 // countAtLeast counts the xs >= t.

@@ -45,18 +45,7 @@ func Write(dir string, in report.Input) (string, error) {
 	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(claimsMarkdown(s.claims, in.Manifest.Unavailable))); err != nil {
 		return "", err
 	}
-	var held, failed, open int
-	for _, c := range s.claims {
-		switch c.Verdict {
-		case Holds:
-			held++
-		case Fails:
-			failed++
-		default:
-			open++
-		}
-	}
-	fmt.Fprintf(&h, "<h3>All claims</h3>\n<p>%d hold, %d do not, %d could not be checked on these records. <a href=\"claims.md\">claims.md</a></p>\n%s",
-		held, failed, open, claimsHTML(s.claims))
+	fmt.Fprintf(&h, "<h3>All claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n%s",
+		report.ClaimsSummary(s.claims), report.ClaimsHTML(s.claims, report.Claim.String))
 	return h.String(), nil
 }

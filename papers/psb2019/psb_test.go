@@ -54,7 +54,7 @@ func TestAggregateByHand(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	claims := Claims(rows)
+	claims := ClaimLines(Claims(rows))
 	if len(claims) != 4 || !strings.Contains(claims[0], "overestimates") || !strings.Contains(claims[0], ": holds") ||
 		!strings.Contains(claims[1], "underestimates") || strings.Contains(claims[1], "NOT") {
 		t.Errorf("claims %q", claims)

@@ -502,7 +502,7 @@ func craft(change func(p *Point)) Analysis {
 
 func TestClaims(t *testing.T) {
 	for _, c := range Claims(craft(nil)) {
-		if c.Verdict != Holds {
+		if c.Verdict != report.Holds {
 			t.Errorf("crafted to hold: %s", c)
 		}
 	}
@@ -545,14 +545,14 @@ func TestClaims(t *testing.T) {
 		},
 	} {
 		for _, c := range Claims(craft(change)) {
-			if (c.N == n) != (c.Verdict == Fails) {
+			if (c.N == n) != (c.Verdict == report.Fails) {
 				t.Errorf("change for claim %d: %s", n, c)
 			}
 		}
 	}
 	a := craft(nil)
 	a.SD["auc"] = 0.01
-	if c := Claims(a)[5]; c.N != 6 || c.Verdict != Fails || !strings.Contains(c.Detail, "MI 0.060, the smallest other AUC 0.010") {
+	if c := Claims(a)[5]; c.N != 6 || c.Verdict != report.Fails || !strings.Contains(c.Detail, "MI 0.060, the smallest other AUC 0.010") {
 		t.Errorf("claim 6: %s", c)
 	}
 	// The numbers behind the verdicts.
@@ -572,7 +572,7 @@ func TestClaims(t *testing.T) {
 		}
 	}
 	for _, c := range Claims(Analysis{}) {
-		if c.Verdict != NotChecked {
+		if c.Verdict != report.NotChecked {
 			t.Errorf("no records: %s", c)
 		}
 	}
@@ -586,11 +586,11 @@ func TestClaims(t *testing.T) {
 	})
 	a.FoldMeans = &fm
 	claims = Claims(a)
-	if c := claims[2]; c.Verdict != Holds || !strings.HasSuffix(c.Detail, "PULP 0.890, L&L 0.820 (difference +0.070) [fold means: PULP 0.890, L&L 0.910 (difference -0.020); the test does NOT hold on them]") {
+	if c := claims[2]; c.Verdict != report.Holds || !strings.HasSuffix(c.Detail, "PULP 0.890, L&L 0.820 (difference +0.070) [fold means: PULP 0.890, L&L 0.910 (difference -0.020); the test does NOT hold on them]") {
 		t.Errorf("claim 3 with fold means: %s", c)
 	}
 	for _, c := range claims {
-		if has := strings.Contains(c.Detail, "[fold means: "); has != (c.N <= 5) || c.Verdict != Holds {
+		if has := strings.Contains(c.Detail, "[fold means: "); has != (c.N <= 5) || c.Verdict != report.Holds {
 			t.Errorf("claim %d: fold-mean bracket %v, verdict %s: %s", c.N, has, c.Verdict, c)
 		}
 	}
@@ -600,7 +600,7 @@ func TestClaims(t *testing.T) {
 		}
 	})
 	b.FoldMeans = &fm
-	if c := Claims(b)[0]; c.Verdict != Fails || !strings.HasSuffix(c.Detail, "; the test holds on them]") {
+	if c := Claims(b)[0]; c.Verdict != report.Fails || !strings.HasSuffix(c.Detail, "; the test holds on them]") {
 		t.Errorf("claim 1 with fold means: %s", c)
 	}
 }

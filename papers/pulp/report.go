@@ -118,36 +118,29 @@ func Write(dir string, in report.Input) (string, error) {
 		md.WriteString("## Figure 2\n\n![Figure 2](fig2.png)\n\n" + caption + " Files: fig2.png, fig2.pdf, fig2.svg; numbers: fig2.csv, fig2.md; over the fold means: fig2-foldmeans.csv.\n\n")
 	}
 
-	claims := Claims(a)
-	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(ClaimsMarkdown(claims, len(a.Points) > 0, in.Manifest.Unavailable))); err != nil {
+	if err := writeClaims(dir, a, in, &h, &md); err != nil {
 		return "", err
 	}
-	var held, failed, open int
-	for _, c := range claims {
-		switch c.Verdict {
-		case Holds:
-			held++
-		case Fails:
-			failed++
-		default:
-			open++
-		}
-	}
-	summary := fmt.Sprintf("%d hold, %d do not, %d could not be checked on these records.", held, failed, open)
-	if len(a.Points) > 0 {
-		summary += " " + FoldMeansClaimsNote
-	}
-	fmt.Fprintf(&h, "<h3>Claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n<ul>\n", html.EscapeString(summary))
-	md.WriteString("## Claims\n\n" + summary + "\n\n")
-	for _, c := range claims {
-		fmt.Fprintf(&h, "<li>%s</li>\n", html.EscapeString(c.String()))
-		md.WriteString("- " + c.String() + "\n")
-	}
-	h.WriteString("</ul>\n")
 	if err := report.WriteFile(filepath.Join(dir, "index.md"), []byte(md.String())); err != nil {
 		return "", err
 	}
 	return h.String(), nil
+}
+
+// writeClaims writes claims.md and adds the claims, with the count of
+// their verdicts, to the HTML and to index.md.
+func writeClaims(dir string, a Analysis, in report.Input, h, md *strings.Builder) error {
+	claims := Claims(a)
+	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(ClaimsMarkdown(claims, len(a.Points) > 0, in.Manifest.Unavailable))); err != nil {
+		return err
+	}
+	summary := report.ClaimsSummary(claims)
+	if len(a.Points) > 0 {
+		summary += " " + FoldMeansClaimsNote
+	}
+	fmt.Fprintf(h, "<h3>Claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n%s", html.EscapeString(summary), report.ClaimsHTML(claims, report.Claim.String))
+	md.WriteString("## Claims\n\n" + summary + "\n\n" + report.ClaimsList(claims, report.Claim.String))
+	return nil
 }
 
 // Inventory describes the records: counts, the problems, classifiers and
@@ -212,15 +205,10 @@ func oneLine(s string) string {
 // ClaimsMarkdown is claims.md: the caveat, what the brackets of claims 1-5
 // are (foldMeans: the claims were checked on records with points, so they
 // have them), and one line per claim.
-func ClaimsMarkdown(claims []Claim, foldMeans bool, missing map[string]string) string {
-	var b strings.Builder
-	b.WriteString("# Claims of the PULP paper, checked on these records\n\n" + Caveat + "\n\n")
+func ClaimsMarkdown(claims []report.Claim, foldMeans bool, missing map[string]string) string {
+	intro := Caveat + "\n\n"
 	if foldMeans {
-		b.WriteString(FoldMeansClaimsNote + "\n\n")
+		intro += FoldMeansClaimsNote + "\n\n"
 	}
-	for _, c := range claims {
-		b.WriteString("- " + c.String() + "\n")
-	}
-	b.WriteString(report.MissingMarkdown(missing))
-	return b.String()
+	return report.ClaimsMarkdown("Claims of the PULP paper, checked on these records", intro, claims, report.Claim.String, missing)
 }
