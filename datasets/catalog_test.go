@@ -84,7 +84,7 @@ func TestProjectCatalog(t *testing.T) {
 	}
 	// PSB 2019 section 3.2 lists 14 data sets (activity recognition as two);
 	// the catalog adds the two setups' earlier rule (lying positive), kept
-	// for comparison and not run by configs/psb2019.yaml.
+	// for comparison and not run by papers/psb2019/psb2019.yaml.
 	psb := []string{"mushroom", "covertype", "activity-s1", "activity-s1-lying", "activity-s2", "activity-s2-lying", "epileptic",
 		"hapt", "thyroid", "anuran", "wilt", "abalone", "hiv", "splice", "parkinsons", "casp"}
 	if got := cat.ForPaper("psb2019"); !slices.Equal(got, psb) {

@@ -131,8 +131,24 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 
-	// Load every data set first: it fills the manifest's fingerprints and
-	// turns an unavailable data set into one clear message, not a failed cell each.
+	man := r.newManifest(start)
+	todo, err := r.loadData(ctx, cells, store, &sum, &man)
+	if err != nil {
+		return sum, err
+	}
+	if err := results.WriteManifest(outDir, man); err != nil {
+		return sum, err
+	}
+	prog := NewProgress(r.Log, len(cells)-countUnavailable(cells, sum.Unavailable), sum.Skipped)
+	storeErr := r.runCells(ctx, stop, todo, store, &sum, prog)
+	sum.Trained, sum.CacheHits = int(r.trained.Load()), int(r.cacheHits.Load())
+	sum.Duration = time.Since(start)
+	return sum, r.finish(ctx, cells, store, outDir, &sum, &man, storeErr)
+}
+
+// newManifest is the manifest of a run starting now: the config, the code,
+// the machine and the plug-ins; the data, counts and end come later.
+func (r *Runner) newManifest(start time.Time) results.Manifest {
 	cfg := r.Config
 	man := results.Manifest{Experiment: cfg.Experiment, Config: cfg.Source, ConfigHash: cfg.Hash, ConfigKey: cfg.KeyHash(),
 		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: cfg.KernelName(),
@@ -154,6 +170,14 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 			}
 		}
 	}
+	return man
+}
+
+// loadData loads every data set of the cells first: it fills the
+// manifest's fingerprints and turns an unavailable data set into one clear
+// message, not a failed cell each. It returns the cells the store does not
+// hold yet.
+func (r *Runner) loadData(ctx context.Context, cells []Cell, store *results.Store, sum *Summary, man *results.Manifest) ([]Cell, error) {
 	var todo []Cell
 	for _, c := range cells {
 		name := c.Dataset.Name
@@ -174,7 +198,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 					fmt.Fprintf(r.Log, "pueval: skipping data set %s: %v\n", name, err)
 					continue
 				}
-				return sum, fmt.Errorf("data set %s: %w", name, err)
+				return nil, fmt.Errorf("data set %s: %w", name, err)
 			}
 			for _, w := range d.Warnings {
 				fmt.Fprintf(r.Log, "pueval: data set %s: %s\n", name, w)
@@ -191,11 +215,13 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	}
 	man.Unavailable = sum.Unavailable
 	man.Cells = len(cells)
-	if err := results.WriteManifest(outDir, man); err != nil {
-		return sum, err
-	}
+	return todo, nil
+}
 
-	prog := NewProgress(r.Log, len(cells)-countUnavailable(cells, sum.Unavailable), sum.Skipped)
+// runCells runs the cells on r.Workers workers and appends their records.
+// It returns the first error writing a record (after which stop has
+// cancelled the cells in flight).
+func (r *Runner) runCells(ctx context.Context, stop context.CancelCauseFunc, todo []Cell, store *results.Store, sum *Summary, prog *Progress) error {
 	// Repeat by repeat: every data set then finishes cells early, which
 	// keeps the ETA representative from the first minutes (Progress); the
 	// order changes no result (each cell's seed is its own) and the store
@@ -210,54 +236,13 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 		}
 	}
 	prog.Plan(left, prior)
-	workers := max(1, r.Workers)
+	w := &cellWorkers{r: r, stop: stop, store: store, sum: sum, prog: prog, seenFailure: map[string]bool{}}
 	jobs := make(chan Cell)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var storeErr error
-	seenFailure := map[string]bool{}
-	for range workers {
+	for range max(1, r.Workers) {
 		wg.Go(func() {
 			for c := range jobs {
-				var rec results.Record
-				var err error
-				// Profile samples carry the data set (pueval run --cpuprofile;
-				// go tool pprof -tagfocus dataset=bank).
-				began := time.Now()
-				pprof.Do(ctx, pprof.Labels("dataset", c.Dataset.Name), func(ctx context.Context) {
-					rec, err = r.runCell(ctx, c)
-				})
-				took := time.Since(began)
-				if err != nil && ctx.Err() != nil {
-					continue // interrupted: the cell is not finished, record nothing
-				}
-				if aerr := store.Append(rec); aerr != nil {
-					mu.Lock()
-					if storeErr == nil {
-						storeErr = aerr
-						stop(aerr)
-					}
-					mu.Unlock()
-					continue
-				}
-				mu.Lock()
-				sum.Ran++
-				if rec.Status == results.StatusFailed {
-					sum.Failed++
-					// One line per kind of failure: a data set whose every beta < 1 cell
-					// fails the same way should not flood the log.
-					kind := c.Dataset.Name + "\x00" + rec.Error
-					if !seenFailure[kind] {
-						seenFailure[kind] = true
-						prog.Message("pueval: cell %s failed: %s (further cells of %s failing the same way are counted, not shown)",
-							c.ID, rec.Error, c.Dataset.Name)
-					}
-				}
-				mu.Unlock()
-				// A cell whose classifier's scores came from the score cache
-				// (no Work) is not a fair sample of the cells left.
-				cached := r.trainsPerCell(r.data[c.Dataset.Name]) && rec.Work == nil && rec.Status != results.StatusFailed
-				prog.Finished(c.ID, c.Dataset.Name, took, rec.Status == results.StatusFailed, cached)
+				w.run(ctx, c)
 			}
 		})
 	}
@@ -271,38 +256,91 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	sum.Trained, sum.CacheHits = int(r.trained.Load()), int(r.cacheHits.Load())
-	sum.Duration = time.Since(start)
-	if storeErr != nil {
-		// The finished cells are in the file (a failed append cut its partial
-		// record): the manifest says how many, and a re-run continues.
-		for _, rec := range store.Records() {
-			if rec.Status == results.StatusOK {
-				man.Done++
-			} else {
-				man.Failed++
-			}
-		}
-		if err := results.WriteManifest(outDir, man); err != nil {
-			storeErr = errors.Join(storeErr, err)
-		}
-		return sum, fmt.Errorf("run stopped after %d cells: writing records: %w (the finished cells are kept; fix the cause and run the same command again to continue)",
-			sum.Skipped+sum.Ran, storeErr)
+	return w.storeErr
+}
+
+// cellWorkers is what the workers of runCells share.
+type cellWorkers struct {
+	r           *Runner
+	stop        context.CancelCauseFunc
+	store       *results.Store
+	sum         *Summary
+	prog        *Progress
+	mu          sync.Mutex
+	storeErr    error
+	seenFailure map[string]bool
+}
+
+// run runs one cell and appends its record; an interrupted cell records
+// nothing.
+func (w *cellWorkers) run(ctx context.Context, c Cell) {
+	var rec results.Record
+	var err error
+	// Profile samples carry the data set (pueval run --cpuprofile;
+	// go tool pprof -tagfocus dataset=bank).
+	began := time.Now()
+	pprof.Do(ctx, pprof.Labels("dataset", c.Dataset.Name), func(ctx context.Context) {
+		rec, err = w.r.runCell(ctx, c)
+	})
+	took := time.Since(began)
+	if err != nil && ctx.Err() != nil {
+		return // interrupted: the cell is not finished, record nothing
 	}
+	if aerr := w.store.Append(rec); aerr != nil {
+		w.mu.Lock()
+		if w.storeErr == nil {
+			w.storeErr = aerr
+			w.stop(aerr)
+		}
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Lock()
+	w.sum.Ran++
+	if rec.Status == results.StatusFailed {
+		w.sum.Failed++
+		// One line per kind of failure: a data set whose every beta < 1 cell
+		// fails the same way should not flood the log.
+		kind := c.Dataset.Name + "\x00" + rec.Error
+		if !w.seenFailure[kind] {
+			w.seenFailure[kind] = true
+			w.prog.Message("pueval: cell %s failed: %s (further cells of %s failing the same way are counted, not shown)",
+				c.ID, rec.Error, c.Dataset.Name)
+		}
+	}
+	w.mu.Unlock()
+	// A cell whose classifier's scores came from the score cache
+	// (no Work) is not a fair sample of the cells left.
+	cached := w.r.trainsPerCell(w.r.data[c.Dataset.Name]) && rec.Work == nil && rec.Status != results.StatusFailed
+	w.prog.Finished(c.ID, c.Dataset.Name, took, rec.Status == results.StatusFailed, cached)
+}
+
+// finish writes the manifest of a run that stopped (a record that could
+// not be written, an interruption) or ended, and on a finished run puts
+// the records in grid order.
+func (r *Runner) finish(ctx context.Context, cells []Cell, store *results.Store, outDir string, sum *Summary, man *results.Manifest, storeErr error) error {
+	// The finished cells are in the file (a failed append cut its partial
+	// record): the manifest says how many, and a re-run continues.
 	for _, rec := range store.Records() {
-		switch rec.Status {
-		case results.StatusOK:
+		if rec.Status == results.StatusOK {
 			man.Done++
-		default:
+		} else {
 			man.Failed++
 		}
 	}
+	if storeErr != nil {
+		if err := results.WriteManifest(outDir, *man); err != nil {
+			storeErr = errors.Join(storeErr, err)
+		}
+		return fmt.Errorf("run stopped after %d cells: writing records: %w (the finished cells are kept; fix the cause and run the same command again to continue)",
+			sum.Skipped+sum.Ran, storeErr)
+	}
 	if ctx.Err() != nil {
 		sum.Interrupted = true
-		if err := results.WriteManifest(outDir, man); err != nil {
-			return sum, err
+		if err := results.WriteManifest(outDir, *man); err != nil {
+			return err
 		}
-		return sum, fmt.Errorf("interrupted after %d of %d cells (finished cells are kept in %s; run the same command again to continue)",
+		return fmt.Errorf("interrupted after %d of %d cells (finished cells are kept in %s; run the same command again to continue)",
 			sum.Skipped+sum.Ran, len(cells), outDir)
 	}
 	order := make([]string, len(cells))
@@ -310,7 +348,7 @@ feed:
 		order[i] = c.ID
 	}
 	if err := store.Finalize(order); err != nil {
-		return sum, err
+		return err
 	}
 	done := time.Now().UTC()
 	man.Finished = &done
@@ -322,7 +360,7 @@ feed:
 			man.Traditional[e.name] = e.work
 		}
 	}
-	return sum, results.WriteManifest(outDir, man)
+	return results.WriteManifest(outDir, *man)
 }
 
 // checkOwner refuses to run into a results directory that holds the results
@@ -440,6 +478,14 @@ func derive(seed uint64, purpose string) *rand.Rand {
 	return rand.New(rand.NewPCG(hashSeed(seed, purpose, "1"), hashSeed(seed, purpose, "2")))
 }
 
+// trainsPerCell says whether each cell of data set d trains its own PU
+// classifier (labeled vs unlabeled; the record's Work describes it, absent
+// when the scores came from the score cache), rather than reading the data
+// set's given scores or only a model trained once per data set.
+func (r *Runner) trainsPerCell(d *Data) bool {
+	return d != nil && d.Scores == nil && (r.Config.Evaluate == EvaluatePU || r.needsPUScores())
+}
+
 // runCell computes one cell's record. It returns an error only when ctx was
 // cancelled; any other problem is a record with status failed.
 //
@@ -449,14 +495,6 @@ func derive(seed uint64, purpose string) *rand.Rand {
 // each estimator estimates (alpha, beta) from those scores (and the
 // features, for estimators that read them); each truth gives its scores;
 // each measure computes its metrics.
-// trainsPerCell says whether each cell of data set d trains its own PU
-// classifier (labeled vs unlabeled; the record's Work describes it, absent
-// when the scores came from the score cache), rather than reading the data
-// set's given scores or only a model trained once per data set.
-func (r *Runner) trainsPerCell(d *Data) bool {
-	return d != nil && d.Scores == nil && (r.Config.Evaluate == EvaluatePU || r.needsPUScores())
-}
-
 func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	t0 := time.Now()
 	rec := results.Record{Schema: results.SchemaVersion, Experiment: r.Config.Experiment, Cell: c.ID,
@@ -475,118 +513,25 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	if data == nil {
 		return fail(fmt.Errorf("data set %s is not loaded", c.Dataset.Name))
 	}
-
-	// 1. The PU split.
-	streams := CellStreams(&c)
-	split, err := r.protocol.Split(ctx, SplitInput{Data: data, Options: c.Dataset.Options, Cell: &c, Grid: &c.Dataset.Grid,
-		Rand: streams.Rand("split"), Streams: streams})
+	cr, err := r.split(ctx, &c, data, &rec)
 	if err != nil {
 		return fail(err)
 	}
-	rec.Sizes = results.Sizes{N: data.N(), D: data.D(), NPos: data.NPos(), Labeled: len(split.Labeled),
-		Unlabeled: len(split.Unlabeled), Negatives: len(split.Negatives)}
-	ps := pusplit.Split{Labeled: split.Labeled, Unlabeled: split.Unlabeled}
-	rec.Alpha, rec.Beta = ps.Alpha(data.Y), ps.Beta(data.Y)
-	if err := recovery.CheckPriors(rec.Alpha, rec.Beta); err != nil && r.measures[c.Dataset.Name].recovers {
-		// Fail before training: the recoveries would refuse these values.
-		return fail(trueRecoveryError(rec.Alpha, rec.Beta, err))
-	}
-	rows := append(append([]int{}, split.Labeled...), split.Unlabeled...)
-	nL := len(split.Labeled)
-	truth := make([]bool, len(rows))
-	for i, row := range rows {
-		truth[i] = data.Y[row]
-	}
-	cr := &CellRun{Cell: &c, Data: data, Split: split, Rows: rows, NL: nL, Y: truth,
-		Alpha: rec.Alpha, Beta: rec.Beta, Env: cellEnv{r: r, data: data, cell: &c}}
 	rec.Timings["split"] = time.Since(t0).Seconds()
-
-	// 2. Scores: of the PU classifier (labeled vs unlabeled, out of bag),
-	// which the estimators read and, under evaluate: pu, the measures; or a
-	// ranking's own.
 	t1 := time.Now()
-	var puScores []float64
-	if data.Scores != nil {
-		puScores = make([]float64, len(rows))
-		for i, row := range rows {
-			puScores[i] = data.Scores[row]
-		}
-	} else if r.trainsPerCell(data) {
-		clf := r.Config.classifierOf(&c)
-		var key string
-		if split.Folds == nil {
-			key, err = results.Key("pu-scores-v1", data.Fingerprint, split.Labeled, split.Unlabeled, clf.Key(), c.Seed)
-		} else {
-			// The protocol's folds: each row is scored by the model of the
-			// other folds (the key names them).
-			if err := checkFolds(split.Folds, len(rows)); err != nil {
-				return fail(fmt.Errorf("%s: %w", r.Config.Protocol.Name(), err))
-			}
-			key, err = results.Key("pu-scores-folds-v1", data.Fingerprint, split.Labeled, split.Unlabeled, split.Folds, clf.Key(), c.Seed)
-		}
-		if err != nil {
-			return fail(err)
-		}
-		pseudo := make([]bool, len(rows))
-		for i := range nL {
-			pseudo[i] = true
-		}
-		pprof.Do(ctx, pprof.Labels("stage", "classifier"), func(ctx context.Context) {
-			puScores, rec.Work, err = r.score(ctx, clf, key, data, rows, pseudo, split.Folds, hashSeed(c.Seed, "classifier"))
-		})
-		rec.Kernel = classifiers.KernelName(clf)
-		if err != nil {
-			return fail(fmt.Errorf("classifier: %w", err))
-		}
-	}
-	cr.Scores = puScores
-	if data.Scores == nil && r.Config.Evaluate == EvaluateSupervised {
-		all, err := r.supervised(ctx, data, &c)
-		if err != nil {
-			return fail(fmt.Errorf("supervised classifier: %w", err))
-		}
-		if target := c.Dataset.DegradeToAUC; target > 0 {
-			d, err := r.degradedSupervised(ctx, data, &c, target)
-			if err != nil {
-				return fail(fmt.Errorf("degrade_to_auc: %w", err))
-			}
-			if d.Warning != "" {
-				cr.Warn("%s", d.Warning)
-			}
-			all = d.Scores
-		}
-		cr.Scores = make([]float64, len(rows))
-		for i, row := range rows {
-			cr.Scores[i] = all[row]
-		}
-		rec.Kernel = classifiers.KernelName(r.Config.classifierOf(&c))
+	puScores, err := r.cellScores(ctx, cr, &rec)
+	if err != nil {
+		return fail(err)
 	}
 	rec.Timings["classifier"] = time.Since(t1).Seconds()
-
-	// 3. The class prior and noise estimates.
 	t2 := time.Now()
-	for _, e := range r.estimators {
-		te := time.Now()
-		est, err := r.estimate(ctx, e, cr, puScores)
-		rec.Timings["estimator:"+e.id] = time.Since(te).Seconds()
-		if err != nil {
-			if ctx.Err() != nil {
-				return fail(err)
-			}
-			cr.Warn("estimator %s: %v: its estimates are missing", e.id, err)
-			continue
-		}
-		if rec.Estimates == nil {
-			rec.Estimates = map[string]results.Estimate{}
-		}
-		rec.Estimates[e.id] = est
-		cr.Estimates = append(cr.Estimates, NamedEstimate{ID: e.id, Alpha: est.Alpha, Beta: est.Beta})
+	if err := r.estimates(ctx, cr, puScores, &rec); err != nil {
+		return fail(err)
 	}
 	rec.Timings["estimator"] = time.Since(t2).Seconds()
-
-	// 4. The truths' scores. The first cell of a data set trains the
-	// supervised model of the traditional truth (or waits for it): timed
-	// apart so that projections can leave it out.
+	// The first cell of a data set trains the supervised model of the
+	// traditional truth (or waits for it): timed apart so that projections
+	// can leave it out.
 	t3 := time.Now()
 	for _, t := range r.truths {
 		s, err := t.truth.Scores(ctx, cr)
@@ -596,10 +541,8 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 		cr.Truths = append(cr.Truths, TruthScores{ID: t.id, On: t.truth.On(), Scores: s})
 	}
 	rec.Timings["truths"] = time.Since(t3).Seconds()
-
-	// 5. The measures.
 	t4 := time.Now()
-	out := &Values{c: cr, m: map[string]map[string]float64{}}
+	out := NewValues(cr)
 	for _, m := range r.measures[c.Dataset.Name].list {
 		if err := m.Measure(ctx, cr, out); err != nil {
 			return fail(err)
@@ -610,6 +553,134 @@ func (r *Runner) runCell(ctx context.Context, c Cell) (results.Record, error) {
 	rec.Timings["metrics"] = time.Since(t4).Seconds()
 	rec.Timings["total"] = time.Since(t0).Seconds()
 	return rec, nil
+}
+
+// split draws the cell's PU split with the protocol and returns the cell
+// in the making; it fills the record's sizes and true alpha and beta.
+func (r *Runner) split(ctx context.Context, c *Cell, data *Data, rec *results.Record) (*CellRun, error) {
+	streams := CellStreams(c)
+	split, err := r.protocol.Split(ctx, SplitInput{Data: data, Options: c.Dataset.Options, Cell: c, Grid: &c.Dataset.Grid,
+		Rand: streams.Rand("split"), Streams: streams})
+	if err != nil {
+		return nil, err
+	}
+	rec.Sizes = results.Sizes{N: data.N(), D: data.D(), NPos: data.NPos(), Labeled: len(split.Labeled),
+		Unlabeled: len(split.Unlabeled), Negatives: len(split.Negatives)}
+	ps := pusplit.Split{Labeled: split.Labeled, Unlabeled: split.Unlabeled}
+	rec.Alpha, rec.Beta = ps.Alpha(data.Y), ps.Beta(data.Y)
+	if err := recovery.CheckPriors(rec.Alpha, rec.Beta); err != nil && r.measures[c.Dataset.Name].recovers {
+		// Fail before training: the recoveries would refuse these values.
+		return nil, trueRecoveryError(rec.Alpha, rec.Beta, err)
+	}
+	rows := append(append([]int{}, split.Labeled...), split.Unlabeled...)
+	truth := make([]bool, len(rows))
+	for i, row := range rows {
+		truth[i] = data.Y[row]
+	}
+	return &CellRun{Cell: c, Data: data, Split: split, Rows: rows, NL: len(split.Labeled), Y: truth,
+		Alpha: rec.Alpha, Beta: rec.Beta, Env: cellEnv{r: r, data: data, cell: c}}, nil
+}
+
+// cellScores sets the evaluated scores of the cell (cr.Scores): the PU
+// classifier's (labeled vs unlabeled, out of bag), a ranking's own, or
+// under evaluate: supervised the supervised model's (perhaps degraded). It
+// returns the scores the estimators read: the PU classifier's or the
+// ranking's (nil when no estimator reads scores).
+func (r *Runner) cellScores(ctx context.Context, cr *CellRun, rec *results.Record) ([]float64, error) {
+	data, c := cr.Data, cr.Cell
+	var puScores []float64
+	if data.Scores != nil {
+		puScores = make([]float64, len(cr.Rows))
+		for i, row := range cr.Rows {
+			puScores[i] = data.Scores[row]
+		}
+	} else if r.trainsPerCell(data) {
+		var err error
+		if puScores, err = r.puScores(ctx, cr, rec); err != nil {
+			return nil, err
+		}
+	}
+	cr.Scores = puScores
+	if data.Scores == nil && r.Config.Evaluate == EvaluateSupervised {
+		all, err := r.supervised(ctx, data, c)
+		if err != nil {
+			return nil, fmt.Errorf("supervised classifier: %w", err)
+		}
+		if target := c.Dataset.DegradeToAUC; target > 0 {
+			d, err := r.degradedSupervised(ctx, data, c, target)
+			if err != nil {
+				return nil, fmt.Errorf("degrade_to_auc: %w", err)
+			}
+			if d.Warning != "" {
+				cr.Warn("%s", d.Warning)
+			}
+			all = d.Scores
+		}
+		cr.Scores = make([]float64, len(cr.Rows))
+		for i, row := range cr.Rows {
+			cr.Scores[i] = all[row]
+		}
+		rec.Kernel = classifiers.KernelName(r.Config.classifierOf(c))
+	}
+	return puScores, nil
+}
+
+// puScores trains the cell's PU classifier (labeled vs unlabeled, out of
+// bag; on the protocol's folds when it has them) through the score cache.
+func (r *Runner) puScores(ctx context.Context, cr *CellRun, rec *results.Record) ([]float64, error) {
+	data, c, split := cr.Data, cr.Cell, cr.Split
+	clf := r.Config.classifierOf(c)
+	var key string
+	var err error
+	if split.Folds == nil {
+		key, err = results.Key("pu-scores-v1", data.Fingerprint, split.Labeled, split.Unlabeled, clf.Key(), c.Seed)
+	} else {
+		// The protocol's folds: each row is scored by the model of the
+		// other folds (the key names them).
+		if err := checkFolds(split.Folds, len(cr.Rows)); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Config.Protocol.Name(), err)
+		}
+		key, err = results.Key("pu-scores-folds-v1", data.Fingerprint, split.Labeled, split.Unlabeled, split.Folds, clf.Key(), c.Seed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	pseudo := make([]bool, len(cr.Rows))
+	for i := range cr.NL {
+		pseudo[i] = true
+	}
+	var scores []float64
+	pprof.Do(ctx, pprof.Labels("stage", "classifier"), func(ctx context.Context) {
+		scores, rec.Work, err = r.score(ctx, clf, key, data, cr.Rows, pseudo, split.Folds, hashSeed(c.Seed, "classifier"))
+	})
+	rec.Kernel = classifiers.KernelName(clf)
+	if err != nil {
+		return nil, fmt.Errorf("classifier: %w", err)
+	}
+	return scores, nil
+}
+
+// estimates runs the estimators; one that fails leaves its estimate out
+// with a warning. It returns an error only when ctx was cancelled.
+func (r *Runner) estimates(ctx context.Context, cr *CellRun, puScores []float64, rec *results.Record) error {
+	for _, e := range r.estimators {
+		te := time.Now()
+		est, err := r.estimate(ctx, e, cr, puScores)
+		rec.Timings["estimator:"+e.id] = time.Since(te).Seconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			cr.Warn("estimator %s: %v: its estimates are missing", e.id, err)
+			continue
+		}
+		if rec.Estimates == nil {
+			rec.Estimates = map[string]results.Estimate{}
+		}
+		rec.Estimates[e.id] = est
+		cr.Estimates = append(cr.Estimates, NamedEstimate{ID: e.id, Alpha: est.Alpha, Beta: est.Beta})
+	}
+	return nil
 }
 
 // needsPUScores reports whether an estimator reads scores (every estimator

@@ -30,7 +30,7 @@ func BenchmarkCell(b *testing.B) {
 }
 
 // BenchmarkAreas is what the auc and aucpr measures of the AAAI-2017 config
-// ask of one recovery (configs/aaai2017.yaml: both Outside modes, the AUC
+// ask of one recovery (papers/aaai2017/aaai2017.yaml: both Outside modes, the AUC
 // and the four PR readings): 1,000 labeled and 10,000 unlabeled scores,
 // ranked before the timer starts.
 func BenchmarkAreas(b *testing.B) {
