@@ -1,7 +1,7 @@
 # pueval: the set-up on a fresh machine is `make test` and `make reproduce-aaai2017`.
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -X main.version=$(VERSION)
+LDFLAGS := -X github.com/pueval/pueval/cli.version=$(VERSION)
 BIN     := bin/pueval
 JOBS    ?= 2
 
@@ -34,7 +34,7 @@ test:
 ## estimators/distcurve, classifiers/svm, classifiers/kernelauc, datasets/gmm, estimators/bounds) under
 ## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
 ## Haswell; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
-## qemu-aarch64 against the golden hashes written on amd64 (cmd/pueval TestGoldenRecords, about
+## qemu-aarch64 against the golden hashes written on amd64 (cli TestGoldenRecords, about
 ## 3 minutes); and on an amd64 CPU that can run it, both golden checks natively with GOAMD64=v3,
 ## whose compiler fuses multiply-adds as arm64's does. A part whose emulator (or CPU) is missing
 ## is skipped, saying so. Without the smoke records
@@ -73,8 +73,8 @@ test-cross:
 		done; \
 		if [ -n "$$PUEVAL_UCI_MIRROR" ]; then \
 			echo "test-cross: the smoke configs' records under qemu-aarch64 (TestGoldenRecords)"; \
-			GOARCH=arm64 $(GO) test -c -o "$$tmp/pueval.test" ./cmd/pueval; \
-			(cd cmd/pueval && qemu-aarch64 "$$tmp/pueval.test" -test.run '^TestGoldenRecords$$'); \
+			GOARCH=arm64 $(GO) test -c -o "$$tmp/cli.test" ./cli; \
+			(cd cli && qemu-aarch64 "$$tmp/cli.test" -test.run '^TestGoldenRecords$$'); \
 		else echo "test-cross: the smoke records under arm64 skipped: PUEVAL_UCI_MIRROR is unset"; fi; \
 	else echo "test-cross: arm64 skipped: qemu-aarch64 not installed (apt-get install qemu-user)"; fi; \
 	if command -v qemu-x86_64 >/dev/null 2>&1; then \
@@ -92,7 +92,7 @@ test-cross:
 	if [ "$$($(GO) env GOARCH)" = amd64 ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo && grep -qw movbe /proc/cpuinfo; then \
 		echo "test-cross: built with GOAMD64=v3, where the compiler fuses multiply-adds too: golden hashes and records"; \
 		GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenBits$$' $(addprefix ./,$(CROSS_PORTABLE)); \
-		if [ -n "$$PUEVAL_UCI_MIRROR" ]; then GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenRecords$$' ./cmd/pueval; fi; \
+		if [ -n "$$PUEVAL_UCI_MIRROR" ]; then GOAMD64=v3 $(GO) test -count=1 -run '^TestGoldenRecords$$' ./cli; fi; \
 	else echo "test-cross: GOAMD64=v3 skipped: not an amd64 CPU with AVX2, FMA, BMI2 and MOVBE"; fi
 
 ## test-slurm: TestSlurmCluster alone: it starts a real one-node Slurm (munged, slurmctld, slurmd from Debian's
@@ -101,13 +101,13 @@ test-cross:
 ## minutes on 2 cores). It skips, saying why, when not root, without the packages or without PUEVAL_UCI_MIRROR.
 ## Plain `go test ./...` skips it: it runs only with PUEVAL_TEST_SLURM=1, which this target sets.
 test-slurm:
-	PUEVAL_TEST_SLURM=1 $(GO) test -count=1 -timeout 15m -run '^TestSlurmCluster$$' -v ./cmd/pueval
+	PUEVAL_TEST_SLURM=1 $(GO) test -count=1 -timeout 15m -run '^TestSlurmCluster$$' -v ./cli
 
 ## test-browser: the reports of the smoke runs loaded in headless Chromium (internal/browser): the test fails if an
 ## image does not load, a table overflows the page or text runs out of its box, and here (PUEVAL_TEST_BROWSER=1)
 ## if no browser is installed (Debian: apt-get install chromium). The smoke runs need $$PUEVAL_UCI_MIRROR.
 test-browser:
-	PUEVAL_TEST_BROWSER=1 $(GO) test -count=1 -run 'TestCheckFindsBrokenPages|TestScreenshot|TestReportsInBrowser' ./internal/browser/... ./cmd/pueval
+	PUEVAL_TEST_BROWSER=1 $(GO) test -count=1 -run 'TestCheckFindsBrokenPages|TestScreenshot|TestReportsInBrowser' ./internal/browser/... ./cli
 
 ## screenshots: docs/report-aaai2017.png and docs/report-psb2019.png, full-page screenshots of the reports of full
 ## runs (AAAI2017_RESULTS, PSB2019_RESULTS: results directories, default results/aaai2017 and results/psb2019),

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cli
 
 import (
 	"bytes"
@@ -119,7 +119,7 @@ func TestCommandsStopOnCancel(t *testing.T) {
 				time.AfterFunc(100*time.Millisecond, cancel)
 				start := time.Now()
 				var out, stderr bytes.Buffer
-				err := run(ctx, append(args, "--input", path), &out, &stderr)
+				err := Run(ctx, append(args, "--input", path), &out, &stderr)
 				if took := time.Since(start); took > time.Second {
 					t.Errorf("returned after %v, want within a second", took)
 				}
@@ -162,7 +162,7 @@ func TestSignalStopsReading(t *testing.T) {
 			exited := make(chan error, 1)
 			go func() { exited <- cmd.Wait() }()
 			select {
-			case <-opened: // pueval opened the FIFO: main has installed its signal handler
+			case <-opened: // pueval opened the FIFO: Main has installed its signal handler
 			case err := <-exited:
 				t.Fatalf("pueval exited before it opened the FIFO: %v\n%s", err, stderr.String())
 			case <-time.After(30 * time.Second):

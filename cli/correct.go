@@ -1,10 +1,11 @@
-package main
+package cli
 
 import (
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -153,77 +154,44 @@ and unlabeled as negative. --bootstrap N adds percentile intervals: L and U are 
 with the scores held fixed (with --estimate, alpha and beta are estimated again in every
 resample). For the whole evaluation from features, see pueval evaluate.`
 
+// correctFlags are the flags of `pueval correct`.
+type correctFlags struct {
+	input, estimate, outside, format, plotDir string
+	alpha, beta, level                        float64
+	bootstrap, workers                        int
+	seed                                      uint64
+	// set holds the names of the flags given on the command line.
+	set map[string]bool
+}
+
 func runCorrect(ctx context.Context, e *env, args []string) error {
-	fs := flagSet("correct")
-	input := fs.String("input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
-	alpha := fs.Float64("alpha", 0, "proportion of positives among the unlabeled examples")
-	beta := fs.Float64("beta", 0, "proportion of positives among the labeled examples (1 = clean labels)")
-	estimate := fs.String("estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(scoreEstimators(), ", ")+") instead of --alpha/--beta")
-	outside := fs.String("outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
-	format := fs.String("format", "json", "output `format`: json or table")
-	plotDir := fs.String("plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
-	bootstrap := fs.Int("bootstrap", 0, "add percentile bootstrap intervals from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each)")
-	level := fs.Float64("level", 0.95, "confidence `level` of the --bootstrap intervals")
-	seed := fs.Uint64("seed", 1, "`seed` of the --bootstrap resamples (the output is the same for the same seed)")
-	workers := fs.Int("j", 0, "`workers` of the --bootstrap (0: every core); never changes a number")
-	if help, err := parseInputFlags(e, fs, args, input, format); help || err != nil {
+	f, help, err := parseCorrectFlags(e, args)
+	if help || err != nil {
 		return err
 	}
-	out, err := recovery.ParseOutside(*outside)
+	out, err := f.check()
 	if err != nil {
-		return fmt.Errorf("--outside %q: want drop or clip", *outside)
+		return err
 	}
-	switch {
-	case *bootstrap < 0:
-		return fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", *bootstrap)
-	case !(*level > 0 && *level < 1):
-		return fmt.Errorf("--level %v: want a confidence level in (0, 1)", *level)
-	case *workers < 0:
-		return fmt.Errorf("-j %d: want 0 (every core) or a number of workers", *workers)
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	switch {
-	case *estimate != "" && (set["alpha"] || set["beta"]):
-		return errors.New("give either --alpha and --beta or --estimate, not both")
-	case *estimate != "":
-		if !slices.Contains(scoreEstimators(), *estimate) {
-			return fmt.Errorf("--estimate %q: unknown method (want %s)", *estimate, strings.Join(scoreEstimators(), ", "))
-		}
-	case !set["alpha"] || !set["beta"]:
-		return errors.New("give --alpha and --beta (use --beta 1 for clean labels), or --estimate METHOD")
-	}
-
-	d, err := scorefile.ReadFileContext(ctx, *input)
+	d, err := scorefile.ReadFileContext(ctx, f.input)
 	if err != nil {
 		return err
 	}
 	r, err := metrics.Rank(d.Scores, d.Labels)
 	if err != nil {
-		return fmt.Errorf("%s: %w (label 1 = labeled, 0 = unlabeled)", *input, err)
+		return fmt.Errorf("%s: %w (label 1 = labeled, 0 = unlabeled)", f.input, err)
 	}
 	if err := stopped(ctx); err != nil {
 		return err
 	}
-	var est *priorEstimate
-	a, b := *alpha, *beta
-	if *estimate != "" {
-		labeled, unlabeled := split(d)
-		pe, err := estimatePrior(ctx, *estimate, labeled, unlabeled)
-		if err != nil {
-			return fmt.Errorf("--estimate %s on %s: %w", *estimate, *input, err)
-		}
-		pe.Method = *estimate
-		est = &pe
-		a, b = float64(pe.Alpha), float64(pe.Beta)
-		for _, w := range pe.Warnings {
-			fmt.Fprintf(e.stderr, "pueval: correct: warning: %s: %s\n", *estimate, w)
-		}
+	a, b, est, err := f.prior(ctx, e, d)
+	if err != nil {
+		return err
 	}
 	rc, err := recovery.New(r, a, b)
 	if err != nil {
 		if est != nil {
-			return fmt.Errorf("--estimate %s gave alpha %v, beta %v: %w", *estimate, a, b, err)
+			return fmt.Errorf("--estimate %s gave alpha %v, beta %v: %w", f.estimate, a, b, err)
 		}
 		return fmt.Errorf("--alpha %v --beta %v: %w", a, b, err)
 	}
@@ -237,6 +205,93 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	if err := stopped(ctx); err != nil {
 		return err
 	}
+	rep := newCorrectReport(r, &s, out, est)
+	if f.plotDir != "" {
+		if err := plotCorrection(rc, out, f.plotDir); err != nil {
+			return err
+		}
+	}
+	if f.bootstrap > 0 {
+		if rep.Bootstrap, err = f.bootstrapIntervals(ctx, e, d, a, b, out); err != nil {
+			return err
+		}
+	}
+	if f.format == "json" {
+		return writeJSON(e.stdout, rep)
+	}
+	return writeCorrectTable(e.stdout, &rep)
+}
+
+// parseCorrectFlags declares and parses the flags of `pueval correct`.
+func parseCorrectFlags(e *env, args []string) (f *correctFlags, help bool, err error) {
+	f = &correctFlags{set: map[string]bool{}}
+	fs := flagSet("correct")
+	fs.StringVar(&f.input, "input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
+	fs.Float64Var(&f.alpha, "alpha", 0, "proportion of positives among the unlabeled examples")
+	fs.Float64Var(&f.beta, "beta", 0, "proportion of positives among the labeled examples (1 = clean labels)")
+	fs.StringVar(&f.estimate, "estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(scoreEstimators(), ", ")+") instead of --alpha/--beta")
+	fs.StringVar(&f.outside, "outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
+	fs.StringVar(&f.format, "format", "json", "output `format`: json or table")
+	fs.StringVar(&f.plotDir, "plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
+	fs.IntVar(&f.bootstrap, "bootstrap", 0, "add percentile bootstrap intervals from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each)")
+	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the --bootstrap intervals")
+	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the --bootstrap resamples (the output is the same for the same seed)")
+	fs.IntVar(&f.workers, "j", 0, "`workers` of the --bootstrap (0: every core); never changes a number")
+	if help, err := parseInputFlags(e, fs, args, &f.input, &f.format); help || err != nil {
+		return nil, help, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	return f, false, nil
+}
+
+// check checks the flags' values and their combination, and returns the
+// --outside mode.
+func (f *correctFlags) check() (recovery.Outside, error) {
+	out, err := recovery.ParseOutside(f.outside)
+	if err != nil {
+		return out, fmt.Errorf("--outside %q: want drop or clip", f.outside)
+	}
+	switch {
+	case f.bootstrap < 0:
+		return out, fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", f.bootstrap)
+	case !(f.level > 0 && f.level < 1):
+		return out, fmt.Errorf("--level %v: want a confidence level in (0, 1)", f.level)
+	case f.workers < 0:
+		return out, fmt.Errorf("-j %d: want 0 (every core) or a number of workers", f.workers)
+	}
+	switch {
+	case f.estimate != "" && (f.set["alpha"] || f.set["beta"]):
+		return out, errors.New("give either --alpha and --beta or --estimate, not both")
+	case f.estimate != "":
+		if !slices.Contains(scoreEstimators(), f.estimate) {
+			return out, fmt.Errorf("--estimate %q: unknown method (want %s)", f.estimate, strings.Join(scoreEstimators(), ", "))
+		}
+	case !f.set["alpha"] || !f.set["beta"]:
+		return out, errors.New("give --alpha and --beta (use --beta 1 for clean labels), or --estimate METHOD")
+	}
+	return out, nil
+}
+
+// prior returns alpha and beta: those of the flags, or with --estimate the
+// estimator's (est, whose warnings go to stderr).
+func (f *correctFlags) prior(ctx context.Context, e *env, d scorefile.Data) (alpha, beta float64, est *priorEstimate, err error) {
+	if f.estimate == "" {
+		return f.alpha, f.beta, nil, nil
+	}
+	labeled, unlabeled := split(d)
+	pe, err := estimatePrior(ctx, f.estimate, labeled, unlabeled)
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("--estimate %s on %s: %w", f.estimate, f.input, err)
+	}
+	pe.Method = f.estimate
+	for _, w := range pe.Warnings {
+		fmt.Fprintf(e.stderr, "pueval: correct: warning: %s: %s\n", f.estimate, w)
+	}
+	return float64(pe.Alpha), float64(pe.Beta), &pe, nil
+}
+
+// newCorrectReport is the report of the recovered numbers s of ranking r.
+func newCorrectReport(r *metrics.Ranking, s *recovery.Summary, out recovery.Outside, est *priorEstimate) correctReport {
 	rep := correctReport{
 		Alpha: number(s.Alpha), Beta: number(s.Beta), C: number(s.C), Pi: number(s.Pi),
 		NLabeled: r.Positives(), NUnlabeled: r.Negatives(), Outside: out.String(), Estimate: est,
@@ -250,31 +305,31 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 			Threshold: number(o.Recovered.Threshold), PUThreshold: number(o.PU.Threshold),
 		}
 	}
-	if *plotDir != "" {
-		if err := plotCorrection(rc, out, *plotDir); err != nil {
-			return err
-		}
+	return rep
+}
+
+// bootstrapIntervals runs --bootstrap N on the scores d at alpha a and beta
+// b (with --estimate, estimated again in every resample).
+func (f *correctFlags) bootstrapIntervals(ctx context.Context, e *env, d scorefile.Data, a, b float64, out recovery.Outside) (*correctBootstrap, error) {
+	iv, err := evaluate.BootstrapScores(ctx, d.Scores, d.Labels, f.estimate, a, b, f.bootstrap, f.level, out, f.seed, f.workers)
+	if err != nil {
+		return nil, fmt.Errorf("--bootstrap on %s: %w", f.input, err)
 	}
-	if *bootstrap > 0 {
-		iv, err := evaluate.BootstrapScores(ctx, d.Scores, d.Labels, *estimate, a, b, *bootstrap, *level, out, *seed, *workers)
-		if err != nil {
-			return fmt.Errorf("--bootstrap on %s: %w", *input, err)
-		}
-		bs := &correctBootstrap{Resamples: iv.Resamples, Used: iv.Used, Level: number(*level), Seed: *seed,
-			ReEstimated: *estimate != "", Alpha: iv.Alpha, Beta: iv.Beta, AUC: correctAUCIntervals{iv.Direct, iv.AUC}}
-		bs.AUCPR.Indirect = iv.AUCPR
-		bs.Acc, bs.BAcc, bs.F1, bs.MCC = iv.Measures[0], iv.Measures[1], iv.Measures[2], iv.Measures[3]
-		rep.Bootstrap = bs
-		if iv.Used < iv.Resamples {
-			fmt.Fprintf(e.stderr, "pueval: correct: warning: %d of %d bootstrap resamples gave beta <= alpha (or no estimate) and are left out: the intervals are too narrow\n", iv.Resamples-iv.Used, iv.Resamples)
-		}
+	bs := &correctBootstrap{Resamples: iv.Resamples, Used: iv.Used, Level: number(f.level), Seed: f.seed,
+		ReEstimated: f.estimate != "", Alpha: iv.Alpha, Beta: iv.Beta, AUC: correctAUCIntervals{iv.Direct, iv.AUC}}
+	bs.AUCPR.Indirect = iv.AUCPR
+	bs.Acc, bs.BAcc, bs.F1, bs.MCC = iv.Measures[0], iv.Measures[1], iv.Measures[2], iv.Measures[3]
+	if iv.Used < iv.Resamples {
+		fmt.Fprintf(e.stderr, "pueval: correct: warning: %d of %d bootstrap resamples gave beta <= alpha (or no estimate) and are left out: the intervals are too narrow\n", iv.Resamples-iv.Used, iv.Resamples)
 	}
-	if *format == "json" {
-		return writeJSON(e.stdout, rep)
-	}
-	t := newTable(e.stdout)
-	if est != nil {
-		t.row("estimate", est.Method)
+	return bs, nil
+}
+
+// writeCorrectTable writes the report of `pueval correct --format table`.
+func writeCorrectTable(w io.Writer, rep *correctReport) error {
+	t := newTable(w)
+	if rep.Estimate != nil {
+		t.row("estimate", rep.Estimate.Method)
 	}
 	t.row("alpha", float64(rep.Alpha))
 	t.row("beta", float64(rep.Beta))
@@ -291,28 +346,33 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 		tr := rep.measure(m)
 		t.row("max "+m.String(), float64(tr.PU), float64(tr.Recovered), tr.Threshold, tr.PUThreshold)
 	}
-	if bs := rep.Bootstrap; bs != nil {
-		how := "alpha and beta held fixed"
-		if bs.ReEstimated {
-			how = "alpha and beta estimated again in every resample"
-		}
-		t.row("bootstrap", fmt.Sprintf("%d resamples (%d used), seed %d, %s", bs.Resamples, bs.Used, bs.Seed, how))
-		t.row("", strconv.FormatFloat(100*float64(bs.Level), 'g', -1, 64)+" % interval")
-		if bs.ReEstimated {
-			t.row("alpha", ivText(bs.Alpha))
-			t.row("beta", ivText(bs.Beta))
-		}
-		t.row("auc direct", ivText(bs.AUC.Direct))
-		t.row("auc indirect", ivText(bs.AUC.Indirect))
-		t.row("aucpr indirect", ivText(bs.AUCPR.Indirect))
-		for _, r := range []struct {
-			name string
-			iv   *evaluate.Interval
-		}{{"max acc", bs.Acc}, {"max bacc", bs.BAcc}, {"max f1", bs.F1}, {"max mcc", bs.MCC}} {
-			t.row(r.name, ivText(r.iv))
-		}
+	if rep.Bootstrap != nil {
+		bootstrapRows(t, rep.Bootstrap)
 	}
 	return t.flush()
+}
+
+// bootstrapRows adds the intervals of --bootstrap to the table.
+func bootstrapRows(t *table, bs *correctBootstrap) {
+	how := "alpha and beta held fixed"
+	if bs.ReEstimated {
+		how = "alpha and beta estimated again in every resample"
+	}
+	t.row("bootstrap", fmt.Sprintf("%d resamples (%d used), seed %d, %s", bs.Resamples, bs.Used, bs.Seed, how))
+	t.row("", strconv.FormatFloat(100*float64(bs.Level), 'g', -1, 64)+" % interval")
+	if bs.ReEstimated {
+		t.row("alpha", ivText(bs.Alpha))
+		t.row("beta", ivText(bs.Beta))
+	}
+	t.row("auc direct", ivText(bs.AUC.Direct))
+	t.row("auc indirect", ivText(bs.AUC.Indirect))
+	t.row("aucpr indirect", ivText(bs.AUCPR.Indirect))
+	for _, r := range []struct {
+		name string
+		iv   *evaluate.Interval
+	}{{"max acc", bs.Acc}, {"max bacc", bs.BAcc}, {"max f1", bs.F1}, {"max mcc", bs.MCC}} {
+		t.row(r.name, ivText(r.iv))
+	}
 }
 
 // ivText formats an interval for a table: [low, high], or "-".

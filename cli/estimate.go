@@ -1,9 +1,10 @@
-package main
+package cli
 
 import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -73,25 +74,31 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	case classprior.DistCurveName:
 		return estimateDistCurve(ctx, e, *input, *seed, *format)
 	}
+	return estimateAlphaMax(ctx, e, *method, *knee, *input, *curve, *format)
+}
+
+// estimateAlphaMax runs AlphaMax or AlphaMax-N (method) with the knee rule
+// knee on a score file.
+func estimateAlphaMax(ctx context.Context, e *env, method, knee, input, curve, format string) error {
 	// The AlphaMax family: the flags are its options.
 	var cfg classprior.Config
-	switch o := (classprior.Options{Knee: *knee}); *method {
+	switch o := (classprior.Options{Knee: knee}); method {
 	case classprior.AlphaMaxName:
 		cfg = &classprior.AlphaMax{Options: o}
 	case classprior.AlphaMaxNName:
 		cfg = &classprior.AlphaMaxN{Options: o}
 	default:
-		return fmt.Errorf("--method %q: want %s, %s, %s, %s or %s", *method, classprior.AlphaMaxName, classprior.AlphaMaxNName,
+		return fmt.Errorf("--method %q: want %s, %s, %s, %s or %s", method, classprior.AlphaMaxName, classprior.AlphaMaxNName,
 			classprior.DistCurveName, classprior.KM1Name, classprior.KM2Name)
 	}
-	if !slices.Contains(classprior.Knees(), *knee) {
-		return fmt.Errorf("--knee %q: want one of %s", *knee, strings.Join(classprior.Knees(), ", "))
+	if !slices.Contains(classprior.Knees(), knee) {
+		return fmt.Errorf("--knee %q: want one of %s", knee, strings.Join(classprior.Knees(), ", "))
 	}
 	est, err := cfg.New()
 	if err != nil {
 		return err
 	}
-	d, err := scorefile.ReadFileContext(ctx, *input)
+	d, err := scorefile.ReadFileContext(ctx, input)
 	if err != nil {
 		return err
 	}
@@ -99,19 +106,29 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 	// No subsampling caps are set, so no random source is needed.
 	r, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, nil)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *input, err)
+		return fmt.Errorf("%s: %w", input, err)
 	}
 	if err := stopped(ctx); err != nil {
 		return err
 	}
-	if *curve != "" {
-		if err := writeCurves(*curve, r.Curves); err != nil {
+	if curve != "" {
+		if err := writeCurves(curve, r.Curves); err != nil {
 			return err
 		}
 	}
+	rep := newEstimateReport(r, len(labeled), len(unlabeled))
+	if format == "json" {
+		return writeJSON(e.stdout, rep)
+	}
+	return writeEstimateTable(e.stdout, rep)
+}
+
+// newEstimateReport is the report of AlphaMax's estimate r from nL labeled
+// and nU unlabeled scores.
+func newEstimateReport(r classprior.Estimate, nL, nU int) estimateReport {
 	rep := estimateReport{
 		Method: r.Method, Knee: r.Knee, Alpha: number(r.Alpha), Beta: number(r.Beta),
-		NLabeled: len(labeled), NUnlabeled: len(unlabeled), Warnings: r.Warnings,
+		NLabeled: nL, NUnlabeled: nU, Warnings: r.Warnings,
 	}
 	if rep.Warnings == nil {
 		rep.Warnings = []string{} // an empty list, not null, for consumers
@@ -124,10 +141,12 @@ func runEstimate(ctx context.Context, e *env, args []string) error {
 		}
 		rep.Runs = append(rep.Runs, run)
 	}
-	if *format == "json" {
-		return writeJSON(e.stdout, rep)
-	}
-	t := newTable(e.stdout)
+	return rep
+}
+
+// writeEstimateTable writes the report of `pueval estimate --format table`.
+func writeEstimateTable(w io.Writer, rep estimateReport) error {
+	t := newTable(w)
 	t.row("method", rep.Method)
 	t.row("knee", rep.Knee)
 	t.row("alpha", float64(rep.Alpha), "positives among the unlabeled")

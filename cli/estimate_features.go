@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -122,6 +122,43 @@ func readFeatureTable(ctx context.Context, path string, spec tableSpec) (*featur
 	for i := range head {
 		head[i] = strings.TrimSpace(head[i])
 	}
+	cols, err := findTableColumns(path, head, spec)
+	if err != nil {
+		return nil, err
+	}
+	ft := &featureTable{Columns: cols.names}
+	if cols.truth >= 0 {
+		ft.Truth = []bool{}
+	}
+	if cols.score >= 0 {
+		ft.Scores = []float64{}
+	}
+	x, nL, err := ft.readRows(ctx, r, path, cols, spec)
+	if err != nil {
+		return nil, err
+	}
+	n := len(ft.Labeled)
+	if nL == 0 || nL == n {
+		return nil, fmt.Errorf("%s: %d labeled and %d unlabeled rows: want some of each", path, nL, n-nL)
+	}
+	if d := len(cols.feat); d > 0 {
+		ft.X = mat.NewDense(n, d, x)
+	}
+	return ft, nil
+}
+
+// tableColumns are the columns of a feature table: the header, the indices
+// of the label, truth and score columns (-1: none), and the feature columns'
+// indices and names.
+type tableColumns struct {
+	head                []string
+	label, truth, score int
+	feat                []int
+	names               []string
+}
+
+// findTableColumns finds the columns of spec in the header head of file path.
+func findTableColumns(path string, head []string, spec tableSpec) (*tableColumns, error) {
 	find := func(name, flag string) (int, error) {
 		if name == "" {
 			return -1, nil
@@ -136,19 +173,18 @@ func readFeatureTable(ctx context.Context, path string, spec tableSpec) (*featur
 		}
 		return i, nil
 	}
-	li, err := find(spec.label, "--label")
-	if err != nil {
+	c := &tableColumns{head: head}
+	var err error
+	if c.label, err = find(spec.label, "--label"); err != nil {
 		return nil, err
 	}
-	ti, err := find(spec.truth, "--truth")
-	if err != nil {
+	if c.truth, err = find(spec.truth, "--truth"); err != nil {
 		return nil, err
 	}
-	si, err := find(spec.score, "--score")
-	if err != nil {
+	if c.score, err = find(spec.score, "--score"); err != nil {
 		return nil, err
 	}
-	skip := map[int]bool{li: true, ti: true, si: true}
+	skip := map[int]bool{c.label: true, c.truth: true, c.score: true}
 	for _, name := range spec.ignore {
 		i, err := find(name, "--ignore")
 		if err != nil {
@@ -156,87 +192,85 @@ func readFeatureTable(ctx context.Context, path string, spec tableSpec) (*featur
 		}
 		skip[i] = true
 	}
-	ft := &featureTable{}
-	var feat []int
 	for i, h := range head {
 		if !skip[i] {
-			ft.Columns, feat = append(ft.Columns, h), append(feat, i)
+			c.names, c.feat = append(c.names, h), append(c.feat, i)
 		}
 	}
-	d := len(feat)
-	if (d == 0 && !spec.noFeatures) || d > maxFeatureColumns {
+	if d := len(c.feat); (d == 0 && !spec.noFeatures) || d > maxFeatureColumns {
 		return nil, fmt.Errorf("%s: %d feature columns (header: %s): want 1 to %d besides the label", path, d, strings.Join(head, ", "), maxFeatureColumns)
 	}
-	if ti >= 0 {
-		ft.Truth = []bool{}
-	}
-	if si >= 0 {
-		ft.Scores = []float64{}
-	}
-	number := func(line, i int, v string) (float64, error) {
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%s:%d: column %q: %q is not a finite number", path, line, head[i], v)
-		}
-		return x, nil
-	}
-	var x []float64
-	nL := 0
+	return c, nil
+}
+
+// readRows reads the rows of r into ft (labels, truths, scores) and returns
+// the features, row after row, and the number of labeled rows.
+func (ft *featureTable) readRows(ctx context.Context, r *csv.Reader, path string, cols *tableColumns, spec tableSpec) (x []float64, nL int, err error) {
+	d := len(cols.feat)
 	for {
 		if len(ft.Labeled)%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("%s: stopped after %d rows: %w", path, len(ft.Labeled), context.Cause(ctx))
+				return nil, 0, fmt.Errorf("%s: stopped after %d rows: %w", path, len(ft.Labeled), context.Cause(ctx))
 			}
 		}
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			break
+			return x, nL, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, 0, fmt.Errorf("%s: %w", path, err)
 		}
 		line, _ := r.FieldPos(0)
 		if len(ft.Labeled) >= spec.maxRows || (len(ft.Labeled)+1)*d > maxTableCells {
-			return nil, fmt.Errorf("%s:%d: more than %d rows: %s", path, line, len(ft.Labeled), spec.tooMany)
+			return nil, 0, fmt.Errorf("%s:%d: more than %d rows: %s", path, line, len(ft.Labeled), spec.tooMany)
 		}
-		isLab, err := scorefile.ParseLabel(rec[li])
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: column %q: %v", path, line, head[li], err)
+		if x, err = ft.appendRow(x, rec, path, line, cols); err != nil {
+			return nil, 0, err
 		}
-		ft.Labeled = append(ft.Labeled, isLab)
-		if isLab {
+		if ft.Labeled[len(ft.Labeled)-1] {
 			nL++
 		}
-		if ti >= 0 {
-			pos, ok := parseTruth(rec[ti])
-			if !ok {
-				return nil, fmt.Errorf("%s:%d: column %q: %q: want 1 (positive) or 0 (negative)", path, line, head[ti], rec[ti])
-			}
-			ft.Truth = append(ft.Truth, pos)
-		}
-		if si >= 0 {
-			v, err := number(line, si, rec[si])
-			if err != nil {
-				return nil, err
-			}
-			ft.Scores = append(ft.Scores, v)
-		}
-		for _, i := range feat {
-			v, err := number(line, i, rec[i])
-			if err != nil {
-				return nil, err
-			}
-			x = append(x, v)
-		}
 	}
-	n := len(ft.Labeled)
-	if nL == 0 || nL == n {
-		return nil, fmt.Errorf("%s: %d labeled and %d unlabeled rows: want some of each", path, nL, n-nL)
+}
+
+// appendRow parses one record, on line line of file path, into ft and
+// appends its features to x.
+func (ft *featureTable) appendRow(x []float64, rec []string, path string, line int, cols *tableColumns) ([]float64, error) {
+	number := func(i int) (float64, error) {
+		v := rec[i]
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, fmt.Errorf("%s:%d: column %q: %q is not a finite number", path, line, cols.head[i], v)
+		}
+		return x, nil
 	}
-	if d > 0 {
-		ft.X = mat.NewDense(n, d, x)
+	isLab, err := scorefile.ParseLabel(rec[cols.label])
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: column %q: %v", path, line, cols.head[cols.label], err)
 	}
-	return ft, nil
+	ft.Labeled = append(ft.Labeled, isLab)
+	if ti := cols.truth; ti >= 0 {
+		pos, ok := parseTruth(rec[ti])
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: column %q: %q: want 1 (positive) or 0 (negative)", path, line, cols.head[ti], rec[ti])
+		}
+		ft.Truth = append(ft.Truth, pos)
+	}
+	if cols.score >= 0 {
+		v, err := number(cols.score)
+		if err != nil {
+			return nil, err
+		}
+		ft.Scores = append(ft.Scores, v)
+	}
+	for _, i := range cols.feat {
+		v, err := number(i)
+		if err != nil {
+			return nil, err
+		}
+		x = append(x, v)
+	}
+	return x, nil
 }
 
 // parseTruth reads a true class as a label is read (1, 0 and their

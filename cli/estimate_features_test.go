@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -60,7 +60,7 @@ func TestEstimateKMSharedGaussian(t *testing.T) {
 	// arithmetic: kappa = (lambda* - 1)/lambda*, the threshold nu delta at
 	// every step, above = slope > threshold, 8 steps from [1, 8] to width
 	// 7/256 < 0.04.
-	raw, err := os.ReadFile(filepath.Join("..", "..", "estimators", "kmpe", "testdata", "shared_golden.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "estimators", "kmpe", "testdata", "shared_golden.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

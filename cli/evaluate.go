@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -45,125 +45,167 @@ resample: they cover the sampling of the data, not the training of the model. Th
 are Claesen et al.'s over the estimators' alpha and assume clean labels. Everything
 assumes that the labeled examples are a random sample of their class (SCAR).`
 
+// evaluateFlags are the flags of `pueval evaluate`.
+type evaluateFlags struct {
+	input, label, truth, ignore, classifier, scoreCol string
+	estimators, outside, format, htmlDir, scoresOut   string
+	alpha, beta, level                                float64
+	bootstrap, kmRows, boundsResamples, workers       int
+	seed                                              uint64
+	// set holds the names of the flags given on the command line.
+	set map[string]bool
+}
+
 func runEvaluate(ctx context.Context, e *env, args []string) error {
-	fs := flagSet("evaluate")
-	input := fs.String("input", "", "CSV `file` with a header: features and the --label column, or held-out scores in a \"score\" column")
-	label := fs.String("label", "label", "the `column` that is 1 for labeled and 0 for unlabeled rows")
-	truth := fs.String("truth", "", "a `column` with the true class (1 positive, 0 negative), for benchmark data only: adds the true numbers, and is not a feature")
-	ignore := fs.String("ignore", "", "comma-separated `columns` that are not features (identifiers, dates)")
-	classifier := fs.String("classifier", "", "train this `classifier` on the features: nnet-bag (out-of-bag scores) or gbdt (out-of-fold scores); default nnet-bag, or the \"score\" column when there is one")
-	scoreCol := fs.String("score", "score", "the `column` of held-out scores, read when it exists and no --classifier is given")
-	alpha := fs.Float64("alpha", 0, "the fraction of positives among the unlabeled examples, if known (with --beta)")
-	beta := fs.Float64("beta", 0, "the fraction of positives among the labeled examples, if known (with --alpha; 1 = clean labels)")
-	estimators := fs.String("estimators", "all", "class-prior `estimators` to run, comma-separated, the first giving alpha and beta (and re-run in every bootstrap resample: a km first is slow), or all that apply: "+strings.Join(evaluate.Applicable(true), ", "))
-	bootstrap := fs.Int("bootstrap", 200, "bootstrap `resamples` for the intervals (0: none)")
-	level := fs.Float64("level", 0.95, "confidence `level` of the intervals and of the bounds' band")
-	seed := fs.Uint64("seed", 1, "`seed` of the classifier, the estimators and the bootstrap: the output is the same for the same seed")
-	outside := fs.String("outside", "drop", "`mode` of the recovered ROC curve for points outside [0,1]^2: drop (the paper's) or clip")
-	kmRows := fs.Int("km-max-rows", evaluate.DefaultKMMaxRows, "km1, km2: read a random subsample of at most `N` rows (their kernel matrix is N x N)")
-	boundsResamples := fs.Int("bounds-resamples", evaluate.DefaultBoundsResamples, "resamples of the band of Claesen's bounds (`N`; 0: no bounds)")
-	format := fs.String("format", "json", "output `format`: json or table (table: warnings go to stderr)")
-	htmlDir := fs.String("html", "", "also write an HTML page with the curves, intervals, estimators and warnings into `directory` (index.html)")
-	scoresOut := fs.String("scores-out", "", "also write the scores as a CSV `file` (score,label[,truth]), for pueval correct and metrics")
-	workers := fs.Int("j", 0, "`workers` of the bootstrap and the classifier (0: every core); never changes a number")
-	if help, err := parseInputFlags(e, fs, args, input, format); help || err != nil {
+	f, help, err := parseEvaluateFlags(e, args)
+	if help || err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	opts := evaluate.Options{Bootstrap: *bootstrap, Level: *level, Seed: *seed, KMMaxRows: *kmRows, Workers: *workers}
-	var err error
-	if opts.Outside, err = recovery.ParseOutside(*outside); err != nil {
-		return fmt.Errorf("--outside %q: want drop or clip", *outside)
+	opts, err := f.options()
+	if err != nil {
+		return err
 	}
-	if opts.Estimators, err = evaluate.ParseEstimators(*estimators); err != nil {
-		return fmt.Errorf("--estimators %q: %w", *estimators, err)
-	}
-	switch {
-	case set["alpha"] != set["beta"]:
-		return errors.New("give both --alpha and --beta (use --beta 1 for clean labels), or neither to estimate them")
-	case set["alpha"]:
-		if err := recovery.CheckPriors(*alpha, *beta); err != nil {
-			return fmt.Errorf("--alpha %v --beta %v: %w", *alpha, *beta, err)
-		}
-		opts.Priors = &evaluate.GivenPriors{Alpha: *alpha, Beta: *beta}
-	}
-	switch {
-	case *bootstrap < 0:
-		return fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", *bootstrap)
-	case !(*level > 0 && *level < 1):
-		return fmt.Errorf("--level %v: want a confidence level in (0, 1)", *level)
-	case *kmRows < 20:
-		return fmt.Errorf("--km-max-rows %d: want at least 20", *kmRows)
-	case *boundsResamples < 0:
-		return fmt.Errorf("--bounds-resamples %d: want 0 (no bounds) or a number of resamples", *boundsResamples)
-	case *workers < 0:
-		return fmt.Errorf("-j %d: want 0 (every core) or a number of workers", *workers)
-	}
-	opts.BoundsResamples = *boundsResamples
-	if *boundsResamples == 0 {
-		opts.BoundsResamples = -1
-	}
-	ignored := splitList(*ignore)
-
 	// Held-out scores, or features to train on.
-	head, err := readHeader(*input)
+	head, err := readHeader(f.input)
 	if err != nil {
 		return err
 	}
 	// As in score files, the column's name may differ in case.
-	useScores := !set["classifier"] && slices.ContainsFunc(head, func(h string) bool { return strings.EqualFold(h, *scoreCol) })
-	spec := tableSpec{label: *label, truth: *truth, ignore: ignored, maxRows: scorefileMaxRows,
+	useScores := !f.set["classifier"] && slices.ContainsFunc(head, func(h string) bool { return strings.EqualFold(h, f.scoreCol) })
+	spec := tableSpec{label: f.label, truth: f.truth, ignore: splitList(f.ignore), maxRows: scorefileMaxRows,
 		tooMany: "split the file or subsample it"}
 	if useScores {
-		spec.score, spec.noFeatures = *scoreCol, true
+		spec.score, spec.noFeatures = f.scoreCol, true
 	}
-	ft, err := readFeatureTable(ctx, *input, spec)
+	ft, err := readFeatureTable(ctx, f.input, spec)
 	if err != nil {
 		return err
 	}
 	in := evaluate.Input{Scores: ft.Scores, Labeled: ft.Labeled, Features: ft.X, Truth: ft.Truth}
 	if !useScores {
-		name := *classifier
-		if name == "" {
-			name = classifiers.NNetBagName
-		}
-		if name != classifiers.GBDTName && name != classifiers.NNetBagName {
-			return fmt.Errorf("--classifier %q: want %s or %s", name, classifiers.GBDTName, classifiers.NNetBagName)
-		}
-		cfg, err := classifiers.Defaults(name)
-		if err != nil {
+		if opts.Classifier, err = f.classifierConfig(); err != nil {
 			return err
 		}
-		switch c := cfg.(type) {
-		case *classifiers.GBDT:
-			c.Workers = *workers
-		case *classifiers.NNetBag:
-			c.Workers = *workers
-		}
-		opts.Classifier = cfg
 	}
 	res, err := evaluate.Run(ctx, in, opts)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *input, err)
+		return fmt.Errorf("%s: %w", f.input, err)
 	}
-	if *scoresOut != "" {
-		if err := writeScores(*scoresOut, res, in, ft.Scores); err != nil {
+	return f.writeOutputs(e, args, res, in, ft.Scores)
+}
+
+// parseEvaluateFlags declares and parses the flags of `pueval evaluate`.
+func parseEvaluateFlags(e *env, args []string) (f *evaluateFlags, help bool, err error) {
+	f = &evaluateFlags{set: map[string]bool{}}
+	fs := flagSet("evaluate")
+	fs.StringVar(&f.input, "input", "", "CSV `file` with a header: features and the --label column, or held-out scores in a \"score\" column")
+	fs.StringVar(&f.label, "label", "label", "the `column` that is 1 for labeled and 0 for unlabeled rows")
+	fs.StringVar(&f.truth, "truth", "", "a `column` with the true class (1 positive, 0 negative), for benchmark data only: adds the true numbers, and is not a feature")
+	fs.StringVar(&f.ignore, "ignore", "", "comma-separated `columns` that are not features (identifiers, dates)")
+	fs.StringVar(&f.classifier, "classifier", "", "train this `classifier` on the features: nnet-bag (out-of-bag scores) or gbdt (out-of-fold scores); default nnet-bag, or the \"score\" column when there is one")
+	fs.StringVar(&f.scoreCol, "score", "score", "the `column` of held-out scores, read when it exists and no --classifier is given")
+	fs.Float64Var(&f.alpha, "alpha", 0, "the fraction of positives among the unlabeled examples, if known (with --beta)")
+	fs.Float64Var(&f.beta, "beta", 0, "the fraction of positives among the labeled examples, if known (with --alpha; 1 = clean labels)")
+	fs.StringVar(&f.estimators, "estimators", "all", "class-prior `estimators` to run, comma-separated, the first giving alpha and beta (and re-run in every bootstrap resample: a km first is slow), or all that apply: "+strings.Join(evaluate.Applicable(true), ", "))
+	fs.IntVar(&f.bootstrap, "bootstrap", 200, "bootstrap `resamples` for the intervals (0: none)")
+	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the intervals and of the bounds' band")
+	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the classifier, the estimators and the bootstrap: the output is the same for the same seed")
+	fs.StringVar(&f.outside, "outside", "drop", "`mode` of the recovered ROC curve for points outside [0,1]^2: drop (the paper's) or clip")
+	fs.IntVar(&f.kmRows, "km-max-rows", evaluate.DefaultKMMaxRows, "km1, km2: read a random subsample of at most `N` rows (their kernel matrix is N x N)")
+	fs.IntVar(&f.boundsResamples, "bounds-resamples", evaluate.DefaultBoundsResamples, "resamples of the band of Claesen's bounds (`N`; 0: no bounds)")
+	fs.StringVar(&f.format, "format", "json", "output `format`: json or table (table: warnings go to stderr)")
+	fs.StringVar(&f.htmlDir, "html", "", "also write an HTML page with the curves, intervals, estimators and warnings into `directory` (index.html)")
+	fs.StringVar(&f.scoresOut, "scores-out", "", "also write the scores as a CSV `file` (score,label[,truth]), for pueval correct and metrics")
+	fs.IntVar(&f.workers, "j", 0, "`workers` of the bootstrap and the classifier (0: every core); never changes a number")
+	if help, err := parseInputFlags(e, fs, args, &f.input, &f.format); help || err != nil {
+		return nil, help, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	return f, false, nil
+}
+
+// options checks the flags and returns the evaluation's options (all but
+// the classifier).
+func (f *evaluateFlags) options() (evaluate.Options, error) {
+	opts := evaluate.Options{Bootstrap: f.bootstrap, Level: f.level, Seed: f.seed, KMMaxRows: f.kmRows, Workers: f.workers}
+	var err error
+	if opts.Outside, err = recovery.ParseOutside(f.outside); err != nil {
+		return opts, fmt.Errorf("--outside %q: want drop or clip", f.outside)
+	}
+	if opts.Estimators, err = evaluate.ParseEstimators(f.estimators); err != nil {
+		return opts, fmt.Errorf("--estimators %q: %w", f.estimators, err)
+	}
+	switch {
+	case f.set["alpha"] != f.set["beta"]:
+		return opts, errors.New("give both --alpha and --beta (use --beta 1 for clean labels), or neither to estimate them")
+	case f.set["alpha"]:
+		if err := recovery.CheckPriors(f.alpha, f.beta); err != nil {
+			return opts, fmt.Errorf("--alpha %v --beta %v: %w", f.alpha, f.beta, err)
+		}
+		opts.Priors = &evaluate.GivenPriors{Alpha: f.alpha, Beta: f.beta}
+	}
+	switch {
+	case f.bootstrap < 0:
+		return opts, fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", f.bootstrap)
+	case !(f.level > 0 && f.level < 1):
+		return opts, fmt.Errorf("--level %v: want a confidence level in (0, 1)", f.level)
+	case f.kmRows < 20:
+		return opts, fmt.Errorf("--km-max-rows %d: want at least 20", f.kmRows)
+	case f.boundsResamples < 0:
+		return opts, fmt.Errorf("--bounds-resamples %d: want 0 (no bounds) or a number of resamples", f.boundsResamples)
+	case f.workers < 0:
+		return opts, fmt.Errorf("-j %d: want 0 (every core) or a number of workers", f.workers)
+	}
+	opts.BoundsResamples = f.boundsResamples
+	if f.boundsResamples == 0 {
+		opts.BoundsResamples = -1
+	}
+	return opts, nil
+}
+
+// classifierConfig is the classifier --classifier names (default nnet-bag),
+// with the workers of -j.
+func (f *evaluateFlags) classifierConfig() (classifiers.Config, error) {
+	name := f.classifier
+	if name == "" {
+		name = classifiers.NNetBagName
+	}
+	if name != classifiers.GBDTName && name != classifiers.NNetBagName {
+		return nil, fmt.Errorf("--classifier %q: want %s or %s", name, classifiers.GBDTName, classifiers.NNetBagName)
+	}
+	cfg, err := classifiers.Defaults(name)
+	if err != nil {
+		return nil, err
+	}
+	switch c := cfg.(type) {
+	case *classifiers.GBDT:
+		c.Workers = f.workers
+	case *classifiers.NNetBag:
+		c.Workers = f.workers
+	}
+	return cfg, nil
+}
+
+// writeOutputs writes the result: the scores of --scores-out, the page of
+// --html, then the JSON or the table (its warnings to stderr).
+func (f *evaluateFlags) writeOutputs(e *env, args []string, res *evaluate.Result, in evaluate.Input, given []float64) error {
+	if f.scoresOut != "" {
+		if err := writeScores(f.scoresOut, res, in, given); err != nil {
 			return err
 		}
 	}
-	if *htmlDir != "" {
-		if err := page.Write(*htmlDir, res, page.Meta{Input: *input, Command: "pueval evaluate " + strings.Join(args, " ")}); err != nil {
+	if f.htmlDir != "" {
+		if err := page.Write(f.htmlDir, res, page.Meta{Input: f.input, Command: "pueval evaluate " + strings.Join(args, " ")}); err != nil {
 			return fmt.Errorf("--html: %w", err)
 		}
 	}
-	if *format == "json" {
+	if f.format == "json" {
 		return writeJSON(e.stdout, res)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "pueval: evaluate: warning [%s]: %s\n", w.Code, w.Message)
 	}
-	return writeEvaluateTable(e.stdout, *input, res)
+	return writeEvaluateTable(e.stdout, f.input, res)
 }
 
 // splitList splits a comma-separated flag value; "" is no value.
@@ -256,6 +298,26 @@ func f3(x evaluate.Float) string {
 // writeEvaluateTable writes the result as aligned text.
 func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
 	t := newTable(w)
+	evaluateInputRows(t, input, res)
+	t.row("")
+	evaluateEstimatorRows(t, res)
+	t.row("")
+	evaluateMetricRows(t, res)
+	if b := res.Bounds; b != nil {
+		t.row("")
+		t.row("bounds", fmt.Sprintf("Claesen et al. on L u U (labeled read as positives), alpha in [%s, %s], %s band of %d resamples: auc [%s, %s], aupr [%s, %s]",
+			f3(b.ClaesenBeta.Low), f3(b.ClaesenBeta.High), b.Band, b.Resamples, f3(b.AUC.Low), f3(b.AUC.High), f3(b.AUPR.Low), f3(b.AUPR.High)))
+	}
+	if len(res.Warnings) > 0 {
+		t.row("")
+		t.row("warnings", fmt.Sprintf("%d (on stderr; in the JSON under warnings)", len(res.Warnings)))
+	}
+	return t.flush()
+}
+
+// evaluateInputRows are the table's rows of the input, the scores, the
+// priors and the intervals' bootstrap.
+func evaluateInputRows(t *table, input string, res *evaluate.Result) {
 	t.row("input", fmt.Sprintf("%s: %d labeled, %d unlabeled (c = %s)", input, res.NLabeled, res.NUnlabeled, f3(res.C)))
 	sc := res.Scores
 	if sc.Source == "given" {
@@ -276,7 +338,11 @@ func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
 		t.row("intervals", fmt.Sprintf("%s %%, percentile bootstrap, %d resamples (%d used), seed %d; alpha and beta %s", strconv.FormatFloat(100*float64(b.Level), 'g', -1, 64), b.Resamples, b.Used, b.Seed,
 			map[bool]string{true: "estimated again in every resample", false: "held fixed"}[b.ReEstimated]))
 	}
-	t.row("")
+}
+
+// evaluateEstimatorRows are the table's rows of the estimators, side by
+// side, and their agreement.
+func evaluateEstimatorRows(t *table, res *evaluate.Result) {
 	t.row("estimator", "reads", "alpha", "beta", "beta-alpha", "auc", "aucpr", "f1", "mcc", "seconds", "note")
 	for _, es := range res.Estimators {
 		note := []string{}
@@ -303,7 +369,11 @@ func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
 			a.Estimators, f3(a.Alpha.Min), f3(a.Alpha.Max), f3(a.Beta.Min), f3(a.Beta.Max), f3(a.BetaMinusAlpha.Min), f3(a.BetaMinusAlpha.Max),
 			f3(a.AUC.Min), f3(a.AUC.Max), f3(a.F1.Min), f3(a.F1.Max)))
 	}
-	t.row("")
+}
+
+// evaluateMetricRows are the table's rows of the PU, recovered (and with
+// --truth true) numbers with their intervals and thresholds.
+func evaluateMetricRows(t *table, res *evaluate.Result) {
 	level := "interval"
 	if b := res.Bootstrap; b != nil {
 		level = strconv.FormatFloat(100*float64(b.Level), 'g', -1, 64) + " % interval"
@@ -349,16 +419,7 @@ func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
 		}
 	}
 	if hasTruth {
+		p := res.Priors
 		t.row("alpha, beta", "", "", f3(p.Alpha)+", "+f3(p.Beta), "", "", "", f3(tr.Alpha)+", "+f3(tr.Beta))
 	}
-	if b := res.Bounds; b != nil {
-		t.row("")
-		t.row("bounds", fmt.Sprintf("Claesen et al. on L u U (labeled read as positives), alpha in [%s, %s], %s band of %d resamples: auc [%s, %s], aupr [%s, %s]",
-			f3(b.ClaesenBeta.Low), f3(b.ClaesenBeta.High), b.Band, b.Resamples, f3(b.AUC.Low), f3(b.AUC.High), f3(b.AUPR.Low), f3(b.AUPR.High)))
-	}
-	if len(res.Warnings) > 0 {
-		t.row("")
-		t.row("warnings", fmt.Sprintf("%d (on stderr; in the JSON under warnings)", len(res.Warnings)))
-	}
-	return t.flush()
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -62,13 +62,13 @@ func writeBenchCSV(b *testing.B, n, d int) string {
 // default 200-resample bootstrap with alpha and beta re-estimated in every
 // resample, end to end from reading the CSV (target: under a minute on the
 // 2-core development machine). Run with
-// go test -run '^$' -bench Evaluate1e5x20 -benchtime 1x ./cmd/pueval.
+// go test -run '^$' -bench Evaluate1e5x20 -benchtime 1x ./cli.
 func BenchmarkEvaluate1e5x20(b *testing.B) {
 	in := writeBenchCSV(b, 100_000, 20)
 	b.ResetTimer()
 	for range b.N {
 		var out, errb discard
-		if err := run(b.Context(), []string{"evaluate", "--input", in, "--classifier", "gbdt", "--estimators", "alphamax-n,distcurve"}, &out, &errb); err != nil {
+		if err := Run(b.Context(), []string{"evaluate", "--input", in, "--classifier", "gbdt", "--estimators", "alphamax-n,distcurve"}, &out, &errb); err != nil {
 			b.Fatal(err)
 		}
 	}

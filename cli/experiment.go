@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -79,7 +79,7 @@ func parseWithPositional(e *env, fs *flag.FlagSet, args []string, what string) (
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		return "", false, fmt.Errorf("name the %s (see 'pueval %s -h')", what, fs.Name())
+		return "", false, &missingArgError{what: what, command: fs.Name()}
 	}
 	pos = rest[0]
 	if help, err = parseFlags(e, fs, rest[1:]); help || err != nil {
@@ -89,6 +89,52 @@ func parseWithPositional(e *env, fs *flag.FlagSet, args []string, what string) (
 		return "", false, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	return pos, false, nil
+}
+
+// missingArgError says that a command's positional argument is missing.
+type missingArgError struct{ what, command string }
+
+func (e *missingArgError) Error() string {
+	return fmt.Sprintf("name the %s (see 'pueval %s -h')", e.what, e.command)
+}
+
+// builtinConfigList lists the built-in configs (experiments.BuiltinConfigs:
+// those the papers this binary imports registered), comma-separated, in
+// lines of at most about width characters each starting with indent.
+func builtinConfigList(indent string, width int) string {
+	names := experiments.BuiltinConfigs()
+	if len(names) == 0 {
+		return indent + "(none: this binary imports no paper that registers configs; run a config file)"
+	}
+	var b strings.Builder
+	line := indent
+	for i, n := range names {
+		if i < len(names)-1 {
+			n += ","
+		}
+		if line != indent && len(line)+1+len(n) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += n
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// runHelpText is the longer help of pueval run.
+func runHelpText() string {
+	return "CONFIG is a config file, or the name of one of the built-in configs of this binary:\n" +
+		builtinConfigList("  ", 100)
+}
+
+// reproduceHelpText is the longer help of pueval reproduce.
+func reproduceHelpText() string {
+	return "PAPER is the name of one of the built-in configs of this binary (registered by the papers\n" +
+		"it imports):\n" + builtinConfigList("  ", 100)
 }
 
 func runRun(ctx context.Context, e *env, args []string) error {
@@ -203,6 +249,9 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	var f runFlags
 	f.register(fs, true)
 	paper, help, err := parseWithPositional(e, fs, args, "paper")
+	if missing := (*missingArgError)(nil); errors.As(err, &missing) {
+		return fmt.Errorf("name the paper, one of the built-in configs:\n%s\n(see 'pueval reproduce -h')", builtinConfigList("  ", 100))
+	}
 	if help || err != nil {
 		return err
 	}
@@ -234,7 +283,7 @@ func runReport(ctx context.Context, e *env, args []string) error {
 // writeReport renders the report of a results directory into DIR/report.
 // Rendering does not check ctx (a figure is drawn whole); after a signal the
 // command still fails, whether the report stopped at a check here or
-// finished first (main's grace exit ends it if neither comes in time), so a
+// finished first (Main's grace exit ends it if neither comes in time), so a
 // signal always ends pueval report with the error status.
 func writeReport(ctx context.Context, e *env, dir string) error {
 	recs, err := results.ReadRecords(dir)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -32,15 +32,15 @@ func copyDir(t *testing.T, src string) string {
 }
 
 // `pueval report` reads a results directory written before schema 2 (the
-// frozen smoke records of experiments/testdata/schema1): its records upgrade
-// on reading and its manifest, which names no report, gets the report of
-// the metrics its records hold.
+// frozen smoke records of papers/PAPER/testdata/schema1): its records
+// upgrade on reading and its manifest, which names no report, gets the
+// report of the metrics its records hold.
 func TestReportSchema1Directory(t *testing.T) {
-	for _, c := range []struct{ dir, file, heading string }{
-		{"aaai2017-smoke", "table1.md", "AAAI 2017"},
-		{"psb2019-smoke", "psb-table.md", "PSB 2019"},
+	for _, c := range []struct{ paper, dir, file, heading string }{
+		{"aaai2017", "aaai2017-smoke", "table1.md", "AAAI 2017"},
+		{"psb2019", "psb2019-smoke", "psb-table.md", "PSB 2019"},
 	} {
-		dir := copyDir(t, filepath.Join("..", "..", "experiments", "testdata", "schema1", "scalar", c.dir))
+		dir := copyDir(t, filepath.Join("..", "papers", c.paper, "testdata", "schema1", "scalar", c.dir))
 		if m, err := results.ReadManifest(dir); err != nil || m.Schema != 1 {
 			t.Fatalf("%s: not a schema-1 manifest: %+v %v", c.dir, m, err)
 		}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cli
 
 import (
 	"bytes"
@@ -299,13 +299,13 @@ func sha256sum(b []byte) []byte {
 
 // Every command stops within a second of SIGINT or SIGTERM, also one busy
 // in work that does not check for it (drawing the AAAI-2017 report's
-// figures, about a second), with the error status: either main's grace exit
+// figures, about a second), with the error status: either Main's grace exit
 // cuts the drawing off, or the report finishes first and writeReport then
 // sees the signal. (The test once assumed the drawing outlasts the grace;
 // on a faster day the report finished first and exited 0.)
 func TestFaultSignalStopsReport(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		dir := copyDir(t, filepath.Join("..", "..", "experiments", "testdata", "schema1", "scalar", "aaai2017-smoke"))
+		dir := copyDir(t, filepath.Join("..", "papers", "aaai2017", "testdata", "schema1", "scalar", "aaai2017-smoke"))
 		cmd := pueval(t, t.TempDir(), "report", dir)
 		var out bytes.Buffer
 		cmd.Stderr = &out

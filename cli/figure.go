@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -20,6 +20,9 @@ func runFigure(ctx context.Context, e *env, args []string) error {
 	if !help && err == nil {
 		rest := fs.Args()
 		if len(rest) == 0 {
+			if len(figureNames()) == 0 {
+				return errors.New("name a figure: this binary has none (it imports no paper that registers figures)")
+			}
 			return fmt.Errorf("name a figure: %s", strings.Join(figureNames(), ", "))
 		}
 		name = rest[0]
@@ -58,7 +61,7 @@ func runFigure(ctx context.Context, e *env, args []string) error {
 }
 
 // figureNames lists the registered analytic figures (report.Figures, filled
-// by the report packages that plugins.go imports).
+// by the papers the binary imports: cmd/pueval's plugins.go).
 func figureNames() []string {
 	var names []string
 	for _, f := range report.Figures() {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -14,12 +14,12 @@ import (
 )
 
 // TestMain lets the test binary stand in for the pueval binary: with
-// PUEVAL_TEST_RUN_MAIN=1 it runs main, so a test can start, kill and
-// restart a real pueval process without building one.
+// PUEVAL_TEST_RUN_MAIN=1 it runs Main on its arguments, as cmd/pueval's
+// main does, so a test can start, kill and restart a real pueval process
+// without building one.
 func TestMain(m *testing.M) {
 	if os.Getenv("PUEVAL_TEST_RUN_MAIN") == "1" {
-		main()
-		os.Exit(0)
+		os.Exit(Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
@@ -35,7 +35,7 @@ func pueval(t *testing.T, dataDir string, args ...string) *exec.Cmd {
 // so that a signal lands mid-run, and returns its path.
 func biggerSmoke(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../../configs/aaai2017-smoke.yaml")
+	b, err := os.ReadFile("../papers/aaai2017/aaai2017-smoke.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,21 @@
-// Command pueval reproduces the experiments of the papers on measuring
-// classifiers from positive-unlabeled data and recovers the true performance
-// of a practitioner's classifier. Run `pueval help` for the subcommands.
-package main
+// Package cli is the pueval command line as a library: its subcommands (run,
+// reproduce, report, evaluate, correct, ...) with their flags, help and exit
+// statuses. It knows the papers only through the registries of experiments
+// and report, so a binary is the plug-in packages it imports plus a main
+// that calls Main:
+//
+//	import (
+//		"os"
+//
+//		"github.com/pueval/pueval/cli"
+//		_ "github.com/pueval/pueval/papers/all" // or a paper of one's own
+//	)
+//
+//	func main() { os.Exit(cli.Main(os.Args[1:])) }
+//
+// cmd/pueval is that binary with the five papers; examples/toypaper/cmd/toypaper
+// is one with only the toy paper.
+package cli
 
 import (
 	"context"
@@ -12,15 +26,23 @@ import (
 	"time"
 )
 
-func main() {
+// Main runs pueval with args (without the program name) on the process's
+// standard streams and returns the exit status: 0 done, 1 error (printed to
+// stderr), 3 a run or reproduction finished but some of its cells failed.
+// SIGINT and SIGTERM cancel the command; one that has not returned within a
+// moment after the signal ends the process (status 1), see exitAfterSignal.
+func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go exitAfterSignal(ctx, signalGrace)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	returned := make(chan struct{})
+	go exitAfterSignal(ctx, returned, signalGrace)
+	err := Run(ctx, args, os.Stdout, os.Stderr)
+	close(returned) // before stop, which cancels ctx too
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(exitCode(err))
+		return exitCode(err)
 	}
+	return 0
 }
 
 // signalGrace is how long a command has, after SIGINT or SIGTERM, to stop on
@@ -29,15 +51,24 @@ func main() {
 const signalGrace = 800 * time.Millisecond
 
 // exitAfterSignal ends the process when a signal has cancelled ctx and the
-// command has not returned within grace: every command stops within a
-// second, even in the middle of work that does not check its context
-// (rendering a figure). What such an exit can interrupt is safe: records are
+// command has not returned (closed returned) within grace: every command
+// stops within a second, even in the middle of work that does not check its
+// context (rendering a figure). What such an exit can interrupt is safe: records are
 // appended whole (a torn last line is cut off when the directory is opened
 // again), and every other file is written to a temporary name and renamed.
-// When run returns first, main exits before grace is over.
-func exitAfterSignal(ctx context.Context, grace time.Duration) {
-	<-ctx.Done()
-	time.Sleep(grace)
+// When Run returns first, Main returns its status and the process goes on
+// (a program that calls Main and then does more is not ended).
+func exitAfterSignal(ctx context.Context, returned <-chan struct{}, grace time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-returned:
+		return
+	}
+	select {
+	case <-time.After(grace):
+	case <-returned:
+		return
+	}
 	fmt.Fprintf(os.Stderr, "pueval: stopped by %v (what was finished is kept)\n", context.Cause(ctx))
 	os.Exit(exitError)
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runCLI runs pueval with args and returns stdout, stderr and the error.
 func runCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), args, &out, &errb)
+	err := Run(context.Background(), args, &out, &errb)
 	return out.String(), errb.String(), err
 }
 
@@ -137,5 +138,34 @@ func TestFigureCommand(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "figure", "nope", "--out", dir); err == nil || !strings.Contains(err.Error(), "unknown figure") {
 		t.Errorf("unknown figure: %v", err)
+	}
+}
+
+// Main returns the exit status of the command, and the process goes on
+// after it: the grace exit after a signal (exitAfterSignal) does not fire
+// when the command returned, so a program may call Main and do more.
+func TestMainReturnsStatus(t *testing.T) {
+	if got := Main([]string{"version"}); got != 0 {
+		t.Errorf("version: status %d, want 0", got)
+	}
+	if got := Main([]string{"nope"}); got != exitError {
+		t.Errorf("unknown command: status %d, want %d", got, exitError)
+	}
+	time.Sleep(signalGrace + 200*time.Millisecond) // the test binary must still be running
+}
+
+// pueval reproduce and run list the built-in configs they accept: those the
+// imported papers registered (here all five, papers_test.go).
+func TestReproduceListsBuiltinConfigs(t *testing.T) {
+	out, _, err := runCLI(t, "reproduce", "-h")
+	if err != nil || !strings.Contains(out, "aaai2017-smoke") || !strings.Contains(out, "pulp-smoke") {
+		t.Errorf("reproduce -h: %v\n%s", err, out)
+	}
+	_, _, err = runCLI(t, "reproduce")
+	if err == nil || !strings.Contains(err.Error(), "psb2019-smoke") || !strings.HasPrefix(err.Error(), "pueval: reproduce: name the paper") {
+		t.Errorf("reproduce without a paper: %v", err)
+	}
+	if out, _, err := runCLI(t, "run", "-h"); err != nil || !strings.Contains(out, "claesen2015-smoke") {
+		t.Errorf("run -h: %v\n%s", err, out)
 	}
 }

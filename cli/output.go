@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -81,7 +81,7 @@ func noArgs(fs *flag.FlagSet) error {
 }
 
 // stopped returns an error wrapping the cause of ctx's end when ctx is done
-// (SIGINT or SIGTERM, in main), nil while it is not: the commands check it
+// (SIGINT or SIGTERM, in Main), nil while it is not: the commands check it
 // between the steps that take long on big inputs.
 func stopped(ctx context.Context) error {
 	if ctx.Err() != nil {

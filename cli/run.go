@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -19,7 +19,7 @@ type command struct {
 	run     func(ctx context.Context, env *env, args []string) error
 }
 
-// env carries the streams of one invocation, so that tests can call run directly.
+// env carries the streams of one invocation, so that tests can call Run directly.
 type env struct {
 	stdout, stderr io.Writer
 }
@@ -27,11 +27,14 @@ type env struct {
 var commands []command
 
 // commandHelp is the longer help of a command, printed by -h after its
-// summary: what its input must be and what its numbers mean.
-var commandHelp = map[string]string{
-	"evaluate": evaluateHelp,
-	"correct":  correctHelp,
-	"estimate": estimateHelp,
+// summary: what its input must be and what its numbers mean. It is a
+// function because some help lists what the binary's plug-ins registered.
+var commandHelp = map[string]func() string{
+	"evaluate":  func() string { return evaluateHelp },
+	"correct":   func() string { return correctHelp },
+	"estimate":  func() string { return estimateHelp },
+	"run":       runHelpText,
+	"reproduce": reproduceHelpText,
 }
 
 func init() {
@@ -41,7 +44,7 @@ func init() {
 		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--bootstrap N [--level L] [--seed S]] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
 		{"evaluate", "--input FILE [--label COLUMN] [--classifier nnet-bag|gbdt] [--alpha A --beta B] [--estimators a,b|all] [--bootstrap N] [--level L] [--seed S] [--truth COLUMN] [--ignore a,b] [--outside drop|clip] [--format json|table] [--html DIR] [--scores-out FILE]", "tell how good a model really is from positive-unlabeled data: train it (or read its held-out scores), estimate alpha and beta with every estimator, recover ROC/PR curves, AUC, AUC-PR, acc, bacc, F1, MCC with bootstrap intervals and bounds", runEvaluate},
 		{"bounds", "--input FILE (--beta B | --beta-interval LO,HI | --peek-positives N --peek-negatives M) [--band bootstrap|dkw] [--resamples N] [--level L] [--seed S] [--ties grouped|input-order] [--format json|table] [--plot DIR]", "bound the ROC and PR curves, AUC and AUPR of a classifier from positive and unlabeled data (Claesen et al. 2015)", runBounds},
-		{"run", "CONFIG [-o DIR] [-j N] [--repeats N] [--datasets a,b] [--shard k/n]", "run an experiment config (a file, or the name of a built-in one such as aaai2017-smoke) into DIR/records.jsonl", runRun},
+		{"run", "CONFIG [-o DIR] [-j N] [--repeats N] [--datasets a,b] [--shard k/n]", "run an experiment config (a file, or the name of a built-in one) into DIR/records.jsonl", runRun},
 		{"merge", "OUT SHARD_DIR... [--config CONFIG] [--partial]", "merge the results directories of the shards of a run (pueval run --shard k/n) into OUT, as one run would have written them", runMerge},
 		{"slurm", "CONFIG --array N [-o DIR] [--partition P] [--time T] [--cpus-per-task C] [-j N] [--repeats N] [--datasets a,b] [--pueval PATH] [--submit]", "write (and with --submit, submit) a Slurm job array that runs CONFIG as N shards, and a job after it that merges them into DIR and writes the report", runSlurm},
 		{"reproduce", "PAPER [-o DIR] [-j N] [--repeats N] [--datasets a,b]", "run a paper's built-in config into results/PAPER, then write its report", runReproduce},
@@ -61,7 +64,7 @@ const (
 	exitCellsFailed = 3
 )
 
-// exitCode is the exit status for an error run returned.
+// exitCode is the exit status for an error Run returned.
 func exitCode(err error) int {
 	var failed *cellsFailedError
 	if errors.As(err, &failed) {
@@ -70,9 +73,11 @@ func exitCode(err error) int {
 	return exitError
 }
 
-// run executes pueval with the given arguments (without the program name).
-// Every error it returns starts with "pueval:".
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Run executes pueval with the given arguments (without the program name),
+// writing to stdout and stderr: the testable core of Main, which prints the
+// error Run returns and maps it to the exit status (exitCode). Every error it
+// returns starts with "pueval:".
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	e := &env{stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		printOverview(stderr)
@@ -151,7 +156,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) (help bool, err error) 
 		c, _ := lookup(fs.Name())
 		fmt.Fprintf(e.stdout, "Usage: pueval %s %s\n\n%s.\n", c.name, c.args, upperFirst(c.summary))
 		if long, ok := commandHelp[c.name]; ok {
-			fmt.Fprintf(e.stdout, "\n%s\n", long)
+			fmt.Fprintf(e.stdout, "\n%s\n", long())
 		}
 		if hasFlags(fs) {
 			fmt.Fprintln(e.stdout, "\nFlags:")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,44 +16,26 @@ import (
 	"github.com/pueval/pueval/internal/slurm"
 )
 
+// slurmFlags are the flags of `pueval slurm`: those of the shards' pueval
+// run, and the jobs'.
+type slurmFlags struct {
+	run                      runFlags
+	tasks, cpus              int
+	partition, limit, binary string
+	submit                   bool
+}
+
 func runSlurm(ctx context.Context, e *env, args []string) error {
-	fs := flagSet("slurm")
-	var f runFlags
-	fs.StringVar(&f.out, "o", "", "results `directory` (default results/EXPERIMENT): shards in DIR/shards/K, scripts and logs in DIR/slurm, the merge and the report in DIR")
-	fs.IntVar(&f.workers, "j", 1, "cells each shard runs at once; each cell trains its nets on all the cores it sees (`N`)")
-	fs.IntVar(&f.repeats, "repeats", 0, "run only the first `N` repeats of every grid point (0 = all)")
-	fs.StringVar(&f.datasets, "datasets", "", "run only these data sets, comma-separated `a,b`")
-	fs.StringVar(&f.cache, "cache", "", "data cache `dir` every task reads (default $PUEVAL_DATA, else ~/.cache/pueval on each node): put it on a shared file system")
-	fs.StringVar(&f.scoreCache, "score-cache", "", "score cache `dir` (default: scores/ in the data cache)")
-	fs.BoolVar(&f.noScoreCache, "no-score-cache", false, "the tasks train every classifier, reading and writing no cached scores")
-	tasks := fs.Int("array", 0, "number of array tasks, one shard of the grid each (`N`; required)")
-	partition := fs.String("partition", "", "sbatch --partition of the jobs (`name`; default: the cluster's)")
-	limit := fs.String("time", "", "sbatch --time of each job (`limit`, e.g. 2:00:00 or 1-0; default: the partition's)")
-	cpus := fs.Int("cpus-per-task", 0, "sbatch --cpus-per-task of the array tasks (`N`; default: the cluster's)")
-	binary := fs.String("pueval", "", "the pueval binary the jobs run, as the nodes see it (`path`; default: this one)")
-	submit := fs.Bool("submit", false, "submit the array and the merge job with sbatch and print their job ids")
-	path, help, err := parseWithPositional(e, fs, args, "config file")
+	path, f, help, err := parseSlurmFlags(e, args)
 	if help || err != nil {
 		return err
 	}
-	if *tasks < 1 {
-		return fmt.Errorf("--array %d: want the number of array tasks, at least 1 (see 'pueval slurm -h')", *tasks)
-	}
-	if *cpus < 0 {
-		return fmt.Errorf("--cpus-per-task %d: want at least 1", *cpus)
-	}
-	if *limit != "" {
-		if err := slurm.CheckTime(*limit); err != nil {
-			return err
-		}
-	}
-	sel, err := f.selection()
+	sel, err := f.check()
 	if err != nil {
 		return err
 	}
-
 	// The config must load here, and have a cell for every task.
-	cat, err := (&datasetsOpts{cache: f.cache}).readCatalog()
+	cat, err := (&datasetsOpts{cache: f.run.cache}).readCatalog()
 	if err != nil {
 		return err
 	}
@@ -65,38 +47,14 @@ func runSlurm(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *tasks > len(cells) {
-		return fmt.Errorf("--array %d: the config %s selects %d cells, so at most %d tasks have work", *tasks, path, len(cells), len(cells))
+	if f.tasks > len(cells) {
+		return fmt.Errorf("--array %d: the config %s selects %d cells, so at most %d tasks have work", f.tasks, path, len(cells), len(cells))
 	}
-	job := slurm.Job{Experiment: cfg.Experiment, Tasks: *tasks, Partition: *partition, Time: *limit, CPUsPerTask: *cpus}
-	if job.Config = configPathOf(cfg.Source); job.Config == cfg.Source {
-		if job.Config, err = filepath.Abs(path); err != nil {
-			return err
-		}
-	}
-	out := f.out
-	if out == "" {
-		out = filepath.Join("results", cfg.Experiment)
-	}
-	if job.Dir, err = filepath.Abs(out); err != nil {
+	job, err := f.job(path, cfg)
+	if err != nil {
 		return err
 	}
-	if job.Pueval = *binary; job.Pueval == "" {
-		if job.Pueval, err = os.Executable(); err != nil {
-			return fmt.Errorf("the path of this pueval: %w (name the binary with --pueval)", err)
-		}
-	}
-	if job.Pueval, err = filepath.Abs(job.Pueval); err != nil {
-		return err
-	}
-	if job.RunArgs, err = shardRunArgs(&f); err != nil {
-		return err
-	}
-	job.Env = pinnedEnv()
-	if err := job.Validate(); err != nil {
-		return err
-	}
-	if err := writeJob(&job); err != nil {
+	if err := writeJob(job); err != nil {
 		return err
 	}
 	arrayPath, mergePath := filepath.Join(job.Dir, slurm.ArrayScript), filepath.Join(job.Dir, slurm.MergeScript)
@@ -104,11 +62,84 @@ func runSlurm(ctx context.Context, e *env, args []string) error {
 		arrayPath, job.Tasks, job.Tasks, cfg.Experiment, len(cells), filepath.Join(job.Dir, slurm.ShardsDir), filepath.Join(job.Dir, slurm.LogDir))
 	fmt.Fprintf(e.stdout, "wrote %s: after every task succeeded, merges the shards into %s and writes %s\n",
 		mergePath, job.Dir, filepath.Join(job.Dir, "report"))
-	if !*submit {
+	if !f.submit {
 		fmt.Fprintf(e.stdout, "submit both with %s (or run pueval slurm again with --submit)\n", filepath.Join(job.Dir, slurm.SubmitScript))
 		return nil
 	}
-	return submitJob(ctx, e, &job)
+	return submitJob(ctx, e, job)
+}
+
+// parseSlurmFlags declares and parses the flags of `pueval slurm` and
+// returns its config argument.
+func parseSlurmFlags(e *env, args []string) (path string, f *slurmFlags, help bool, err error) {
+	f = &slurmFlags{}
+	fs := flagSet("slurm")
+	fs.StringVar(&f.run.out, "o", "", "results `directory` (default results/EXPERIMENT): shards in DIR/shards/K, scripts and logs in DIR/slurm, the merge and the report in DIR")
+	fs.IntVar(&f.run.workers, "j", 1, "cells each shard runs at once; each cell trains its nets on all the cores it sees (`N`)")
+	fs.IntVar(&f.run.repeats, "repeats", 0, "run only the first `N` repeats of every grid point (0 = all)")
+	fs.StringVar(&f.run.datasets, "datasets", "", "run only these data sets, comma-separated `a,b`")
+	fs.StringVar(&f.run.cache, "cache", "", "data cache `dir` every task reads (default $PUEVAL_DATA, else ~/.cache/pueval on each node): put it on a shared file system")
+	fs.StringVar(&f.run.scoreCache, "score-cache", "", "score cache `dir` (default: scores/ in the data cache)")
+	fs.BoolVar(&f.run.noScoreCache, "no-score-cache", false, "the tasks train every classifier, reading and writing no cached scores")
+	fs.IntVar(&f.tasks, "array", 0, "number of array tasks, one shard of the grid each (`N`; required)")
+	fs.StringVar(&f.partition, "partition", "", "sbatch --partition of the jobs (`name`; default: the cluster's)")
+	fs.StringVar(&f.limit, "time", "", "sbatch --time of each job (`limit`, e.g. 2:00:00 or 1-0; default: the partition's)")
+	fs.IntVar(&f.cpus, "cpus-per-task", 0, "sbatch --cpus-per-task of the array tasks (`N`; default: the cluster's)")
+	fs.StringVar(&f.binary, "pueval", "", "the pueval binary the jobs run, as the nodes see it (`path`; default: this one)")
+	fs.BoolVar(&f.submit, "submit", false, "submit the array and the merge job with sbatch and print their job ids")
+	path, help, err = parseWithPositional(e, fs, args, "config file")
+	return path, f, help, err
+}
+
+// check checks the flags and returns the selection of the shards' runs.
+func (f *slurmFlags) check() (experiments.Selection, error) {
+	if f.tasks < 1 {
+		return experiments.Selection{}, fmt.Errorf("--array %d: want the number of array tasks, at least 1 (see 'pueval slurm -h')", f.tasks)
+	}
+	if f.cpus < 0 {
+		return experiments.Selection{}, fmt.Errorf("--cpus-per-task %d: want at least 1", f.cpus)
+	}
+	if f.limit != "" {
+		if err := slurm.CheckTime(f.limit); err != nil {
+			return experiments.Selection{}, err
+		}
+	}
+	return f.run.selection()
+}
+
+// job is the Slurm job of config cfg (read from path), validated: its
+// paths absolute, its binary this one unless --pueval names another.
+func (f *slurmFlags) job(path string, cfg *experiments.Config) (*slurm.Job, error) {
+	job := &slurm.Job{Experiment: cfg.Experiment, Tasks: f.tasks, Partition: f.partition, Time: f.limit, CPUsPerTask: f.cpus}
+	var err error
+	if job.Config = configPathOf(cfg.Source); job.Config == cfg.Source {
+		if job.Config, err = filepath.Abs(path); err != nil {
+			return nil, err
+		}
+	}
+	out := f.run.out
+	if out == "" {
+		out = filepath.Join("results", cfg.Experiment)
+	}
+	if job.Dir, err = filepath.Abs(out); err != nil {
+		return nil, err
+	}
+	if job.Pueval = f.binary; job.Pueval == "" {
+		if job.Pueval, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("the path of this pueval: %w (name the binary with --pueval)", err)
+		}
+	}
+	if job.Pueval, err = filepath.Abs(job.Pueval); err != nil {
+		return nil, err
+	}
+	if job.RunArgs, err = shardRunArgs(&f.run); err != nil {
+		return nil, err
+	}
+	job.Env = pinnedEnv()
+	if err := job.Validate(); err != nil {
+		return nil, err
+	}
+	return job, nil
 }
 
 // shardRunArgs are the flags of pueval run that every shard gets.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -63,7 +63,7 @@ func TestSlurmCluster(t *testing.T) {
 	start := time.Now()
 	work := t.TempDir()
 	bin := filepath.Join(work, "pueval")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/pueval").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	c := startCluster(t, filepath.Join(work, "cluster"))

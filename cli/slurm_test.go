@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -336,7 +336,7 @@ func TestMergeCommand(t *testing.T) {
 
 func readSmoke(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../../configs/aaai2017-smoke.yaml")
+	b, err := os.ReadFile("../papers/aaai2017/aaai2017-smoke.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -7,7 +7,8 @@ import (
 	"runtime/debug"
 )
 
-// version is set at build time by the Makefile (-ldflags "-X main.version=...").
+// version is set at build time by the Makefile
+// (-ldflags "-X github.com/pueval/pueval/cli.version=...").
 var version = ""
 
 // Version returns the version of this binary: the build-time version if set,
