@@ -676,76 +676,85 @@ func (d *decoder) datasets(n *yaml.Node, line int, proto ProtocolConfig, catalog
 			continue
 		}
 		seen[name] = true
-		spec := DatasetSpec{Name: name}
-		if sn := takeKey(rest, "source"); sn != nil {
-			if spec.Source = decodePlugin(d, sn, where+".source", "", Sources); spec.Source == nil {
-				continue
-			}
-		} else {
-			spec.Source = &UCI{}
+		if spec, ok := d.dataset(name, rest, e, where, proto, catalog); ok {
+			// Kept even when its options are bad (the errors are reported), so that
+			// the checks over all data sets see it.
+			out = append(out, spec)
 		}
-		if u, isUCI := spec.Source.(*UCI); isUCI {
-			u.name = name
-		}
-		if cu, isCat := spec.Source.(CatalogUser); isCat && catalog != nil && !slices.Contains(catalog, cu.CatalogName()) {
-			d.add(e.Line, "%s: unknown data set %q (see 'pueval datasets list')", where, cu.CatalogName())
-		}
-		if gn := takeKey(rest, "grid"); gn != nil {
-			var uses []AxisUse
-			protoName := ""
-			if proto != nil {
-				uses, protoName = proto.Axes(), proto.Name()
-			}
-			g, gerrs := decodeGridNode(d.file, gn, uses, protoName, false)
-			d.errs = append(d.errs, gerrs...)
-			spec.Grid, spec.OwnGrid = g, true
-		}
-		mn := takeKey(rest, "metrics")
-		if alt := takeKey(rest, "measures"); alt != nil {
-			if mn != nil {
-				d.add(alt.Line, "%s: measures: and metrics: name the same list: give one", where)
-			}
-			mn = alt
-		}
-		if mn != nil {
-			for _, it := range d.list(mn, where+".metrics", false) {
-				if c := decodeListPlugin(d, it, where+".metrics", Measures); c != nil {
-					spec.Metrics = append(spec.Metrics, MeasureSpec{ID: it.id, Config: c})
-				}
-			}
-			spec.OwnMetrics = true
-			if len(resolveAlias(mn).Content) == 0 {
-				d.add(mn.Line, "%s.metrics: list at least one measure", where)
-			}
-		}
-		if dn := takeKey(rest, "degrade_to_auc"); dn != nil {
-			var a float64
-			if err := dn.Decode(&a); err != nil || !(a > 0.5 && a < 1) {
-				d.add(dn.Line, "%s: degrade_to_auc: %s: want the AUC the evaluated scores are degraded to, in (0.5, 1)", where, dn.Value)
-			}
-			spec.DegradeToAUC = a
-		}
-		if rn := takeKey(rest, "repeats"); rn != nil {
-			var k int
-			if err := rn.Decode(&k); err != nil || k < 1 || k > maxRepeats {
-				d.add(rn.Line, "%s: repeats: %s: want a number of repeats in [1, %d]", where, rn.Value, maxRepeats)
-			}
-			spec.Repeats, spec.OwnRepeats = k, true
-		}
-		if proto != nil {
-			if opts := proto.DatasetOptions(); opts != nil {
-				d.options(rest, opts, where, e.Line)
-				spec.Options = opts
-			} else if rest != nil && len(rest.Content) > 0 {
-				k := rest.Content[0]
-				d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source, grid, repeats, metrics, degrade_to_auc)", where, k.Value, proto.Name())
-			}
-		}
-		// Kept even when its options are bad (the errors are reported), so that
-		// the checks over all data sets see it.
-		out = append(out, spec)
 	}
 	return out
+}
+
+// dataset reads one entry of datasets: (its name taken): the source, its
+// own grid, measures, degrade_to_auc and repeats, and the protocol's
+// per-data-set options. It returns false when the source is unusable.
+func (d *decoder) dataset(name string, rest, e *yaml.Node, where string, proto ProtocolConfig, catalog []string) (DatasetSpec, bool) {
+	spec := DatasetSpec{Name: name}
+	if sn := takeKey(rest, "source"); sn != nil {
+		if spec.Source = decodePlugin(d, sn, where+".source", "", Sources); spec.Source == nil {
+			return spec, false
+		}
+	} else {
+		spec.Source = &UCI{}
+	}
+	if u, isUCI := spec.Source.(*UCI); isUCI {
+		u.name = name
+	}
+	if cu, isCat := spec.Source.(CatalogUser); isCat && catalog != nil && !slices.Contains(catalog, cu.CatalogName()) {
+		d.add(e.Line, "%s: unknown data set %q (see 'pueval datasets list')", where, cu.CatalogName())
+	}
+	if gn := takeKey(rest, "grid"); gn != nil {
+		var uses []AxisUse
+		protoName := ""
+		if proto != nil {
+			uses, protoName = proto.Axes(), proto.Name()
+		}
+		g, gerrs := decodeGridNode(d.file, gn, uses, protoName, false)
+		d.errs = append(d.errs, gerrs...)
+		spec.Grid, spec.OwnGrid = g, true
+	}
+	mn := takeKey(rest, "metrics")
+	if alt := takeKey(rest, "measures"); alt != nil {
+		if mn != nil {
+			d.add(alt.Line, "%s: measures: and metrics: name the same list: give one", where)
+		}
+		mn = alt
+	}
+	if mn != nil {
+		for _, it := range d.list(mn, where+".metrics", false) {
+			if c := decodeListPlugin(d, it, where+".metrics", Measures); c != nil {
+				spec.Metrics = append(spec.Metrics, MeasureSpec{ID: it.id, Config: c})
+			}
+		}
+		spec.OwnMetrics = true
+		if len(resolveAlias(mn).Content) == 0 {
+			d.add(mn.Line, "%s.metrics: list at least one measure", where)
+		}
+	}
+	if dn := takeKey(rest, "degrade_to_auc"); dn != nil {
+		var a float64
+		if err := dn.Decode(&a); err != nil || !(a > 0.5 && a < 1) {
+			d.add(dn.Line, "%s: degrade_to_auc: %s: want the AUC the evaluated scores are degraded to, in (0.5, 1)", where, dn.Value)
+		}
+		spec.DegradeToAUC = a
+	}
+	if rn := takeKey(rest, "repeats"); rn != nil {
+		var k int
+		if err := rn.Decode(&k); err != nil || k < 1 || k > maxRepeats {
+			d.add(rn.Line, "%s: repeats: %s: want a number of repeats in [1, %d]", where, rn.Value, maxRepeats)
+		}
+		spec.Repeats, spec.OwnRepeats = k, true
+	}
+	if proto != nil {
+		if opts := proto.DatasetOptions(); opts != nil {
+			d.options(rest, opts, where, e.Line)
+			spec.Options = opts
+		} else if rest != nil && len(rest.Content) > 0 {
+			k := rest.Content[0]
+			d.add(k.Line, "%s: unknown field %q: protocol %s takes no per-data-set options (known: name, source, grid, repeats, metrics, degrade_to_auc)", where, k.Value, proto.Name())
+		}
+	}
+	return spec, true
 }
 
 // checkKinds checks what the data sets' kinds allow: a ranking (a source of
