@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/pueval/pueval/experiments"
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/report"
@@ -176,13 +174,13 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 	if out == "" {
 		out = filepath.Join("results", cfg.Experiment)
 	}
-	var cache *results.ScoreCache
+	var cache *results.Cache
 	if !f.noScoreCache {
 		dir := f.scoreCache
 		if dir == "" {
 			dir = filepath.Join(store.Options().CacheDir, "scores")
 		}
-		if cache, err = results.OpenScoreCache(dir); err != nil {
+		if cache, err = results.OpenCache(dir); err != nil {
 			return "", fmt.Errorf("score cache: %w (--score-cache DIR puts it elsewhere; --no-score-cache runs without it)", err)
 		}
 	}
@@ -352,44 +350,9 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	t := newTable(e.stdout)
-	t.row("config", cfg.Source)
-	t.row("experiment", cfg.Experiment)
-	t.row("protocol", cfg.Protocol.Key())
-	for _, ax := range cfg.Grid.Axes {
-		var vals []string
-		for _, v := range ax.Values {
-			vals = append(vals, v.Text)
-		}
-		t.row("grid "+ax.Name, strings.Join(vals, ", "))
-	}
-	for _, d := range cfg.Datasets {
-		desc := d.Source.Key()
-		if d.Options != nil {
-			if b, err := yaml.Marshal(d.Options); err == nil && strings.TrimSpace(string(b)) != "{}" {
-				desc += " {" + strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", ", ") + "}"
-			}
-		}
-		t.row("dataset "+d.Name, desc)
-	}
-	t.row("repeats", cfg.Repeats)
-	t.row("cells", len(cells))
-	t.row("classifier", cfg.Classifier.Key())
-	t.row("evaluate", cfg.Evaluate)
-	for _, est := range cfg.Estimators {
-		t.row("estimator "+est.ID, est.Config.Key())
-	}
-	for _, tr := range cfg.Truths {
-		t.row("truth "+tr.ID, tr.Config.Key())
-	}
-	for _, m := range cfg.Metrics {
-		t.row("metric "+m.ID, m.Config.Key())
-	}
-	t.row("report", cfg.Report)
-	t.row("config sha256", cfg.Hash)
-	if err := t.flush(); err != nil {
-		return err
-	}
+	// The resolved plan: every plug-in with all its options, defaults
+	// included, so that a reader sees what a run computes.
+	fmt.Fprintf(e.stdout, "config: %s (sha256 %s)\n%scells: %d\n", cfg.Source, cfg.Hash, cfg.Plan(), len(cells))
 	fmt.Fprintln(e.stdout, "ok")
 	return nil
 }

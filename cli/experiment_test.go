@@ -58,16 +58,18 @@ func TestReportSchema1Directory(t *testing.T) {
 	}
 }
 
-// `pueval config check` prints the expanded settings: every plug-in with
-// its key, the grid, the report.
+// `pueval config check` prints the resolved plan: every plug-in with all
+// its options, the grid, the report, the number of cells.
 func TestConfigCheck(t *testing.T) {
 	out, _, err := runCLI(t, "config", "check", "aaai2017-smoke")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"protocol              aaai2017/v1 labeled=100 max_unlabeled=10000", "grid beta             1, 0.95, 0.75",
-		"dataset pima          uci dataset=pima", "estimator alphamax-n  alphamax-n/v2", "truth traditional     traditional on=auto",
-		"metric aucpr          aucpr/v1 outside=drop,clip", "report                aaai2017", "cells                 18", "\nok\n"} {
+	for _, want := range []string{"config: papers/aaai2017/aaai2017-smoke.yaml (embedded) (sha256 ",
+		"protocol: aaai2017 {labeled: 100, max_unlabeled: 10000}", "grid: beta=1,0.95,0.75",
+		"  pima: source uci {", "classifier: nnet-bag {bags: 10, hidden: 5,", "estimators:\n  alphamax-n {knee: ",
+		"truths:\n  traditional {\"on\": auto}\n  same-model {\"on\": auto}", "  aucpr {outside: [drop, clip], precision: [roc, eq3], area: [trapezoid, step]}",
+		"report: aaai2017", "cells: 18", "\nok\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("config check lacks %q:\n%s", want, out)
 		}

@@ -226,7 +226,7 @@ func TestSlurmScriptsWithoutSlurm(t *testing.T) {
 // passes its checksum, every raw file fetched is in the cache manifest.
 func checkCacheWhole(t *testing.T, cache string) {
 	t.Helper()
-	sc, err := results.OpenScoreCache(filepath.Join(cache, "scores"))
+	sc, err := results.OpenCache(filepath.Join(cache, "scores"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func checkCacheWhole(t *testing.T, cache string) {
 		switch {
 		case kind == "scores":
 			entries++
-			if _, ok, err := sc.Get(key); !ok || err != nil {
+			if _, ok, err := sc.GetScores(key); !ok || err != nil {
 				t.Errorf("score entry %s: %v", p, err)
 			}
 		case kind == "estimate":

@@ -157,7 +157,7 @@ func init() {
 // measures reuses every estimate (and every score), and the records' numbers
 // are the same as without the cache; a changed estimator option misses.
 func TestEstimateCache(t *testing.T) {
-	cache, err := results.OpenScoreCache(t.TempDir())
+	cache, err := results.OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ func TestKernelTolerance(t *testing.T) {
 // served to a kernel with other numerics, and are to one with the same.
 func TestScoreCacheSeparatesKernels(t *testing.T) {
 	needMirror(t)
-	cache, err := results.OpenScoreCache(t.TempDir())
+	cache, err := results.OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/pueval/pueval/classifiers"
 )
 
 // Plan is what a config resolves to, one line per part: the protocol, the
@@ -44,7 +46,12 @@ func (c *Config) Plan() string {
 	case c.UsesClassifier():
 		line("classifier: %s", pluginText(c.Classifier.Name(), c.Classifier))
 	case c.Grid.Values(classifierAxis) != nil:
-		line("classifier: the grid's classifier axis")
+		line("classifier: the grid's classifier axis:")
+		for _, v := range c.Grid.Values(classifierAxis) {
+			if clf, ok := v.Value.(classifiers.Config); ok {
+				line("  %s: %s", v.Text, pluginText(clf.Name(), clf))
+			}
+		}
 	default:
 		line("classifier: none (every data set is a ranking)")
 	}

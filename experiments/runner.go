@@ -36,7 +36,7 @@ type Runner struct {
 	Config *Config
 	// Data is the UCI catalog's store (nil when no data set comes from it).
 	Data  *datasets.Store
-	Cache *results.ScoreCache // nil: no score or estimate cache
+	Cache *results.Cache // nil: no score or estimate cache
 	// Workers is the number of cells run at once (the -j flag); 0 means 1.
 	// Each cell's classifier trains its nets on all cores regardless.
 	Workers int
@@ -776,7 +776,7 @@ func (r *Runner) scorer(clf classifiers.Config) (classifiers.Scorer, error) {
 // summary is nil for a cache hit.
 func (r *Runner) score(ctx context.Context, clf classifiers.Config, key string, data *Data, rows []int, y []bool, folds []int, seed uint64) ([]float64, *results.Work, error) {
 	if r.Cache != nil {
-		s, ok, err := r.Cache.Get(key)
+		s, ok, err := r.Cache.GetScores(key)
 		if err != nil {
 			fmt.Fprintf(r.Log, "pueval: score cache: %v (recomputing)\n", err)
 		}
@@ -808,7 +808,7 @@ func (r *Runner) score(ctx context.Context, clf classifiers.Config, key string, 
 		return nil, nil, err
 	}
 	if r.Cache != nil {
-		if err := r.Cache.Put(key, results.Scores{Scores: res.Scores, Labels: y}); err != nil {
+		if err := r.Cache.PutScores(key, results.Scores{Scores: res.Scores, Labels: y}); err != nil {
 			fmt.Fprintf(r.Log, "pueval: score cache: %v\n", err)
 		}
 	}

@@ -73,7 +73,7 @@ func smokeConfig(t *testing.T, edit func(string) string) *Config {
 }
 
 // runSmoke runs cfg's cells (sel) into a fresh directory and returns it with the summary.
-func runSmoke(t *testing.T, cfg *Config, sel Selection, workers int, cache *results.ScoreCache) (string, Summary) {
+func runSmoke(t *testing.T, cfg *Config, sel Selection, workers int, cache *results.Cache) (string, Summary) {
 	t.Helper()
 	st, _ := openData(t)
 	cells, err := cfg.Cells(sel)
@@ -166,7 +166,7 @@ func TestDeterministicAcrossWorkersAndSubsets(t *testing.T) {
 // Changing only the estimator reuses the cached scores: no classifier is trained.
 func TestEstimatorChangeReusesScores(t *testing.T) {
 	needMirror(t)
-	cache, err := results.OpenScoreCache(t.TempDir())
+	cache, err := results.OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

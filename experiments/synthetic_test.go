@@ -17,7 +17,7 @@ import (
 // UCI mirror and run in every `make test`.
 
 // runYAML parses a config and runs all its cells into a fresh directory.
-func runYAML(t *testing.T, src string, workers int, cache *results.ScoreCache) (string, Summary, *Config) {
+func runYAML(t *testing.T, src string, workers int, cache *results.Cache) (string, Summary, *Config) {
 	t.Helper()
 	cfg, err := ParseConfig([]byte(src), "synthetic.yaml", LoadOptions{})
 	if err != nil {
@@ -189,7 +189,7 @@ datasets:
 truths: [traditional]
 metrics: [auc]
 `
-	cache, err := results.OpenScoreCache(t.TempDir())
+	cache, err := results.OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

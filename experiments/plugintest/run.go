@@ -25,7 +25,7 @@ import (
 // RunOptions are the execution settings of Run.
 type RunOptions struct {
 	Workers int                 // cells at once; 0 means 1
-	Cache   *results.ScoreCache // nil: no score cache
+	Cache   *results.Cache // nil: no score cache
 	Catalog *datasets.Store     // the UCI store, for configs that read the catalog
 	Context context.Context     // nil: context.Background()
 }

@@ -15,9 +15,12 @@ import (
 	"strings"
 )
 
-// ScoreCache stores out-of-bag scores under content keys, one file per entry
-// in DIR/<key[:2]>/<key>.scores.
-type ScoreCache struct {
+// Cache is the content-keyed cache of what a run computes: a classifier's
+// out-of-bag scores (GetScores, PutScores; DIR/<key[:2]>/<key>.scores) and
+// an estimator's class prior and noise (GetEstimate, PutEstimate), one
+// file per entry, so that a rerun or an ablation that changes something
+// downstream of them recomputes neither.
+type Cache struct {
 	dir string
 }
 
@@ -27,21 +30,22 @@ type Scores struct {
 	Labels []bool
 }
 
-// ErrCorrupt is returned (wrapped) by Get for an entry that fails its checksum.
+// ErrCorrupt is returned (wrapped) by GetScores and GetEstimate for an
+// entry that fails its checksum.
 var ErrCorrupt = errors.New("corrupt score cache entry")
 
 const cacheMagic = "pueval-scores-v1\n"
 
-// OpenScoreCache opens (creating if needed) a score cache in dir.
-func OpenScoreCache(dir string) (*ScoreCache, error) {
+// OpenCache opens (creating if needed) a cache in dir.
+func OpenCache(dir string) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return &ScoreCache{dir: dir}, nil
+	return &Cache{dir: dir}, nil
 }
 
 // Dir is the cache's directory.
-func (c *ScoreCache) Dir() string { return c.dir }
+func (c *Cache) Dir() string { return c.dir }
 
 // Key hashes its parts, encoded as JSON, into a hex SHA-256 key. Pass every
 // value that determines the scores (struct fields in a fixed order; maps are
@@ -57,16 +61,16 @@ func Key(parts ...any) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func (c *ScoreCache) path(key string) (string, error) {
+func (c *Cache) path(key string) (string, error) {
 	if len(key) < 8 {
 		return "", fmt.Errorf("score cache key %q too short", key)
 	}
 	return filepath.Join(c.dir, key[:2], key+".scores"), nil
 }
 
-// Get returns the entry for key; ok is false when there is none. A corrupt
+// GetScores returns the scores stored under key; ok is false when there is none. A corrupt
 // entry returns an error wrapping ErrCorrupt (the caller recomputes and Puts).
-func (c *ScoreCache) Get(key string) (s Scores, ok bool, err error) {
+func (c *Cache) GetScores(key string) (s Scores, ok bool, err error) {
 	p, err := c.path(key)
 	if err != nil {
 		return Scores{}, false, err
@@ -85,8 +89,8 @@ func (c *ScoreCache) Get(key string) (s Scores, ok bool, err error) {
 	return s, true, nil
 }
 
-// Put stores an entry atomically (temporary file + rename).
-func (c *ScoreCache) Put(key string, s Scores) error {
+// PutScores stores scores atomically (temporary file + rename).
+func (c *Cache) PutScores(key string, s Scores) error {
 	if len(s.Scores) != len(s.Labels) {
 		return fmt.Errorf("score cache: %d scores but %d labels", len(s.Scores), len(s.Labels))
 	}
@@ -157,7 +161,7 @@ func decodeScores(b []byte) (Scores, error) {
 // ablation that changes only the measures or the truths reuses them.
 const estimateMagic = "pueval-estimate-v1\n"
 
-func (c *ScoreCache) estimatePath(key string) (string, error) {
+func (c *Cache) estimatePath(key string) (string, error) {
 	p, err := c.path(key)
 	if err != nil {
 		return "", err
@@ -167,7 +171,7 @@ func (c *ScoreCache) estimatePath(key string) (string, error) {
 
 // GetEstimate returns the estimate stored under key; ok is false when there
 // is none. A corrupt entry returns an error wrapping ErrCorrupt.
-func (c *ScoreCache) GetEstimate(key string) (e Estimate, ok bool, err error) {
+func (c *Cache) GetEstimate(key string) (e Estimate, ok bool, err error) {
 	p, err := c.estimatePath(key)
 	if err != nil {
 		return Estimate{}, false, err
@@ -195,7 +199,7 @@ func (c *ScoreCache) GetEstimate(key string) (e Estimate, ok bool, err error) {
 }
 
 // PutEstimate stores an estimate atomically (temporary file + rename).
-func (c *ScoreCache) PutEstimate(key string, e Estimate) error {
+func (c *Cache) PutEstimate(key string, e Estimate) error {
 	p, err := c.estimatePath(key)
 	if err != nil {
 		return err

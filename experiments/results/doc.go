@@ -11,7 +11,7 @@
 //   - manifest.json ([Manifest]): config hash, code version, the report,
 //     protocol, estimators, truths and measures the config names, data
 //     fingerprints, start and end times, machine; written atomically.
-//   - a content-keyed cache ([ScoreCache]): the out-of-bag scores (and
+//   - a content-keyed cache ([Cache]): the out-of-bag scores (and
 //     labels) of a cell under a key hashed from everything that determines
 //     them (data fingerprint, split, classifier configuration, seed), so an
 //     ablation that changes only the estimator or the recovery reuses them;

@@ -68,7 +68,7 @@ func FuzzScoreCache(f *testing.F) {
 			}
 			return
 		}
-		c := &ScoreCache{dir: t.TempDir()}
+		c := &Cache{dir: t.TempDir()}
 		k, _ := Key("fuzz")
 		p, _ := c.estimatePath(k)
 		os.MkdirAll(filepath.Dir(p), 0o755)

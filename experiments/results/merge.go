@@ -94,31 +94,10 @@ func (s *shardIn) label() string {
 // the same config (which is replaced).
 func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 	var sum MergeSummary
-	if len(dirs) == 0 {
-		return sum, errors.New("no shard directories to merge")
-	}
-	if opts.Cells == nil {
-		return sum, errors.New("merge: no grid expansion (MergeOptions.Cells)")
-	}
-	absOut, err := filepath.Abs(out)
+	absOut, err := checkMergeDirs(out, dirs, opts)
 	if err != nil {
 		return sum, err
 	}
-	seenDir := map[string]string{}
-	for _, d := range dirs {
-		a, err := filepath.Abs(d)
-		if err != nil {
-			return sum, err
-		}
-		if a == absOut {
-			return sum, fmt.Errorf("shard %s is the output directory: merge into another directory", d)
-		}
-		if prev, ok := seenDir[a]; ok {
-			return sum, fmt.Errorf("shard %s is given twice (also as %s)", d, prev)
-		}
-		seenDir[a] = d
-	}
-
 	shards := make([]*shardIn, 0, len(dirs))
 	defer func() {
 		for _, s := range shards {
@@ -132,20 +111,105 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 		}
 		shards = append(shards, s)
 	}
+	// The first shard as given (sortShards reorders shards) is the
+	// reference of the checks and the base of the merged manifest.
 	first := shards[0]
-	if err := checkSameConfig(shards, opts.ConfigKey); err != nil {
+	if err := checkShards(shards, opts); err != nil {
 		return sum, err
 	}
-	if err := checkSameSelection(shards); err != nil {
+	byCell, err := cellsOfShards(shards)
+	if err != nil {
 		return sum, err
 	}
-	for _, s := range shards {
-		if s.expected, err = opts.Cells(s.sel); err != nil {
-			return sum, fmt.Errorf("shard %s: the cells of its selection: %w", s.dir, err)
-		}
+	if err := sortShards(shards); err != nil {
+		return sum, err
+	}
+	man, err := mergeData(first.man, shards)
+	if err != nil {
+		return sum, err
 	}
 
-	// Every record must be a cell of its shard, and no cell may be in two shards.
+	// The cells of the whole selection. A data set is unavailable when every
+	// shard that should hold cells of it says so.
+	whole := Selection{Repeats: first.sel.Repeats, Datasets: first.sel.Datasets}
+	all, err := opts.Cells(whole)
+	if err != nil {
+		return sum, fmt.Errorf("the cells of the selection: %w", err)
+	}
+	unavailable := unavailableEverywhere(shards)
+	if len(unavailable) > 0 {
+		man.Unavailable = unavailable
+	}
+	notGivenOf, err := cellsOfShardsNotGiven(shards, whole, first.sel.Shards, opts.Cells)
+	if err != nil {
+		return sum, err
+	}
+	merged, lacks, notGiven := gatherCells(all, byCell, unavailable, shards, notGivenOf)
+	missing, lines := describeMissing(shards, lacks, notGiven, first.sel.Shards)
+	if missing > 0 && !opts.Partial {
+		return sum, &MissingCellsError{Missing: missing, Cells: len(merged) + missing, Lacks: lines}
+	}
+
+	sum.Warnings = completeManifest(&man, first, shards, merged, len(all), whole, absOut, opts.Machine, missing == 0)
+	if err := writeMerged(out, man, merged); err != nil {
+		return sum, err
+	}
+	sum.Records, sum.Failed, sum.Missing, sum.Shards = len(merged), man.Failed, missing, man.Shards
+	return sum, nil
+}
+
+// checkMergeDirs checks Merge's arguments: some shards, a grid expansion,
+// and no shard given twice or as the output directory. It returns out's
+// absolute path.
+func checkMergeDirs(out string, dirs []string, opts MergeOptions) (string, error) {
+	if len(dirs) == 0 {
+		return "", errors.New("no shard directories to merge")
+	}
+	if opts.Cells == nil {
+		return "", errors.New("merge: no grid expansion (MergeOptions.Cells)")
+	}
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return "", err
+	}
+	seenDir := map[string]string{}
+	for _, d := range dirs {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return "", err
+		}
+		if a == absOut {
+			return "", fmt.Errorf("shard %s is the output directory: merge into another directory", d)
+		}
+		if prev, ok := seenDir[a]; ok {
+			return "", fmt.Errorf("shard %s is given twice (also as %s)", d, prev)
+		}
+		seenDir[a] = d
+	}
+	return absOut, nil
+}
+
+// checkShards refuses shards of different configs or selections, and
+// expands each shard's selection into its cells (shardIn.expected).
+func checkShards(shards []*shardIn, opts MergeOptions) error {
+	if err := checkSameConfig(shards, opts.ConfigKey); err != nil {
+		return err
+	}
+	if err := checkSameSelection(shards); err != nil {
+		return err
+	}
+	for _, s := range shards {
+		var err error
+		if s.expected, err = opts.Cells(s.sel); err != nil {
+			return fmt.Errorf("shard %s: the cells of its selection: %w", s.dir, err)
+		}
+	}
+	return nil
+}
+
+// cellsOfShards returns the shards' records by cell, refusing a record that
+// is not a cell of its shard and a cell that is in two shards.
+func cellsOfShards(shards []*shardIn) (map[string]Record, error) {
 	owner := map[string]*shardIn{} // cell -> shard that holds it
 	byCell := map[string]Record{}
 	for _, s := range shards {
@@ -155,35 +219,45 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 		}
 		for _, r := range s.recs {
 			if !mine[r.Cell] {
-				return sum, fmt.Errorf("%s holds cell %s, which is not a cell of its selection: "+
+				return nil, fmt.Errorf("%s holds cell %s, which is not a cell of its selection: "+
 					"was the directory written by another selection or shard count?", s.label(), r.Cell)
 			}
 			if o, ok := owner[r.Cell]; ok {
 				if diff := recordDiff(byCell[r.Cell], r); diff != "" {
-					return sum, fmt.Errorf("cell %s is in both %s and %s, with conflicting values (%s)", r.Cell, o.label(), s.label(), diff)
+					return nil, fmt.Errorf("cell %s is in both %s and %s, with conflicting values (%s)", r.Cell, o.label(), s.label(), diff)
 				}
-				return sum, fmt.Errorf("cell %s is in both %s and %s, with identical values (timings aside): the same shard given twice?",
+				return nil, fmt.Errorf("cell %s is in both %s and %s, with identical values (timings aside): the same shard given twice?",
 					r.Cell, o.label(), s.label())
 			}
 			owner[r.Cell], byCell[r.Cell] = s, r
 		}
 	}
+	return byCell, nil
+}
+
+// sortShards puts the shards in shard order, refusing a shard given twice.
+func sortShards(shards []*shardIn) error {
 	slices.SortStableFunc(shards, func(a, b *shardIn) int { return a.sel.Shard - b.sel.Shard })
 	for i := 1; i < len(shards); i++ {
 		if shards[i].sel.Shard == shards[i-1].sel.Shard {
-			return sum, fmt.Errorf("%s and %s are the same shard: give each shard once", shards[i-1].label(), shards[i].label())
+			return fmt.Errorf("%s and %s are the same shard: give each shard once", shards[i-1].label(), shards[i].label())
 		}
 	}
+	return nil
+}
 
-	// The data: every shard must have read the same data for a data set.
-	man := first.man
+// mergeData returns base with the shards' data, warnings and traditional
+// work merged in (Unavailable cleared), refusing a data set that two shards
+// read with different data.
+func mergeData(base Manifest, shards []*shardIn) (Manifest, error) {
+	man := base
 	man.Data, man.Unavailable, man.Warnings, man.Traditional = map[string]string{}, nil, nil, nil
 	dataFrom := map[string]*shardIn{}
 	for _, s := range shards {
 		for _, name := range slices.Sorted(maps.Keys(s.man.Data)) {
 			fp := s.man.Data[name]
 			if prev, ok := man.Data[name]; ok && prev != fp {
-				return sum, fmt.Errorf("data set %s differs between %s (fingerprint %.12s) and %s (fingerprint %.12s): the shards read different data",
+				return man, fmt.Errorf("data set %s differs between %s (fingerprint %.12s) and %s (fingerprint %.12s): the shards read different data",
 					name, dataFrom[name].label(), prev, s.label(), fp)
 			}
 			man.Data[name], dataFrom[name] = fp, s
@@ -202,26 +276,12 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 			}
 		}
 	}
+	return man, nil
+}
 
-	// The cells of the whole selection. A data set is unavailable when every
-	// shard that should hold cells of it says so.
-	whole := Selection{Repeats: first.sel.Repeats, Datasets: first.sel.Datasets}
-	all, err := opts.Cells(whole)
-	if err != nil {
-		return sum, fmt.Errorf("the cells of the selection: %w", err)
-	}
-	unavailable := unavailableEverywhere(shards)
-	if len(unavailable) > 0 {
-		man.Unavailable = unavailable
-	}
-	shardOf := map[string]*shardIn{}
-	for _, s := range shards {
-		for _, c := range s.expected {
-			shardOf[c.ID] = s
-		}
-	}
-	// The cells of the shards k/n of which no directory was given.
-	n := first.sel.Shards
+// cellsOfShardsNotGiven returns, for every cell of a shard k/n of which no
+// directory was given, that k.
+func cellsOfShardsNotGiven(shards []*shardIn, whole Selection, n int, expand func(Selection) ([]CellRef, error)) (map[string]int, error) {
 	given := map[int]bool{}
 	for _, s := range shards {
 		given[s.sel.Shard] = true
@@ -231,17 +291,31 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 		if given[k] {
 			continue
 		}
-		cells, err := opts.Cells(Selection{Repeats: whole.Repeats, Datasets: whole.Datasets, Shard: k, Shards: n})
+		cells, err := expand(Selection{Repeats: whole.Repeats, Datasets: whole.Datasets, Shard: k, Shards: n})
 		if err != nil {
-			return sum, fmt.Errorf("the cells of shard %d/%d: %w", k, n, err)
+			return nil, fmt.Errorf("the cells of shard %d/%d: %w", k, n, err)
 		}
 		for _, c := range cells {
 			notGivenOf[c.ID] = k
 		}
 	}
-	var merged []Record
-	lacks := map[*shardIn][]string{}
-	notGiven := map[int][]string{} // shard k -> its cells, when no directory of it was given
+	return notGivenOf, nil
+}
+
+// gatherCells returns the records of the cells all in grid order, the cells
+// of unavailable data sets left out, and the cells no record holds: by the
+// shard given that lacks them (lacks), or by the shard k/n not given
+// (notGiven; k = 0: no shard holds it).
+func gatherCells(all []CellRef, byCell map[string]Record, unavailable map[string]string, shards []*shardIn,
+	notGivenOf map[string]int) (merged []Record, lacks map[*shardIn][]string, notGiven map[int][]string) {
+	shardOf := map[string]*shardIn{}
+	for _, s := range shards {
+		for _, c := range s.expected {
+			shardOf[c.ID] = s
+		}
+	}
+	lacks = map[*shardIn][]string{}
+	notGiven = map[int][]string{}
 	for _, c := range all {
 		if _, skip := unavailable[c.Dataset]; skip {
 			continue
@@ -257,8 +331,12 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 		k := notGivenOf[c.ID] // 0: no shard k/n holds it
 		notGiven[k] = append(notGiven[k], c.ID)
 	}
-	missing := 0
-	var lines []string
+	return merged, lacks, notGiven
+}
+
+// describeMissing counts the missing cells and says, one line per shard
+// (of n), which it lacks and why.
+func describeMissing(shards []*shardIn, lacks map[*shardIn][]string, notGiven map[int][]string, n int) (missing int, lines []string) {
 	for _, s := range shards {
 		cells := lacks[s]
 		if len(cells) == 0 {
@@ -276,12 +354,17 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 			lines = append(lines, fmt.Sprintf("%d cell(s) belong to no shard given (%s)", len(cells), example(cells)))
 		}
 	}
-	if missing > 0 && !opts.Partial {
-		return sum, &MissingCellsError{Missing: missing, Cells: len(merged) + missing, Lacks: lines}
-	}
+	return missing, lines
+}
 
-	// The merged manifest: one run of the whole selection, with its shards.
-	man.Cells = len(all)
+// completeManifest makes man the manifest of one run of the whole
+// selection (cells cells) with its shards: the counts of merged, the
+// earliest start, the last finish when every shard finished and no cell is
+// missing (complete), and the shards' versions joined. It returns the
+// warnings on versions that differ between the shards, sorted.
+func completeManifest(man *Manifest, first *shardIn, shards []*shardIn, merged []Record, cells int, whole Selection,
+	absOut string, machine Machine, complete bool) []string {
+	man.Cells = cells
 	man.Done, man.Failed = 0, 0
 	for _, r := range merged {
 		if r.Status == StatusOK {
@@ -294,10 +377,9 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 	if !whole.IsZero() {
 		man.Selection = &whole
 	}
-	man.Machine = opts.Machine
+	man.Machine = machine
 	man.Started, man.Finished = first.man.Started, nil
 	var finished *time.Time
-	complete := missing == 0
 	codes, gos, kernels := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, s := range shards {
 		if s.man.Started.Before(man.Started) {
@@ -312,15 +394,7 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 		if s.man.Kernel != "" {
 			kernels[s.man.Kernel] = true
 		}
-		sr := ShardRun{Dir: shardDirName(absOut, s.dir), Shard: fmt.Sprintf("%d/%d", s.sel.Shard, s.sel.Shards),
-			Machine: s.man.Machine, Started: s.man.Started, Finished: s.man.Finished, CodeVersion: s.man.CodeVersion,
-			GoVersion: s.man.GoVersion, Kernel: s.man.Kernel, Cells: len(s.expected), Records: len(s.recs)}
-		for _, r := range s.recs {
-			if r.Status != StatusOK {
-				sr.Failed++
-			}
-		}
-		man.Shards = append(man.Shards, sr)
+		man.Shards = append(man.Shards, shardRun(s, absOut))
 	}
 	if complete {
 		man.Finished = finished
@@ -328,18 +402,27 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 	man.CodeVersion = joinKeys(codes)
 	man.GoVersion = joinKeys(gos)
 	man.Kernel = joinKeys(kernels)
+	var warnings []string
 	for what, set := range map[string]map[string]bool{"code versions": codes, "Go versions": gos, "kernels": kernels} {
 		if len(set) > 1 {
-			sum.Warnings = append(sum.Warnings, fmt.Sprintf("the shards ran with different %s (%s); each shard's is in the manifest", what, joinKeys(set)))
+			warnings = append(warnings, fmt.Sprintf("the shards ran with different %s (%s); each shard's is in the manifest", what, joinKeys(set)))
 		}
 	}
-	slices.Sort(sum.Warnings)
+	slices.Sort(warnings)
+	return warnings
+}
 
-	if err := writeMerged(out, man, merged); err != nil {
-		return sum, err
+// shardRun is the merged manifest's entry of shard s.
+func shardRun(s *shardIn, absOut string) ShardRun {
+	sr := ShardRun{Dir: shardDirName(absOut, s.dir), Shard: fmt.Sprintf("%d/%d", s.sel.Shard, s.sel.Shards),
+		Machine: s.man.Machine, Started: s.man.Started, Finished: s.man.Finished, CodeVersion: s.man.CodeVersion,
+		GoVersion: s.man.GoVersion, Kernel: s.man.Kernel, Cells: len(s.expected), Records: len(s.recs)}
+	for _, r := range s.recs {
+		if r.Status != StatusOK {
+			sr.Failed++
+		}
 	}
-	sum.Records, sum.Failed, sum.Missing, sum.Shards = len(merged), man.Failed, missing, man.Shards
-	return sum, nil
+	return sr
 }
 
 // readShard reads a shard directory under its lock: its manifest and its

@@ -121,7 +121,7 @@ func TestStoreConcurrentAppend(t *testing.T) {
 }
 
 func TestScoreCache(t *testing.T) {
-	c, err := OpenScoreCache(t.TempDir())
+	c, err := OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,14 +131,14 @@ func TestScoreCache(t *testing.T) {
 	if k1 != k2 || k1 == k3 || len(k1) != 64 {
 		t.Fatalf("keys %s %s %s", k1, k2, k3)
 	}
-	if _, ok, err := c.Get(k1); ok || err != nil {
+	if _, ok, err := c.GetScores(k1); ok || err != nil {
 		t.Fatalf("empty cache: ok %v err %v", ok, err)
 	}
 	want := Scores{Scores: []float64{0.25, math.SmallestNonzeroFloat64, -0.0, 1}, Labels: []bool{true, false, false, true}}
-	if err := c.Put(k1, want); err != nil {
+	if err := c.PutScores(k1, want); err != nil {
 		t.Fatal(err)
 	}
-	got, ok, err := c.Get(k1)
+	got, ok, err := c.GetScores(k1)
 	if !ok || err != nil {
 		t.Fatalf("ok %v err %v", ok, err)
 	}
@@ -152,7 +152,7 @@ func TestScoreCache(t *testing.T) {
 	b, _ := os.ReadFile(p)
 	b[len(cacheMagic)+9] ^= 1
 	os.WriteFile(p, b, 0o644)
-	if _, _, err := c.Get(k1); !errors.Is(err, ErrCorrupt) {
+	if _, _, err := c.GetScores(k1); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("corrupt entry: %v", err)
 	}
 }
@@ -217,7 +217,7 @@ func TestUpgradeRecord(t *testing.T) {
 }
 
 func TestEstimateCache(t *testing.T) {
-	c, err := OpenScoreCache(t.TempDir())
+	c, err := OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestEstimateCache(t *testing.T) {
 		t.Fatalf("got %+v %v %v", got, ok, err)
 	}
 	// Scores and estimates under the same key do not collide.
-	if _, ok, _ := c.Get(k); ok {
+	if _, ok, _ := c.GetScores(k); ok {
 		t.Error("an estimate read back as scores")
 	}
 	p, _ := c.estimatePath(k)
@@ -337,9 +337,9 @@ func TestFilesAreShared(t *testing.T) {
 	}
 	s.Close()
 	WriteManifest(dir, Manifest{Experiment: "e"})
-	c, _ := OpenScoreCache(filepath.Join(dir, "cache"))
+	c, _ := OpenCache(filepath.Join(dir, "cache"))
 	k, _ := Key("x")
-	c.Put(k, Scores{Scores: []float64{1}, Labels: []bool{true}})
+	c.PutScores(k, Scores{Scores: []float64{1}, Labels: []bool{true}})
 	c.PutEstimate(k, Estimate{Method: "m"})
 	p, _ := c.path(k)
 	e, _ := c.estimatePath(k)
@@ -355,7 +355,7 @@ func TestFilesAreShared(t *testing.T) {
 // body's length (n = 10/9 mod 2^64), with a valid checksum, is refused as
 // corrupt by name, without allocating n rows.
 func TestCraftedScoreCacheEntry(t *testing.T) {
-	c, _ := OpenScoreCache(t.TempDir())
+	c, _ := OpenCache(t.TempDir())
 	k, _ := Key("crafted")
 	var inv9 uint64 = 1
 	for range 64 { // Newton's iteration for the inverse of 9 mod 2^64
@@ -371,7 +371,7 @@ func TestCraftedScoreCacheEntry(t *testing.T) {
 	p, _ := c.path(k)
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, append(b, sum[:]...), 0o644)
-	_, ok, err := c.Get(k)
+	_, ok, err := c.GetScores(k)
 	if ok || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), p) {
 		t.Errorf("crafted entry: ok %v, %v", ok, err)
 	}
