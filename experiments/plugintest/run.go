@@ -24,10 +24,10 @@ import (
 
 // RunOptions are the execution settings of Run.
 type RunOptions struct {
-	Workers int                 // cells at once; 0 means 1
-	Cache   *results.Cache // nil: no score cache
-	Catalog *datasets.Store     // the UCI store, for configs that read the catalog
-	Context context.Context     // nil: context.Background()
+	Workers int             // cells at once; 0 means 1
+	Cache   *results.Cache  // nil: no score cache
+	Catalog *datasets.Store // the UCI store, for configs that read the catalog
+	Context context.Context // nil: context.Background()
 }
 
 // Run parses a config (YAML) and runs all its cells into a new temporary
