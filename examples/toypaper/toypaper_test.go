@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pueval/pueval/experiments"
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/report"
 )
@@ -96,4 +97,10 @@ func near(s string, want float64) bool {
 		return false
 	}
 	return math.Abs(got-want) < 1e-5
+}
+
+// TestPlugins runs pueval's plug-in conformance suite on the toy paper's
+// plug-ins: the same checks every paper of pueval passes.
+func TestPlugins(t *testing.T) {
+	plugintest.Registered(t, nil, "toy-blobs", Axis, "toy-scar", "toy-aul")
 }
