@@ -240,7 +240,7 @@ var portablePackages = []string{"internal/portmath", "internal/linalg", "classif
 // the recovery formulas, the metrics, the data encodings,
 // the runner's measures): no fused multiply-adds
 // either. Their bits on every CPU are checked end to end by
-// cmd/pueval's TestGoldenRecords (the smoke configs' records), which
+// cli's TestGoldenRecords (the smoke configs' records), which
 // `make test-cross` runs under qemu-aarch64. classifiers/nnet is in
 // neither list: its float32x16 numerics use math.FMA where they mean a
 // fused multiply-add, and its kernels have their own cross tests.

@@ -10,9 +10,11 @@
 //	       -> metrics -> recovered metrics -> results -> report
 //
 // Each stage is a package that does not import the stages around it; only
-// experiments (the runner) and cmd/pueval see everything. The allowed
-// module-internal imports of every package are listed in arch_test.go, so a
-// new package or a new edge between packages is a deliberate, reviewed change.
+// experiments (the runner), the command line (cli) and the papers
+// (papers/NAME, which build on the core and which the core never imports)
+// see everything. The allowed module-internal imports of every package are
+// listed in arch_test.go, so a new package or a new edge between packages is
+// a deliberate, reviewed change.
 // Randomness comes from math/rand/v2 streams passed explicitly; math/rand (v1)
 // is banned.
 package pueval

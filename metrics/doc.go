@@ -74,6 +74,6 @@
 // rounding, and a record computed there would differ in its last bit.
 // The logarithms are internal/portmath's (the bits of amd64's math.Log, on
 // every CPU). amd64's default build never fuses, so its results are
-// unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and cmd/pueval's
+// unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and cli's
 // TestGoldenRecords (under qemu-aarch64 in make test-cross) hold this.
 package metrics

@@ -50,7 +50,7 @@
 // Tables and claims have the same bits on every architecture: their
 // arithmetic rounds every product before adding it (float64(a*b) + c),
 // since Go fuses multiply-adds on arm64; the smoke reports' tables are
-// pinned by hash (cmd/pueval TestGoldenRecords, run under qemu-aarch64 by
+// pinned by hash (cli TestGoldenRecords, run under qemu-aarch64 by
 // `make test-cross`). Figures are not promised that: the drawing code
 // (charts.go, heat.go, plot.go) and the plotting libraries beneath it
 // round as the platform does.

@@ -173,6 +173,6 @@
 // (and riscv64, ppc64, s390x, and amd64 built with GOAMD64=v3) the Go
 // compiler would otherwise fuse a*b + c into one multiply-add with a single
 // rounding, and a record computed there would differ in its last bit. amd64's default build never fuses, so its results are
-// unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and cmd/pueval's
+// unchanged. The repository's TestNoFusedMultiplyAddOnArm64 and cli's
 // TestGoldenRecords (under qemu-aarch64 in make test-cross) hold this.
 package recovery

@@ -6,7 +6,7 @@
 // It runs the Chromium found by Find ($PUEVAL_CHROMIUM, else chromium,
 // chromium-browser, google-chrome or google-chrome-stable on PATH), headless
 // and without its sandbox, which cannot start as root (CI runs as root).
-// Nothing but the test of the reports (cmd/pueval) and the screenshot
+// Nothing but the test of the reports (package cli) and the screenshot
 // command (internal/browser/shoot) imports it: pueval itself does not need
 // a browser.
 package browser
