@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pueval/pueval/estimators/classprior"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pueval/pueval/estimators/classprior"
 
 	"github.com/pueval/pueval/datasets/synth"
 )

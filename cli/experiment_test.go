@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,26 +177,6 @@ func TestRunSettingErrors(t *testing.T) {
 	if _, stderr, err := runCLI(t, "run", cfg, "-o", t.TempDir(), "--no-score-cache"); err != nil {
 		t.Errorf("--no-score-cache: %v\n%s", err, stderr)
 	}
-}
-
-// resultsOnly is the records of dir without what describes the execution
-// (timings, the classifier's work): what two runs of one config must share.
-func resultsOnly(t *testing.T, dir string) []byte {
-	t.Helper()
-	recs, err := results.ReadRecords(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	for _, r := range recs {
-		r.Timings, r.Work = nil, nil
-		b, err := r.Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf.Write(b)
-	}
-	return buf.Bytes()
 }
 
 // `pueval reproduce claesen2015-smoke` end to end: every item of the report

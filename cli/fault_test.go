@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -51,7 +52,7 @@ func uninterrupted(t *testing.T, cfg string) []byte {
 	if out, err := pueval(t, t.TempDir(), "run", cfg, "-o", dir, "--no-score-cache").CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
-	return resultsOnly(t, dir)
+	return plugintest.ResultsOnly(t, dir)
 }
 
 func exitStatus(err error) int {
@@ -92,7 +93,7 @@ func TestFaultConcurrentRuns(t *testing.T) {
 	if err := first.Wait(); err != nil {
 		t.Fatalf("first run: %v\n%s", err, firstOut.String())
 	}
-	if got := resultsOnly(t, dir); !bytes.Equal(got, want) {
+	if got := plugintest.ResultsOnly(t, dir); !bytes.Equal(got, want) {
 		t.Errorf("records of the raced run differ from an uninterrupted run's:\n%s\n---\n%s", got, want)
 	}
 }
@@ -124,7 +125,7 @@ func TestFaultKilledFifteenTimes(t *testing.T) {
 	if out, err := pueval(t, data, "run", cfg, "-o", dir, "--no-score-cache").CombinedOutput(); err != nil {
 		t.Fatalf("final run: %v\n%s", err, out)
 	}
-	if got := resultsOnly(t, dir); !bytes.Equal(got, want) {
+	if got := plugintest.ResultsOnly(t, dir); !bytes.Equal(got, want) {
 		t.Errorf("records after 15 kills differ from an uninterrupted run's (%d vs %d lines)",
 			bytes.Count(got, []byte("\n")), bytes.Count(want, []byte("\n")))
 	}
@@ -156,7 +157,7 @@ func TestFaultDiskFull(t *testing.T) {
 	if out, err := pueval(t, data, "run", cfg, "-o", dir, "--no-score-cache").CombinedOutput(); err != nil {
 		t.Fatalf("run with room: %v\n%s", err, out)
 	}
-	if got := resultsOnly(t, dir); !bytes.Equal(got, want) {
+	if got := plugintest.ResultsOnly(t, dir); !bytes.Equal(got, want) {
 		t.Errorf("records after the full disk differ from an uninterrupted run's")
 	}
 }
@@ -189,7 +190,7 @@ func TestFaultTmpfsFull(t *testing.T) {
 	if out, err := pueval(t, data, "run", cfg, "-o", dir, "--no-score-cache").CombinedOutput(); err != nil {
 		t.Fatalf("run with room: %v\n%s", err, out)
 	}
-	if got := resultsOnly(t, dir); !bytes.Equal(got, want) {
+	if got := plugintest.ResultsOnly(t, dir); !bytes.Equal(got, want) {
 		t.Errorf("records after the full tmpfs differ from an uninterrupted run's")
 	}
 }
@@ -203,13 +204,13 @@ func TestFaultChangedConfigRefused(t *testing.T) {
 	if out, err := pueval(t, data, "run", cfg, "-o", dir, "--repeats", "1").CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	before := resultsOnly(t, dir)
+	before := plugintest.ResultsOnly(t, dir)
 	out, err := pueval(t, data, "run", changed, "-o", dir, "--repeats", "1").CombinedOutput()
 	if exitStatus(err) != exitError || !strings.Contains(string(out), "holds the results of another configuration") ||
 		!strings.Contains(string(out), cfg) || !strings.Contains(string(out), changed) {
 		t.Errorf("changed config: status %d, output:\n%s", exitStatus(err), out)
 	}
-	if !bytes.Equal(resultsOnly(t, dir), before) {
+	if !bytes.Equal(plugintest.ResultsOnly(t, dir), before) {
 		t.Error("the refused run changed the records")
 	}
 }
@@ -245,7 +246,7 @@ func TestFaultCraftedScoreCache(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), crafted[0]+": corrupt score cache entry") || !strings.Contains(string(out), "6 classifiers trained") {
 		t.Fatalf("run over crafted entries: %v\n%s", err, out)
 	}
-	if !bytes.Equal(resultsOnly(t, first), resultsOnly(t, second)) {
+	if !bytes.Equal(plugintest.ResultsOnly(t, first), plugintest.ResultsOnly(t, second)) {
 		t.Error("records over the crafted cache differ")
 	}
 }

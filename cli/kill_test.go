@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -96,7 +97,7 @@ func TestKilledRunResumes(t *testing.T) {
 	if out, err := pueval(t, data, args(whole)...).CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
-	a, b2 := resultsOnly(t, killed), resultsOnly(t, whole)
+	a, b2 := plugintest.ResultsOnly(t, killed), plugintest.ResultsOnly(t, whole)
 	if !bytes.Equal(a, b2) || bytes.Count(a, []byte("\n")) != 90 {
 		t.Errorf("killed-and-resumed records differ from the uninterrupted run (%d vs %d lines)",
 			bytes.Count(a, []byte("\n")), bytes.Count(b2, []byte("\n")))

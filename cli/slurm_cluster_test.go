@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -102,7 +103,7 @@ func TestSlurmCluster(t *testing.T) {
 	c.wait(t, 3*time.Minute, arrayA, mergeA)
 	c.wantStates(t, arrayA, "COMPLETED", "COMPLETED", "COMPLETED")
 	c.wantStates(t, mergeA, "COMPLETED")
-	if a, b := resultsOnly(t, dirA), resultsOnly(t, smokeLocal); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 18 {
+	if a, b := plugintest.ResultsOnly(t, dirA), plugintest.ResultsOnly(t, smokeLocal); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 18 {
 		t.Errorf("the 3-task array's merged records differ from the local -j 2 run's (%d vs %d lines)",
 			bytes.Count(a, []byte("\n")), bytes.Count(b, []byte("\n")))
 	}
@@ -167,7 +168,7 @@ func TestSlurmCluster(t *testing.T) {
 		t.Errorf("task 2 had %d records when cancelled; its re-run ran %d cells and kept %d from the cancelled run, want >= %d and 45 in all:\n%s",
 			done, ran, earlier, done, log2)
 	}
-	if a, b := resultsOnly(t, dirB), resultsOnly(t, slowLocal); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 135 {
+	if a, b := plugintest.ResultsOnly(t, dirB), plugintest.ResultsOnly(t, slowLocal); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 135 {
 		t.Errorf("after the cancel and re-submission, the merged records differ from the local run's (%d vs %d lines)",
 			bytes.Count(a, []byte("\n")), bytes.Count(b, []byte("\n")))
 	}

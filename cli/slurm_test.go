@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pueval/pueval/datasets"
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -210,7 +211,7 @@ func TestSlurmScriptsWithoutSlurm(t *testing.T) {
 	if out, err := script("merge.sh").CombinedOutput(); err != nil || !strings.Contains(string(out), "merged 3 shards") {
 		t.Fatalf("merge.sh: %v\n%s", err, out)
 	}
-	if a, b := resultsOnly(t, dir), resultsOnly(t, local); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 18 {
+	if a, b := plugintest.ResultsOnly(t, dir), plugintest.ResultsOnly(t, local); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 18 {
 		t.Errorf("merged records differ from the local run's (%d vs %d lines)", bytes.Count(a, []byte("\n")), bytes.Count(b, []byte("\n")))
 	}
 	sameReport(t, dir, local)
@@ -300,7 +301,7 @@ func TestMergeCommand(t *testing.T) {
 	if err != nil || !strings.Contains(stderr, "merged 3 shards (1/3 on ") || !strings.Contains(stderr, "18 records in grid order (0 failed)") {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if a, b := resultsOnly(t, out), resultsOnly(t, local); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 18 {
+	if a, b := plugintest.ResultsOnly(t, out), plugintest.ResultsOnly(t, local); !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 18 {
 		t.Error("merged records differ from the local run's")
 	}
 

@@ -116,8 +116,8 @@ func landsatForBench(b *testing.B) *Data {
 }
 
 // BenchmarkRunnerOverhead times what the runner adds per cell around the
-// plug-ins, on a grid of 6,000 cells that train nothing: a ranking of 2,000
-// binormal scores (a ranking source), a case-control split of 200 labeled
+// plug-ins, on a grid of 6,000 cells that train nothing: a ranking of 300
+// binormal scores (a ranking source), a case-control split of 30 labeled
 // and the rest unlabeled, one measure (auc) with one truth and no
 // estimator. Reported: microseconds per cell (wall, two workers), the
 // store's appends and the final sort of the records included.
@@ -125,11 +125,11 @@ func BenchmarkRunnerOverhead(b *testing.B) {
 	const src = `experiment: overhead
 seed: 1
 repeats: 1000
-protocol: {name: case-control, labeled: 200, max_unlabeled: 0}
+protocol: {name: case-control, labeled: 30, max_unlabeled: 0}
 grid: {beta: [1, 0.9, 0.8]}
 datasets:
-  - {name: r1, source: {name: synth-scores, n: 2000, positive_fraction: 0.4}}
-  - {name: r2, source: {name: synth-scores, n: 2000, positive_fraction: 0.3}}
+  - {name: r1, source: {name: synth-scores, n: 300, positive_fraction: 0.4}}
+  - {name: r2, source: {name: synth-scores, n: 300, positive_fraction: 0.3}}
 truths: [same-model]
 metrics: [auc]
 `
