@@ -116,7 +116,9 @@ func (o *GBDT) Score(ctx context.Context, data Data, seed uint64) (*Result, erro
 	oof, err := gbdt.OOF(ctx, data.X, data.Y, o.Folds, o.Params, FoldStream(seed))
 	if err != nil {
 		if errors.Is(err, gbdt.ErrOneClass) {
-			err = fmt.Errorf("%w (%w)", err, ErrOneClass)
+			// errors.Is already matches ErrOneClass (one sentinel, oneclass.Err);
+			// the parenthesis keeps the text that records of failed cells hold.
+			err = fmt.Errorf("%w (%v)", err, ErrOneClass)
 		}
 		return nil, fmt.Errorf("classifier %s: %w", GBDTName, err)
 	}

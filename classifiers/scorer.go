@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pueval/pueval/internal/oneclass"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -142,7 +143,9 @@ func KernelName(c Config) string {
 }
 
 // ErrOneClass is returned (wrapped) when the targets hold a single class.
-var ErrOneClass = errors.New("targets need at least one row of each class")
+// It is oneclass.Err in this package's words: errors.Is matches it against
+// the one-class error of any package (gbdt's and svm's included).
+var ErrOneClass = oneclass.New("targets need at least one row of each class")
 
 // check validates data and returns its dimensions.
 func (data Data) check() (n, d int, err error) {

@@ -245,7 +245,9 @@ func (o *SVM) ScoreFolds(ctx context.Context, data Data, folds []int, seed uint6
 		m, st, err := o.fit(ctx, data, train, p, seed, j)
 		if err != nil {
 			if errors.Is(err, svm.ErrOneClass) {
-				err = fmt.Errorf("%w (%w)", err, ErrOneClass)
+				// errors.Is already matches ErrOneClass (one sentinel, oneclass.Err);
+				// the parenthesis keeps the text that records of failed cells hold.
+				err = fmt.Errorf("%w (%v)", err, ErrOneClass)
 			}
 			return nil, wrap(fmt.Errorf("fold %d of %d: %w", j, k, err))
 		}

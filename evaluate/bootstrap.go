@@ -87,7 +87,7 @@ func (s *Resampler) resample(ctx context.Context, b int) (resampleResult, error)
 	}
 	o := s.opts.Outside
 	roc := rc.ROC(o)
-	out.auc = trapezoid(roc)
+	out.auc = metrics.TrapezoidAUC(roc) // rc.IndirectAUC(o), without sorting the curve again
 	out.direct = rc.DirectAUC()
 	// The recovered ROC curve is sorted once: the PR curve is read off it
 	// (recovery.DefaultPRCurve is PRFromROC; the test checks that the area
@@ -101,16 +101,6 @@ func (s *Resampler) resample(ctx context.Context, b int) (resampleResult, error)
 	out.pr = prXY(pr).monotoneX().grid()
 	out.ok = true
 	return out, nil
-}
-
-// trapezoid is the trapezoid area under a ROC curve (recovery's
-// IndirectAUC of the same curve).
-func trapezoid(pts []metrics.ROCPoint) float64 {
-	var a float64
-	for i := 1; i < len(pts); i++ {
-		a += float64((pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2)
-	}
-	return a
 }
 
 // runResamples computes resamples 0..n-1 on workers goroutines.
@@ -158,20 +148,6 @@ feed:
 	return out, nil
 }
 
-// percentile is the type-7 quantile (linear interpolation between order
-// statistics; R's and numpy's default, Hyndman & Fan 1996) of sorted at p.
-func percentile(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	h := float64(float64(len(sorted)-1) * p)
-	lo := int(math.Floor(h))
-	if lo+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[lo] + float64((h-float64(lo))*(sorted[lo+1]-sorted[lo]))
-}
-
 // PercentileInterval is the percentile bootstrap interval at level of
 // values: their (1-level)/2 and (1+level)/2 type-7 quantiles. NaN values
 // are left out; with fewer than 2 values left it is nil.
@@ -186,7 +162,7 @@ func PercentileInterval(values []float64, level float64) *Interval {
 		return nil
 	}
 	slices.Sort(v)
-	return &Interval{Float(percentile(v, (1-level)/2)), Float(percentile(v, (1+level)/2))}
+	return &Interval{Float(metrics.Quantile7(v, (1-level)/2)), Float(metrics.Quantile7(v, (1+level)/2))}
 }
 
 // Intervals are the bootstrap intervals of the recovered numbers, for

@@ -208,96 +208,140 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	progress := func(format string, a ...any) {
-		if opts.Progress != nil {
-			opts.Progress(fmt.Sprintf(format, a...))
-		}
-	}
 	res := &Result{
 		Schema: Schema, NLabeled: nL, NUnlabeled: nU, C: Float(float64(nL) / float64(nL+nU)),
 		Pi: nan, Outside: opts.Outside.String(), Estimators: []EstimatorResult{},
 		Warnings: []Warning{}, Assumptions: []Assumption{},
 	}
-	warn := func(code, format string, a ...any) {
-		res.Warnings = append(res.Warnings, Warning{Code: code, Message: fmt.Sprintf(format, a...)})
+	scores, err := res.scoreInput(ctx, in, opts)
+	if err != nil {
+		return nil, err
 	}
+	r, err := res.rankScores(scores, in.Labeled)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.runEstimators(ctx, in, scores, opts); err != nil {
+		return nil, err
+	}
+	res.choosePriors(opts)
+	if err := res.recoverNumbers(r, opts); err != nil {
+		return nil, err
+	}
+	if err := res.boundAndBootstrap(ctx, in, scores, opts); err != nil {
+		return nil, err
+	}
+	if in.Truth != nil {
+		res.Truth = truthOf(scores, in.Labeled, in.Truth)
+	}
+	res.Assumptions = assumptions(res)
+	return res, nil
+}
 
-	// Scores: given, or trained labeled against unlabeled, held out.
-	scores := in.Scores
-	if scores == nil {
-		cfg := opts.Classifier
-		if cfg == nil {
-			d := classifiers.DefaultNNetBag()
-			cfg = &d
-		}
-		sc, err := cfg.New()
-		if err != nil {
-			return nil, fmt.Errorf("evaluate: %w", err)
-		}
-		progress("training %s on %d rows", cfg.Name(), nL+nU)
-		start := time.Now()
-		r, err := sc.Score(ctx, classifiers.Data{X: in.Features, Y: in.Labeled}, opts.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("evaluate: training %s: %w", cfg.Name(), err)
-		}
-		scores = r.Scores
-		res.Scores = Scores{Source: "trained", Classifier: cfg.Name(), Key: cfg.Key(), Seed: opts.Seed,
-			HeldOut: heldOut(cfg, r), Seconds: time.Since(start).Seconds()}
-	} else {
-		res.Scores = Scores{Source: "given"}
+// progress tells o.Progress, when set, what is being done.
+func (o Options) progress(format string, a ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, a...))
 	}
-	labeled, unlabeled := split(scores, in.Labeled)
-	r, err := metrics.Rank(scores, in.Labeled)
+}
+
+// warn adds a warning to the result.
+func (res *Result) warn(code, format string, a ...any) {
+	res.Warnings = append(res.Warnings, Warning{Code: code, Message: fmt.Sprintf(format, a...)})
+}
+
+// scoreInput returns the scores, given or trained labeled against
+// unlabeled (held out), and says in res.Scores where they came from.
+func (res *Result) scoreInput(ctx context.Context, in Input, opts Options) ([]float64, error) {
+	if in.Scores != nil {
+		res.Scores = Scores{Source: "given"}
+		return in.Scores, nil
+	}
+	cfg := opts.Classifier
+	if cfg == nil {
+		d := classifiers.DefaultNNetBag()
+		cfg = &d
+	}
+	sc, err := cfg.New()
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	opts.progress("training %s on %d rows", cfg.Name(), res.NLabeled+res.NUnlabeled)
+	start := time.Now()
+	r, err := sc.Score(ctx, classifiers.Data{X: in.Features, Y: in.Labeled}, opts.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: training %s: %w", cfg.Name(), err)
+	}
+	res.Scores = Scores{Source: "trained", Classifier: cfg.Name(), Key: cfg.Key(), Seed: opts.Seed,
+		HeldOut: heldOut(cfg, r), Seconds: time.Since(start).Seconds()}
+	return r.Scores, nil
+}
+
+// rankScores ranks the scores, labeled against unlabeled, and warns about
+// scores that say nothing (all tied, a PU AUC not above 1/2) or are few.
+func (res *Result) rankScores(scores []float64, labeled []bool) (*metrics.Ranking, error) {
+	r, err := metrics.Rank(scores, labeled)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
 	res.Scores.Distinct, res.Scores.Values = r.Len()-1, scores
 	if r.Len() == 2 {
-		warn(WarnTiedScores, "every score is %v: the model ranks nothing, so no number says anything about it", r.Threshold(1))
+		res.warn(WarnTiedScores, "every score is %v: the model ranks nothing, so no number says anything about it", r.Threshold(1))
 	}
 	aucPU := r.AUC()
 	if aucPU <= 0.5 {
-		warn(WarnAUCPU, "the PU AUC (labeled against unlabeled) is %.4f, not above 1/2: the model does not rank the labeled examples above the unlabeled ones, so it has learned nothing the recovery can use (are higher scores more positive? are the scores held out?)", aucPU)
+		res.warn(WarnAUCPU, "the PU AUC (labeled against unlabeled) is %.4f, not above 1/2: the model does not rank the labeled examples above the unlabeled ones, so it has learned nothing the recovery can use (are higher scores more positive? are the scores held out?)", aucPU)
 	}
-	if nL < 100 || nU < 1000 {
-		warn(WarnFewScores, "%d labeled and %d unlabeled examples: the estimators want at least 100 and 1000, and the intervals are wide", nL, nU)
+	if nL, nU := res.NLabeled, res.NUnlabeled; nL < 100 || nU < 1000 {
+		res.warn(WarnFewScores, "%d labeled and %d unlabeled examples: the estimators want at least 100 and 1000, and the intervals are wide", nL, nU)
 	}
+	return r, nil
+}
 
-	// Estimators.
+// runEstimators runs the estimators of opts (every applicable one by
+// default) into res.Estimators, and warns about those that failed, warned
+// or read a subsample. Only a cancelled ctx, or an estimator that needs
+// features the input lacks, is an error.
+func (res *Result) runEstimators(ctx context.Context, in Input, scores []float64, opts Options) error {
 	names := opts.Estimators
 	if len(names) == 0 {
 		names = Applicable(in.Features != nil)
 	}
 	for _, name := range names {
 		if ReadsFeatures(name) && in.Features == nil {
-			return nil, fmt.Errorf("evaluate: estimator %s reads the examples' features, and the input has none", name)
+			return fmt.Errorf("evaluate: estimator %s reads the examples' features, and the input has none", name)
 		}
 	}
+	labeled, unlabeled := split(scores, in.Labeled)
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("evaluate: %w", context.Cause(ctx))
+			return fmt.Errorf("evaluate: %w", context.Cause(ctx))
 		}
-		progress("estimating alpha and beta with %s", name)
+		opts.progress("estimating alpha and beta with %s", name)
 		e := runEstimator(ctx, name, labeled, unlabeled, in, opts)
 		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("evaluate: %w", e.err)
+			return fmt.Errorf("evaluate: %w", e.err)
 		}
 		res.Estimators = append(res.Estimators, e.EstimatorResult)
 	}
 	for _, e := range res.Estimators {
 		if e.Error != "" {
-			warn(WarnEstimatorFailed, "%s gave no estimate: %s", e.Method, e.Error)
+			res.warn(WarnEstimatorFailed, "%s gave no estimate: %s", e.Method, e.Error)
 			continue
 		}
 		for _, w := range e.Warnings {
-			warn(WarnEstimator, "%s: %s", e.Method, w)
+			res.warn(WarnEstimator, "%s: %s", e.Method, w)
 		}
 		if e.Subsampled {
-			warn(WarnSubsampled, "%s read a random subsample of %d of the %d rows (its kernel matrix is dense: n x n)", e.Method, e.Rows, nL+nU)
+			res.warn(WarnSubsampled, "%s read a random subsample of %d of the %d rows (its kernel matrix is dense: n x n)", e.Method, e.Rows, res.NLabeled+res.NUnlabeled)
 		}
 	}
+	return nil
+}
 
-	// Priors.
+// choosePriors sets res.Priors: given, else the first estimator's, and
+// warns when the recovery cannot use them or they make it unstable.
+func (res *Result) choosePriors(opts Options) {
 	switch {
 	case opts.Priors != nil:
 		res.Priors = Priors{Source: "given", Alpha: Float(opts.Priors.Alpha), Beta: Float(opts.Priors.Beta), Valid: true}
@@ -306,28 +350,33 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		res.Priors = Priors{Source: "estimated", Method: e.Method, Alpha: e.Alpha, Beta: e.Beta}
 		res.Priors.Valid = e.Error == "" && recovery.CheckPriors(float64(e.Alpha), float64(e.Beta)) == nil
 		if e.Error == "" && !res.Priors.Valid {
-			warn(WarnInvalidPriors, "%s estimated alpha %.4f and beta %.4f: the recovery needs beta > alpha (the labeled set richer in positives than the unlabeled), so no recovered number is given; give --alpha and --beta if you know them", e.Method, float64(e.Alpha), float64(e.Beta))
+			res.warn(WarnInvalidPriors, "%s estimated alpha %.4f and beta %.4f: the recovery needs beta > alpha (the labeled set richer in positives than the unlabeled), so no recovered number is given; give --alpha and --beta if you know them", e.Method, float64(e.Alpha), float64(e.Beta))
 		} else if e.Error != "" {
-			warn(WarnInvalidPriors, "%s, whose alpha and beta the recovered numbers would use, gave no estimate, so no recovered number is given", e.Method)
+			res.warn(WarnInvalidPriors, "%s, whose alpha and beta the recovered numbers would use, gave no estimate, so no recovered number is given", e.Method)
 		}
 		if e.CleanLabels && res.Priors.Valid {
-			warn(WarnCleanOnlyPrimary, "%s assumes clean labels (beta = 1); if some labeled examples may be negative, list alphamax-n first", e.Method)
+			res.warn(WarnCleanOnlyPrimary, "%s assumes clean labels (beta = 1); if some labeled examples may be negative, list alphamax-n first", e.Method)
 		}
 	default:
 		res.Priors = Priors{Source: "estimated", Alpha: nan, Beta: nan}
-		warn(WarnInvalidPriors, "no estimator ran and no alpha and beta were given, so no recovered number is given")
+		res.warn(WarnInvalidPriors, "no estimator ran and no alpha and beta were given, so no recovered number is given")
 	}
 	if res.Priors.Valid {
 		if gap := float64(res.Priors.Beta - res.Priors.Alpha); gap < SmallGap {
-			warn(WarnSmallGap, "beta - alpha is %.4f: the recovery divides by it, so every recovered number is unstable (the labeled set is hardly richer in positives than the unlabeled)", gap)
+			res.warn(WarnSmallGap, "beta - alpha is %.4f: the recovery divides by it, so every recovered number is unstable (the labeled set is hardly richer in positives than the unlabeled)", gap)
 		}
 	}
+}
 
-	// Recovery under the priors, and under each estimator.
+// recoverNumbers recovers every number and curve of r under res.Priors
+// (NaN without valid priors) and the headline numbers under each
+// estimator's priors, and warns when the estimators disagree.
+func (res *Result) recoverNumbers(r *metrics.Ranking, opts Options) error {
 	var rc *recovery.Recovery
 	if res.Priors.Valid {
+		var err error
 		if rc, err = recovery.New(r, float64(res.Priors.Alpha), float64(res.Priors.Beta)); err != nil {
-			return nil, fmt.Errorf("evaluate: %w", err)
+			return fmt.Errorf("evaluate: %w", err)
 		}
 		res.Pi = Float(rc.Pi())
 	}
@@ -347,38 +396,35 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	res.Agreement = agreementOf(res.Estimators)
 	if a := res.Agreement; a != nil && a.Estimators > 1 {
 		if spread := float64(a.BetaMinusAlpha.Max - a.BetaMinusAlpha.Min); spread > DisagreeGap {
-			warn(WarnDisagree, "the estimators' beta - alpha ranges from %.3f to %.3f: the recovered numbers depend on which one is right (the table lists each one's)", float64(a.BetaMinusAlpha.Min), float64(a.BetaMinusAlpha.Max))
+			res.warn(WarnDisagree, "the estimators' beta - alpha ranges from %.3f to %.3f: the recovered numbers depend on which one is right (the table lists each one's)", float64(a.BetaMinusAlpha.Min), float64(a.BetaMinusAlpha.Max))
 		}
 	}
 	res.Curves = curvesOf(r, rc, opts)
+	return nil
+}
 
-	// Claesen's bounds over the estimators' alpha.
+// boundAndBootstrap adds Claesen's bounds over the estimators' alpha (a
+// warning when they fail) and the bootstrap intervals, as opts ask.
+func (res *Result) boundAndBootstrap(ctx context.Context, in Input, scores []float64, opts Options) error {
 	if opts.BoundsResamples > 0 {
-		progress("bounding the curves (Claesen et al.)")
+		opts.progress("bounding the curves (Claesen et al.)")
 		if err := boundsOf(ctx, res, scores, in.Labeled, opts); err != nil {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("evaluate: %w", context.Cause(ctx))
+				return fmt.Errorf("evaluate: %w", context.Cause(ctx))
 			}
-			warn(WarnBoundsFailed, "no bounds: %v", err)
+			res.warn(WarnBoundsFailed, "no bounds: %v", err)
 		}
 	}
-
-	// Bootstrap.
 	if opts.Bootstrap > 0 {
-		progress("bootstrap: %d resamples", opts.Bootstrap)
+		opts.progress("bootstrap: %d resamples", opts.Bootstrap)
 		if err := bootstrap(ctx, res, in, scores, opts); err != nil {
-			return nil, err
+			return err
 		}
 		if b := res.Bootstrap; b.Failed > 0 {
-			warn(WarnBootstrapFailed, "%d of %d bootstrap resamples gave no usable alpha and beta (an estimator error or beta <= alpha) and are left out of the intervals, which are then too narrow", b.Failed, b.Resamples)
+			res.warn(WarnBootstrapFailed, "%d of %d bootstrap resamples gave no usable alpha and beta (an estimator error or beta <= alpha) and are left out of the intervals, which are then too narrow", b.Failed, b.Resamples)
 		}
 	}
-
-	if in.Truth != nil {
-		res.Truth = truthOf(scores, in.Labeled, in.Truth)
-	}
-	res.Assumptions = assumptions(res)
-	return res, nil
+	return nil
 }
 
 // heldOut describes how a classifier's scores are held out.

@@ -87,7 +87,7 @@ func TestResampleAreasAreRecoverys(t *testing.T) {
 	for _, o := range recovery.Outsides {
 		rc, _ := recovery.New(r, 0.45, 0.8)
 		roc := rc.ROC(o)
-		if got, want := trapezoid(roc), rc.IndirectAUC(o); got != want {
+		if got, want := metrics.TrapezoidAUC(roc), rc.IndirectAUC(o); got != want {
 			t.Errorf("%v: AUC %v, want %v", o, got, want)
 		}
 		if got, want := recovery.AreaUnder(rc.PRFromROC(roc), recovery.DefaultPRArea), rc.AUCPR(o, recovery.DefaultPRCurve, recovery.DefaultPRArea); got != want {

@@ -1,11 +1,14 @@
 package metrics
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pueval/pueval/internal/oneclass"
 )
 
 func mustRank(t *testing.T, s []float64, y []bool) *Ranking {
@@ -242,7 +245,7 @@ func TestBruteForceAgreement(t *testing.T) {
 			t.Fatalf("trial %d: AP %v, brute %v", trial, got, want)
 		}
 		// AUC equals the trapezoid under ROC(); AUL the trapezoid under Lift().
-		if got, want := trapezoid(r.ROC()), r.AUC(); !near(got, want, 1e-12) {
+		if got, want := TrapezoidAUC(r.ROC()), r.AUC(); !near(got, want, 1e-12) {
 			t.Fatalf("trial %d: ROC trapezoid %v, AUC %v", trial, got, want)
 		}
 		pi := float64(r.Positives()) / float64(r.N())
@@ -266,14 +269,6 @@ func TestBruteForceAgreement(t *testing.T) {
 			}
 		}
 	}
-}
-
-func trapezoid(pts []ROCPoint) float64 {
-	var a float64
-	for i := 1; i < len(pts); i++ {
-		a += (pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2
-	}
-	return a
 }
 
 func TestConfusionAtBetweenThresholds(t *testing.T) {
@@ -308,6 +303,13 @@ func TestRankErrors(t *testing.T) {
 		if _, err := Rank(c.s, c.y); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+	// A single class is the one-class error shared with the classifiers,
+	// in this package's words.
+	_, err := Rank([]float64{1, 2}, bools(1, 1))
+	if !errors.Is(err, ErrOneClass) || !errors.Is(err, oneclass.Err) ||
+		err.Error() != "metrics: 2 positives and 0 negatives: sample needs at least one positive and one negative" {
+		t.Errorf("one class: %v", err)
 	}
 }
 

@@ -1,10 +1,11 @@
 package metrics
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/pueval/pueval/internal/oneclass"
 )
 
 // parallelMin is the sample size above which the positives and negatives are sorted concurrently.
@@ -21,8 +22,10 @@ type Ranking struct {
 }
 
 // ErrOneClass is returned (wrapped) when a sample has no positives or no
-// negatives, so that rates such as TPR or FPR are undefined.
-var ErrOneClass = errors.New("sample needs at least one positive and one negative")
+// negatives, so that rates such as TPR or FPR are undefined. It is
+// oneclass.Err in this package's words: errors.Is matches it against the
+// one-class error of any package.
+var ErrOneClass = oneclass.New("sample needs at least one positive and one negative")
 
 // Rank builds the Ranking of scores with labels (true = positive). It returns an
 // error if the lengths differ, a score is NaN or infinite, or either class is

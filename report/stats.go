@@ -5,27 +5,12 @@ import (
 	"math"
 	"math/big"
 	"slices"
+
+	"github.com/pueval/pueval/metrics"
 )
 
-// Quantile7 returns the p-quantile of the sorted sample x by Hyndman and
-// Fan's type 7 (R's default, numpy.quantile's default "linear"): with
-// h = (n-1)p, Q = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h])
-// (0-based). It returns NaN for an empty sample.
-func Quantile7(sorted []float64, p float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	h := float64(float64(n-1) * p)
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	return sorted[lo] + float64((h-float64(lo))*(sorted[lo+1]-sorted[lo]))
-}
-
 // BoxStats are the statistics a box plot draws: quartiles by type 7
-// (Quantile7), Tukey whiskers at the most extreme data within 1.5 IQR of the
+// (metrics.Quantile7), Tukey whiskers at the most extreme data within 1.5 IQR of the
 // box (the default of MATLAB's boxplot and matplotlib, which drew the papers'
 // figures), the points beyond them, and the mean.
 type BoxStats struct {
@@ -54,7 +39,7 @@ func Box(x []float64) BoxStats {
 	s := slices.Clone(x)
 	slices.Sort(s)
 	b := BoxStats{N: len(s), Min: s[0], Max: s[len(s)-1],
-		Q1: Quantile7(s, 0.25), Median: Quantile7(s, 0.5), Q3: Quantile7(s, 0.75)}
+		Q1: metrics.Quantile7(s, 0.25), Median: metrics.Quantile7(s, 0.5), Q3: metrics.Quantile7(s, 0.75)}
 	iqr := b.Q3 - b.Q1
 	lo, hi := b.Q1-float64(1.5*iqr), b.Q3+float64(1.5*iqr)
 	b.WhiskerLo, b.WhiskerHi = b.Q1, b.Q3

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pueval/pueval/internal/oneclass"
 	"github.com/pueval/pueval/internal/portmath"
 	"gonum.org/v1/gonum/mat"
 )
 
 // ErrOneClass is returned (wrapped) when the training targets hold a single
-// class: log-loss boosting has no finite initial score then.
-var ErrOneClass = errors.New("training targets need at least one row of each class")
+// class: log-loss boosting has no finite initial score then. It is
+// oneclass.Err in this package's words: errors.Is matches it against the
+// one-class error of any package.
+var ErrOneClass = oneclass.New("training targets need at least one row of each class")
 
 // Model is a trained boosted ensemble. Its margin for a row x is
 // Init + the sum over trees of the value of the leaf x reaches; the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pueval/pueval/internal/oneclass"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -16,8 +17,9 @@ const (
 )
 
 // ErrOneClass is returned (wrapped) when a problem's instances hold a single
-// class.
-var ErrOneClass = errors.New("training instances need at least one of each class")
+// class. It is oneclass.Err in this package's words: errors.Is matches it
+// against the one-class error of any package.
+var ErrOneClass = oneclass.New("training instances need at least one of each class")
 
 // Stop reasons of a Model.
 const (

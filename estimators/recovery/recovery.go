@@ -203,15 +203,7 @@ func tieTolerance(alpha, beta float64) float64 { return 1e-12 / (beta - alpha) }
 // IndirectAUC is the trapezoid area under [Recovery.ROC] (AAAI-2017
 // Algorithm 1; IR/IE in the paper's tables).
 func (rc *Recovery) IndirectAUC(o Outside) float64 {
-	return trapezoid(rc.sharedROC(o))
-}
-
-func trapezoid(pts []metrics.ROCPoint) float64 {
-	var a float64
-	for i := 1; i < len(pts); i++ {
-		a += float64((pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2)
-	}
-	return a
+	return metrics.TrapezoidAUC(rc.sharedROC(o))
 }
 
 // PR returns the recovered precision-recall curve on the unlabeled set: at

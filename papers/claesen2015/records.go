@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pueval/pueval/experiments/results"
+	"github.com/pueval/pueval/metrics"
 	"github.com/pueval/pueval/report"
 )
 
@@ -125,7 +126,7 @@ func percentiles(xs []float64, ps ...float64) []float64 {
 	slices.Sort(s)
 	out := make([]float64, len(ps))
 	for i, p := range ps {
-		out[i] = report.Quantile7(s, p)
+		out[i] = metrics.Quantile7(s, p)
 	}
 	return out
 }
