@@ -40,7 +40,7 @@ var aaaiVariants = []aaaiVariant{
 const (
 	aaaiEstimates = "testdata/aaai2017-estimates.csv"
 	// aaaiPaper is the paper's Table 1 as the report package embeds it.
-	aaaiPaper = "../../report/aaai2017/published/table1.csv"
+	aaaiPaper = "../../papers/aaai2017/published/table1.csv"
 	// aaaiNotComparable: the mirror has 8 of Gas's 10 batches, so its alpha
 	// differs from the paper's (README).
 	aaaiNotComparable = "gas"
