@@ -1,4 +1,4 @@
-// Package experiments runs the papers' experiments from YAML configs: it
+// Package experiments runs experiments from YAML configs: it
 // loads and validates a [Config], expands its grid into cells, and runs
 // each cell through a chain of plug-ins, writing one record per cell
 // (package results) that a report (package report) turns into tables and
@@ -30,14 +30,14 @@
 //     ranking source's own scores instead, with no classifier. The measured
 //     scores are these (evaluate: pu) or those of the classifier trained on
 //     all rows with the true labels (evaluate: supervised);
-//  4. every estimator of the config (classprior.Defaults) estimates (alpha,
-//     beta) from the L-vs-U scores (and the feature rows, for estimators that
-//     read them), through the estimate cache; a failure leaves that
-//     estimator out with a warning;
-//  5. every truth (registry [Truths]) gives the scores that, judged with the
-//     true labels, define the true value: same-model (the measured scores
-//     themselves) or traditional (a supervised model trained on the whole
-//     data set, once per data set);
+//  4. every estimator the config lists (classprior.Defaults; none when it
+//     lists none) estimates (alpha, beta) from the L-vs-U scores (and the
+//     feature rows, for estimators that read them), through the estimate
+//     cache; a failure leaves that estimator out with a warning;
+//  5. every truth the config lists (registry [Truths]) gives the scores
+//     that, judged with the true labels, define the true value: same-model
+//     (the measured scores themselves) or traditional (a supervised model
+//     trained on the whole data set, once per data set);
 //  6. every measure (registry [Measures]) computes its metrics from a
 //     [CellRun]: the PU ranking, the recoveries with the true (alpha, beta)
 //     and with each estimate, the truths' rankings. Keys are those of
@@ -60,15 +60,21 @@
 // settings, stay out). Grid axes are registered with [RegisterAxis]: an
 // axis parses its values to canonical texts, and is read by the protocols
 // that list it in their Axes (beta, labeled) or by the runner (classifier).
-// Reports register with package report. A paper is a set of plug-ins, a
-// config and a report: package examples/toypaper is a whole one. The
-// conformance tests run every registered entry through the same checks.
+// Reports register with package report; configs built into the binary with
+// [RegisterConfigs]. A plug-in sees the runner only through the cell it is
+// given ([SplitInput], [CellRun]) and its [Env]: the supervised model's
+// scores and the cell's named random [Streams]; every stage takes the
+// context. A config computes what it states: no estimator or truth runs
+// that it does not list ([Config.Plan] prints what it resolves to).
 //
-// Built-in entries: the protocols of the papers that define one, each in a
-// file protocol_PAPER.go of its own (nothing else here names a paper);
-// sources uci, synth-gaussian,
-// synth-scores, scores-file; truths same-model and traditional; measures
-// auc, aucpr (recovered on U) and acc, bacc, f1, mcc (best over thresholds
-// on L u U); axes beta, labeled, classifier. Each documents its options on
-// its type.
+// A paper is a set of plug-ins, its configs and a report in a package of
+// its own (pueval's are under papers/; package examples/toypaper is a
+// whole toy one); this package names none. Package plugintest is the
+// conformance suite every plug-in passes.
+//
+// Built-in entries: protocol case-control (noisy case-control); sources
+// uci, synth-gaussian, synth-scores, scores-file; truths same-model and
+// traditional; measures auc, aucpr (recovered on U) and acc, bacc, f1, mcc
+// (best over thresholds on L u U); axes beta, labeled, known-positives,
+// known-negatives, classifier. Each documents its options on its type.
 package experiments
