@@ -138,8 +138,55 @@ func (m *BoundsMeasure) betaSettings(beta float64) []boundsBeta {
 }
 
 func (m *BoundsMeasure) Measure(_ context.Context, c *experiments.CellRun, out *experiments.Values) error {
-	// The instances in data order (ties: input-order breaks ties by it, as
-	// the published code breaks them by file order).
+	cr, err := m.rankCell(c)
+	if err != nil {
+		return err
+	}
+	out.Set(aucBounds, results.TruthKey("same-model"), cr.trueRank.AUC())
+	out.Set(auprBounds, results.TruthKey("same-model"), cr.trueRank.AveragePrecision())
+	out.Set(aucBounds, results.PU, cr.puRank.AUC())
+	out.Set(auprBounds, results.PU, cr.puRank.AveragePrecision())
+	curves := c.Cell.Repeat < m.Curves
+	settings := m.betaSettings(c.Alpha)
+	for bi, bandName := range m.Bands {
+		if err := m.bandBounds(c, cr, out, bandName, settings, curves && bi == 0); err != nil {
+			return err
+		}
+	}
+	// The point estimate and its affine value (the paper's AUC_est =
+	// (AUC_PU - b/2)/(1 - b) with real-valued counts and no clamp).
+	for _, s := range settings {
+		if !s.point {
+			continue
+		}
+		lower, _, err := cr.r.Tables(cr.r.ECDF(), s.interval.Low, bounds.RealValued)
+		if err != nil {
+			return fmt.Errorf("point estimate at beta %v: %w", s.interval.Low, err)
+		}
+		out.Set(aucBounds, results.RecoveryKey("point", s.source), lower.AUC())
+		b := s.interval.Low
+		out.Set(aucBounds, results.RecoveryKey("affine", s.source), (cr.puRank.AUC()-float64(b/2))/(1-b))
+	}
+	if curves {
+		cr.setCurves(out)
+	}
+	return nil
+}
+
+// The metrics the measure writes.
+const aucBounds, auprBounds = "auc-bounds", "aupr-bounds"
+
+// rankedCell is a cell's instances ranked for the bounds: in data order
+// (ties: input-order breaks ties by it, as the published code breaks them
+// by file order), with their known labels and true labels.
+type rankedCell struct {
+	labels           []bounds.Label
+	truth            []bool
+	r                *bounds.Ranking
+	trueRank, puRank *metrics.Ranking
+}
+
+func (m *BoundsMeasure) rankCell(c *experiments.CellRun) (*rankedCell, error) {
 	type inst struct {
 		row   int
 		score float64
@@ -155,108 +202,95 @@ func (m *BoundsMeasure) Measure(_ context.Context, c *experiments.CellRun, out *
 	}
 	if len(c.Split.Negatives) > 0 {
 		if c.Data.Scores == nil {
-			return fmt.Errorf("bounds: known negatives need a ranking source (their scores are the data's own)")
+			return nil, fmt.Errorf("bounds: known negatives need a ranking source (their scores are the data's own)")
 		}
 		for _, row := range c.Split.Negatives {
 			all = append(all, inst{row, c.Data.Scores[row], bounds.Negative})
 		}
 	}
 	slices.SortFunc(all, func(a, b inst) int { return a.row - b.row })
-	scores, labels, truth, known := make([]float64, len(all)), make([]bounds.Label, len(all)), make([]bool, len(all)), make([]bool, len(all))
+	scores, known := make([]float64, len(all)), make([]bool, len(all))
+	cr := &rankedCell{labels: make([]bounds.Label, len(all)), truth: make([]bool, len(all))}
 	for i, x := range all {
-		scores[i], labels[i], truth[i], known[i] = x.score, x.label, c.Data.Y[x.row], x.label == bounds.Positive
+		scores[i], cr.labels[i], cr.truth[i], known[i] = x.score, x.label, c.Data.Y[x.row], x.label == bounds.Positive
 	}
 	ties, _ := bounds.ParseTies(m.Ties)
-	r, err := bounds.Rank(scores, labels, ties)
-	if err != nil {
-		return fmt.Errorf("bounds: %w", err)
+	var err error
+	if cr.r, err = bounds.Rank(scores, cr.labels, ties); err != nil {
+		return nil, fmt.Errorf("bounds: %w", err)
 	}
-	trueRank, err := metrics.Rank(scores, truth)
-	if err != nil {
-		return fmt.Errorf("bounds: the true labels: %w", err)
+	if cr.trueRank, err = metrics.Rank(scores, cr.truth); err != nil {
+		return nil, fmt.Errorf("bounds: the true labels: %w", err)
 	}
-	puRank, err := metrics.Rank(scores, known)
-	if err != nil {
-		return fmt.Errorf("bounds: known positives against the rest: %w", err)
+	if cr.puRank, err = metrics.Rank(scores, known); err != nil {
+		return nil, fmt.Errorf("bounds: known positives against the rest: %w", err)
 	}
-	const auc, aupr = "auc-bounds", "aupr-bounds"
-	out.Set(auc, results.TruthKey("same-model"), trueRank.AUC())
-	out.Set(aupr, results.TruthKey("same-model"), trueRank.AveragePrecision())
-	out.Set(auc, results.PU, puRank.AUC())
-	out.Set(aupr, results.PU, puRank.AveragePrecision())
+	return cr, nil
+}
 
-	curves := c.Cell.Repeat < m.Curves
-	settings := m.betaSettings(c.Alpha)
-	for bi, bandName := range m.Bands {
-		band, err := m.band(r, bandName, c, "bounds/"+bandName)
+// bandBounds sets the bounds of one band at every beta setting (and, with
+// known negatives, the negative-based ones), the band's coverage of the
+// latent positives' rank CDF and, with curves, the bound curves and the
+// band.
+func (m *BoundsMeasure) bandBounds(c *experiments.CellRun, cr *rankedCell, out *experiments.Values, bandName string, settings []boundsBeta, curves bool) error {
+	r := cr.r
+	band, err := m.band(r, bandName, c, "bounds/"+bandName)
+	if err != nil {
+		return err
+	}
+	var negBand *bounds.Band
+	if r.KnownNegatives() > 0 {
+		nb, err := m.band(r.Flip(), bandName, c, "bounds/"+bandName+"/negatives")
 		if err != nil {
 			return err
 		}
-		var negBand *bounds.Band
-		if r.KnownNegatives() > 0 {
-			nb, err := m.band(r.Flip(), bandName, c, "bounds/"+bandName+"/negatives")
-			if err != nil {
-				return err
-			}
-			negBand = &nb
-		}
-		for _, s := range settings {
-			b, err := r.Bounds(band, s.interval)
-			if err != nil {
-				return fmt.Errorf("bounds at beta %v: %w", s.interval, err)
-			}
-			setBounds(out, bandName, s.source, b)
-			if negBand != nil {
-				nb, err := r.NegativeBounds(*negBand, s.interval)
-				if err != nil {
-					return fmt.Errorf("negative-based bounds at beta %v: %w", s.interval, err)
-				}
-				setBounds(out, bandName+"-neg", s.source, nb)
-			}
-			if curves && bi == 0 {
-				out.SetCurve(results.RecoveryKey(bandName+"-lower-roc", s.source), curvePoints(b.Lower.ROC()))
-				out.SetCurve(results.RecoveryKey(bandName+"-upper-roc", s.source), curvePoints(b.Upper.ROC()))
-				if s.source == results.Real || !s.point {
-					out.SetCurve(results.RecoveryKey(bandName+"-lower-pr", s.source), curvePoints(b.LowerPR.PR()))
-					out.SetCurve(results.RecoveryKey(bandName+"-upper-pr", s.source), curvePoints(b.UpperPR.PR()))
-				}
-			}
-		}
-		out.Set("rank-cdf", bandName+"-coverage", latentCoverage(r, band, labels, truth))
-		if curves && bi == 0 {
-			out.SetCurve("cdf-"+bandName+"-lower", bandCurve(band, r.N(), false))
-			out.SetCurve("cdf-"+bandName+"-upper", bandCurve(band, r.N(), true))
-		}
+		negBand = &nb
 	}
-	// The point estimate and its affine value (spec: AUC_est = (AUC_PU -
-	// b/2)/(1 - b) with real-valued counts and no clamp).
 	for _, s := range settings {
-		if !s.point {
-			continue
-		}
-		lower, _, err := r.Tables(r.ECDF(), s.interval.Low, bounds.RealValued)
+		b, err := r.Bounds(band, s.interval)
 		if err != nil {
-			return fmt.Errorf("point estimate at beta %v: %w", s.interval.Low, err)
+			return fmt.Errorf("bounds at beta %v: %w", s.interval, err)
 		}
-		out.Set(auc, results.RecoveryKey("point", s.source), lower.AUC())
-		b := s.interval.Low
-		out.Set(auc, results.RecoveryKey("affine", s.source), (puRank.AUC()-float64(b/2))/(1-b))
+		setBounds(out, bandName, s.source, b)
+		if negBand != nil {
+			nb, err := r.NegativeBounds(*negBand, s.interval)
+			if err != nil {
+				return fmt.Errorf("negative-based bounds at beta %v: %w", s.interval, err)
+			}
+			setBounds(out, bandName+"-neg", s.source, nb)
+		}
+		if curves {
+			out.SetCurve(results.RecoveryKey(bandName+"-lower-roc", s.source), curvePoints(b.Lower.ROC()))
+			out.SetCurve(results.RecoveryKey(bandName+"-upper-roc", s.source), curvePoints(b.Upper.ROC()))
+			if s.source == results.Real || !s.point {
+				out.SetCurve(results.RecoveryKey(bandName+"-lower-pr", s.source), curvePoints(b.LowerPR.PR()))
+				out.SetCurve(results.RecoveryKey(bandName+"-upper-pr", s.source), curvePoints(b.UpperPR.PR()))
+			}
+		}
 	}
+	out.Set("rank-cdf", bandName+"-coverage", latentCoverage(r, band, cr.labels, cr.truth))
 	if curves {
-		order := r.Order()
-		out.SetCurve("cdf-known", rankCDF(order, func(i int) bool { return labels[i] == bounds.Positive }))
-		out.SetCurve("cdf-latent", rankCDF(order, func(i int) bool { return labels[i] == bounds.Unlabeled && truth[i] }))
-		var roc, pr [][2]float64
-		for _, p := range trueRank.ROC() {
-			roc = append(roc, [2]float64{p.FPR, p.TPR})
-		}
-		for _, p := range trueRank.PR() {
-			pr = append(pr, [2]float64{p.Recall, p.Precision})
-		}
-		out.SetCurve("truth-roc", roc)
-		out.SetCurve("truth-pr", pr)
+		out.SetCurve("cdf-"+bandName+"-lower", bandCurve(band, r.N(), false))
+		out.SetCurve("cdf-"+bandName+"-upper", bandCurve(band, r.N(), true))
 	}
 	return nil
+}
+
+// setCurves records the rank CDFs of the known and the latent positives
+// and the true ROC and PR curves.
+func (cr *rankedCell) setCurves(out *experiments.Values) {
+	order := cr.r.Order()
+	out.SetCurve("cdf-known", rankCDF(order, func(i int) bool { return cr.labels[i] == bounds.Positive }))
+	out.SetCurve("cdf-latent", rankCDF(order, func(i int) bool { return cr.labels[i] == bounds.Unlabeled && cr.truth[i] }))
+	var roc, pr [][2]float64
+	for _, p := range cr.trueRank.ROC() {
+		roc = append(roc, [2]float64{p.FPR, p.TPR})
+	}
+	for _, p := range cr.trueRank.PR() {
+		pr = append(pr, [2]float64{p.Recall, p.Precision})
+	}
+	out.SetCurve("truth-roc", roc)
+	out.SetCurve("truth-pr", pr)
 }
 
 // setBounds records the AUC and AUPR intervals of b under PREFIX-lower:SOURCE
