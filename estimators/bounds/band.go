@@ -12,7 +12,7 @@ import (
 // Lower(r) <= T(r) <= Upper(r) at every rank r (the paper's T_lb and T_ub,
 // Eq. 14). It is a right-continuous step function of the rank: at rank r its
 // value is the one listed for the last rank <= r, and before the first
-// listed rank the first one (spec §1.1 steps 2-3). The ranks are 0-based
+// listed rank the first one. The ranks are 0-based
 // positions in the ranking, strictly ascending; Lower and Upper are
 // non-decreasing proportions with Lower <= Upper.
 type Band struct {
@@ -38,7 +38,7 @@ func (b Band) At(r int) (lower, upper float64) {
 
 // Float32 returns the band with its values rounded to IEEE single precision,
 // which is what the published code's step-function routine does to a
-// bootstrap band (spec §1.1 step 3): floor/ceil(float32(T) P_U) then differs
+// bootstrap band: floor/ceil(float32(T) P_U) then differs
 // from the float64 value at some ranks (0.003 x 19,000 is 57 in float64 but
 // just above 57 with float32(0.003), so ceil gives 58). Use it with a stored
 // band and [InputOrder] to reproduce the published numbers.
@@ -88,7 +88,7 @@ func checkLevel(level float64) error {
 }
 
 // ECDF returns the empirical rank CDF of the known positives as a band of
-// zero width (the point estimate; spec §1.1 step 2): at each distinct known
+// zero width (the point estimate): at each distinct known
 // positive rank rho, T(rho) = #{known positives with rank <= rho} / |P_L|,
 // with the point (0, 0) first when the first known positive is not at rank 0
 // (as the published code prepends it), so T = 0 above the first known
@@ -112,7 +112,7 @@ func (r *Ranking) ECDF() Band {
 
 // DKW returns the Dvoretzky-Kiefer-Wolfowitz band of the given confidence
 // level around the ECDF: eps = sqrt(ln(2/(1 - level)) / (2 |P_L|)), ECDF -/+
-// eps clipped to [0, 1] (spec §1.1 step 3). Its values stay in float64, as
+// eps clipped to [0, 1]. Its values stay in float64, as
 // the published DKW path keeps them.
 func (r *Ranking) DKW(level float64) (Band, error) {
 	if err := checkLevel(level); err != nil {

@@ -13,7 +13,7 @@ import (
 // ReadBand reads a stored band: CSV with a header naming the columns
 // `rank0` (or `rank`), `lower` and `upper` (any order, other columns
 // ignored), one step per row, as the shared Claesen et al. bootstrap bands
-// are written (spec §1.4). name is used in error messages, which give the
+// are written (the published code's band files). name is used in error messages, which give the
 // line. The band is checked ([Band.Check]); round it with [Band.Float32] to
 // use it as the published code did.
 func ReadBand(rd io.Reader, name string) (Band, error) {

@@ -13,8 +13,8 @@ import (
 const MaxBootstrapCells = 1 << 28
 
 // Bootstrap returns the percentile bootstrap band of the given confidence
-// level on the rank CDF of the known positives (paper Sec. 4.2 and Fig. 5;
-// spec §1.1 step 3): draw `resamples` resamples of the known positive ranks
+// level on the rank CDF of the known positives (paper Sec. 4.2 and Fig. 5):
+// draw `resamples` resamples of the known positive ranks
 // with replacement, each of size |P_L|; evaluate the ECDF of each at every
 // distinct known positive rank (#{resampled ranks <= rho} / |P_L|); at each
 // rank sort the resampled values and take the elements at 0-based indices

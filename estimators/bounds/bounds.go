@@ -73,7 +73,7 @@ func checkInterval(beta Interval) error {
 }
 
 // Bounds returns the ROC and PR bounds for beta in an interval (paper Sec. 5
-// and Lemma 4; spec §1.1 step 6), with [Rounded] counting: the lower curve is
+// and Lemma 4), with [Rounded] counting: the lower curve is
 // the lower tables at beta.Low, the upper curve the upper tables at
 // beta.High. For a known beta pass [PointInterval](beta). band bounds the
 // rank CDF of the known positives ([Ranking.Bootstrap], [Ranking.DKW],
@@ -112,7 +112,7 @@ func newBounds(beta Interval, lower, upper Curve, neg bool) Bounds {
 }
 
 // NegativeBounds returns the bounds built from the rank CDF of the known
-// negatives (App. C; spec §1.1 step 7): the known labels are flipped
+// negatives (App. C): the known labels are flipped
 // ([Ranking.Flip]), the tables are built at beta' = 1 - beta (the fraction
 // of negatives among the unlabeled), every table is mapped back (TP <-> FP,
 // FN <-> TN) and lower and upper swap, since the fewest latent negatives

@@ -36,7 +36,7 @@ func ParseCredible(s string) (Credible, error) {
 
 // CredibleInterval returns a credible interval of the given level for beta
 // after peeking at the labels of unlabeled instances and finding positives
-// positives and negatives negatives among them (spec §1.1 step 6; the
+// positives and negatives negatives among them (the
 // published estimate_beta_by_labeling): with a uniform prior the posterior is
 // Beta(1 + positives, 1 + negatives). At most a million labels in all.
 //

@@ -20,8 +20,7 @@ type Curve struct {
 }
 
 // ROC returns the ROC curve of the tables: the points (FPR, TPR) sorted
-// ascending (by FPR, then TPR), as the published code sorts them (spec §1.1
-// step 5), after the point (0, 0) of the empty prediction. The published code
+// ascending (by FPR, then TPR), as the published code sorts them, after the point (0, 0) of the empty prediction. The published code
 // has no empty prediction, but (0, 0) adds no area there: with one instance
 // at the first cut-off its table has FPR = 0 or TPR = 0. In grouped mode it
 // starts the curve at the +Inf threshold as package metrics does, so that a
@@ -37,8 +36,7 @@ func (c Curve) ROC() []Point {
 }
 
 // PR returns the precision-recall curve of the tables: the points (recall,
-// precision) sorted ascending (by recall, then precision), nothing added
-// (spec §1.1 step 5).
+// precision) sorted ascending (by recall, then precision), nothing added.
 func (c Curve) PR() []Point {
 	pts := make([]Point, 0, len(c.Tables))
 	for _, i := range c.prOrder() {

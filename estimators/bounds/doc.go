@@ -60,7 +60,7 @@
 //   - [Ranking.ECDF]: the point estimate T_lb = T_ub = F(P_L, .);
 //   - [ReadBand]: a stored band (rank0,lower,upper). [Band.Float32] rounds it
 //     to single precision, as the published code's step-function routine
-//     stores a bootstrap band (spec §1.1 step 3): theta below then flips
+//     stores a bootstrap band: theta below then flips
 //     between floor and ceil at some ranks.
 //
 // # Surrogate contingency tables (Sec. 4.1, Theorem 1, Eqs. 10-13)
@@ -80,7 +80,7 @@
 // The lower table never has more TP or fewer FP than the upper one (the
 // upper curve dominates the lower; checked by FuzzBounds).
 //
-// # Curves and areas (Sec. 5; spec §1.1 step 5)
+// # Curves and areas (Sec. 5)
 //
 // The ROC curve of a [Curve] is its tables' (FPR, TPR) sorted ascending,
 // the PR curve their (recall, precision) sorted ascending, precision 0 for
@@ -127,7 +127,7 @@
 // TestAppendixTablesClaims), so the bound at an end is not always the
 // extreme over the interval.
 //
-// # Identities (spec §1.1; acceptance material)
+// # Identities
 //
 // With T = the ECDF, no known negatives, RealValued counting and the clamp
 // binding nowhere, TP_U = T(r) beta |U|, so

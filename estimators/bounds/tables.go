@@ -63,7 +63,7 @@ func checkBeta(beta float64) error {
 }
 
 // Tables returns the surrogate contingency tables of every cut-off at one
-// beta (paper Sec. 4.1, Eqs. 10-13; spec §1.1 step 4): the lower curve's
+// beta (paper Sec. 4.1, Eqs. 10-13): the lower curve's
 // tables use theta from band.Lower (the least upper bound on the FPR, the
 // lower ROC and PR curves), the upper curve's from band.Upper. At cut-off
 // rank r, with cut_U the unlabeled instances at ranks <= r,

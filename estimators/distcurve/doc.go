@@ -96,7 +96,7 @@
 //	[0.6, 0.8)   0.0809         0.0942          0.0333
 //	[0.8, 1.0)   0.0251         0.0253          0.0009
 //
-// Issue 16's target (held-out MAE <= 0.05) is not reached, and is out of
+// A held-out MAE of 0.05 is not reached, and is out of
 // reach on this recipe: its positives Beta(a1, b1) are always more
 // concentrated than the negatives (a1 >= a0, b1 >= b0), so
 // inf f0/f1 = [ParamSet].MinRatio > 0 and, without the Beta family, only

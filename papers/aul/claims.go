@@ -9,7 +9,7 @@ import (
 	"github.com/pueval/pueval/report"
 )
 
-// The thresholds of the Table 1 claims (spec §2.7): AUL^PU's MAE below
+// The thresholds of the Table 1 claims (pueval's reading of Table 1): AUL^PU's MAE below
 // every estimator's in at least MinRowsWon of the paper's 27 rows, and the
 // mean AUL^PU MAE at most MaxMAERatio of the best estimator's mean MAE (the
 // paper's ratio: 0.0096/0.0616 = 0.156, its "1/6").
@@ -78,7 +78,7 @@ func Claims(rows []Row) []report.Claim {
 		checkedIdent += r.IdentityChecked
 	}
 	if checkedIdent > 0 {
-		out = append(out, report.Claim{Item: "Identity (spec §2.1)", Detail: fmt.Sprintf("(AUC^est(true alpha_U) - AUC)(1 - alpha) = AUL^PU - AUL to 1e-9 in %d of %d splits (it can fail only where the clip to [0, 1] binds): so AUL^PU's error is the true-prior correction's scaled by 1 - alpha, and its advantage over an estimator is that scale and the estimator's error of the prior",
+		out = append(out, report.Claim{Item: "Identity (Section 2.1)", Detail: fmt.Sprintf("(AUC^est(true alpha_U) - AUC)(1 - alpha) = AUL^PU - AUL to 1e-9 in %d of %d splits (it can fail only where the clip to [0, 1] binds): so AUL^PU's error is the true-prior correction's scaled by 1 - alpha, and its advantage over an estimator is that scale and the estimator's error of the prior",
 			ident, checkedIdent)})
 	}
 	return out

@@ -22,7 +22,7 @@
 //     published values; also the error of AUC^est with the true prior
 //     (direct:real), the floor no estimator can beat on average. Exactly,
 //     per split, (AUC^est(true alpha_U) - AUC)(1 - alpha) = AUL^PU - AUL
-//     (spec §2.1): AUL's advantage is the (1 - alpha) scale and the
+//     (the paper's Section 2.1): AUL's advantage is the (1 - alpha) scale and the
 //     estimators' error of the prior. The report counts the splits where the
 //     identity holds to 1e-9 (it fails only where the clip binds).
 //   - Figure 2: per data set the errors AUC^est - AUC of each estimator and

@@ -8,8 +8,8 @@ import (
 	"github.com/pueval/pueval/report"
 )
 
-// The cells the appendix claims compare (spec §1.6, "App. tables claims",
-// after the paper's "10 % known positives and 40/60/80 % known negatives").
+// The cells the appendix claims compare (after the paper's "10 % known
+// positives and 40/60/80 % known negatives").
 const (
 	AppKP     = 0.1 // the known-positive fraction of claims (a) and (b)
 	AppKPHigh = 0.5 // claim (a): more known positives

@@ -50,7 +50,7 @@ func (r Fig4Row) Gap() float64 { return r.Point - r.Affine }
 func (r Fig4Row) ClampBinds() bool { return math.Abs(r.Gap()) > r.Tolerance }
 
 // ClampTolerance bounds |point - affine| when the clamp does not bind
-// (spec §1.1, Identities): 2/(|P_L| + P_U) + 2/(|U| - P_U) + b/((1 - b)
+// (package estimators/bounds, Identities): 2/(|P_L| + P_U) + 2/(|U| - P_U) + b/((1 - b)
 // |P_L|), with P_U = beta |U| and b = beta-hat; the last term is the gap
 // between the sorted-points trapezoid and the rank-ordered path. The
 // measure's point estimate uses real-valued counts, so this is generous.

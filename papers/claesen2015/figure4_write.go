@@ -75,7 +75,7 @@ func writeFigure4(s *section, in report.Input) error {
 	}
 	s.para("The paper's inset table reports one AUROC per model and beta-hat. With the ECDF of the known positives as band "+
 		"and real-valued counts, that point estimate is affine in beta-hat: AUC = (AUC_PU - b/2)/(1 - b), AUC_PU the "+
-		"known-positives-against-the-rest AUC (spec §1.1, Identities). For two models ranked with the same beta-hat the difference "+
+		"known-positives-against-the-rest AUC. For two models ranked with the same beta-hat the difference "+
 		"of the affine values is (AUC_PU,1 - AUC_PU,2)/(1 - b): its sign does not depend on b, so the two models' order cannot flip "+
 		"unless the clamp binds, i.e. beta-hat is larger than the top of a ranking can hold (theta = T(r) b |U| above the unlabeled "+
 		"instances at or above rank r). The table's point - affine column shows where it binds; the claims below say at which "+
