@@ -175,7 +175,7 @@ func ReadConfig(path string, opts LoadOptions) (*Config, error) {
 		if eerr != nil {
 			return nil, fmt.Errorf("built-in config %s: %w", name, eerr)
 		}
-		b, err, src, dir = eb, nil, EmbeddedSource(bc.dir, name), ""
+		b, err, src, dir = eb, nil, embeddedSource(bc.dir, name), ""
 	}
 	if err != nil {
 		return nil, err
@@ -190,10 +190,10 @@ func ReadConfig(path string, opts LoadOptions) (*Config, error) {
 // embeddedSuffix ends the Source of a built-in config.
 const embeddedSuffix = " (embedded)"
 
-// EmbeddedSource is the Source (and the manifest's config field) of the
+// embeddedSource is the Source (and the manifest's config field) of the
 // built-in config name registered from the folder dir: "dir/name.yaml
 // (embedded)".
-func EmbeddedSource(dir, name string) string {
+func embeddedSource(dir, name string) string {
 	return path.Join(dir, name+".yaml") + embeddedSuffix
 }
 
@@ -254,13 +254,6 @@ func BuiltinConfigs() []string {
 	builtinMu.RLock()
 	defer builtinMu.RUnlock()
 	return slices.Sorted(maps.Keys(builtins))
-}
-
-// BuiltinConfigDir returns the folder a built-in config was registered
-// from ("papers/NAME"), and false for an unknown name.
-func BuiltinConfigDir(name string) (string, bool) {
-	b, ok := builtinConfig(name)
-	return b.dir, ok
 }
 
 // readLimited reads a file of at most limit bytes.

@@ -293,6 +293,3 @@ func (v *Values) Metrics() map[string]map[string]float64 { return v.m }
 
 // Curves returns the curves set so far, by name.
 func (v *Values) Curves() map[string][][2]float64 { return v.curves }
-
-// Warnings returns the cell's warnings so far.
-func (c *CellRun) Warnings() []string { return c.warnings }
