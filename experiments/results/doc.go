@@ -18,7 +18,10 @@
 //     and the estimates of the estimators, under a key of the estimator's
 //     options, its input and its random stream, so one that changes only the
 //     measures or the truths reuses those too. Entries carry a SHA-256
-//     checksum; a corrupt entry is reported and treated as missing.
+//     checksum over their key and content, so a corrupt entry, or one
+//     renamed or swapped on disk, is reported and treated as missing (an
+//     entry of the first layout, whose checksum did not cover its key, is
+//     a miss and is rewritten).
 //     Every entry is written to a temporary file and renamed into place, so
 //     runs on several machines (the shards of a Slurm job array) can share
 //     one cache on a shared file system: a reader sees a whole entry or

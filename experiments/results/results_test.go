@@ -365,7 +365,7 @@ func TestCraftedScoreCacheEntry(t *testing.T) {
 	if 9*n != 10 {
 		t.Fatalf("9 * %d = %d", n, 9*n)
 	}
-	b := append([]byte(cacheMagic), binary.LittleEndian.AppendUint64(nil, n)...)
+	b := append([]byte(cacheMagicV1), binary.LittleEndian.AppendUint64(nil, n)...)
 	b = append(b, make([]byte, 10)...)
 	sum := sha256.Sum256(b)
 	p, _ := c.path(k)
