@@ -348,6 +348,10 @@ func (r *Runner) finish(ctx context.Context, cells []Cell, store *results.Store,
 		order[i] = c.ID
 	}
 	if err := store.Finalize(order); err != nil {
+		// Every record is stored: the manifest counts them, unfinished.
+		if merr := results.WriteManifest(outDir, *man); merr != nil {
+			err = errors.Join(err, merr)
+		}
 		return err
 	}
 	done := time.Now().UTC()

@@ -2,12 +2,19 @@
 //
 //   - records.jsonl: one JSON object per finished cell ([Record]), written
 //     with a single append and an fsync each, so a killed run loses at most
-//     the cell in flight. On reopening, a torn last line is cut off, the last
-//     record of a cell wins, and cells whose last record is "ok" count as done,
-//     so a re-run skips them and retries failed ones. [Store.Finalize]
-//     rewrites the file atomically with one record per cell in grid order, so
+//     the cell in flight. On reopening, a torn last line is cut off, a
+//     failed cell's later record (its retry) supersedes it, and cells whose
+//     last record is "ok" count as done, so a re-run skips them and retries
+//     failed ones. A finished cell recorded twice is refused, naming both
+//     lines, unless the two records are the same but for timings and
+//     training work (a re-appended copy: the first is kept); so is a
+//     records file pueval did not write (no manifest beside it, or a first
+//     line that is not a record), which is left as it is.
+//     [Store.Finalize] puts the file in grid order, one record per cell, so
 //     the finished file does not depend on the number of workers or on
-//     interruptions (timings aside).
+//     interruptions (timings aside); a file already in order is not
+//     rewritten, and a rewrite (atomic, through a temporary file) that fails
+//     leaves every record in place.
 //   - manifest.json ([Manifest]): config hash, code version, the report,
 //     protocol, estimators, truths and measures the config names, data
 //     fingerprints, start and end times, machine; written atomically.

@@ -23,7 +23,7 @@ func FuzzReadRecords(f *testing.F) {
 	f.Add(good)
 	f.Add(append(append([]byte{}, good...), `{"schema":1,"experiment":"e","cell":"d","status":"ok","metrics":{"auc":{"IE":1}}}`+"\n"...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := &Store{last: map[string]Record{}}
+		s := newStore()
 		off, err := s.load(bytes.NewReader(data), "fuzz.jsonl")
 		if err != nil {
 			return

@@ -475,7 +475,7 @@ func readRecordsWhole(path string) ([]Record, error) {
 		return nil, err
 	}
 	defer f.Close()
-	s := &Store{last: map[string]Record{}}
+	s := newStore()
 	good, err := s.load(f, path)
 	if err != nil {
 		return nil, err
