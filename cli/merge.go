@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"github.com/pueval/pueval/experiments"
@@ -37,7 +38,8 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 			}
 			refs := make([]results.CellRef, len(cells))
 			for i, c := range cells {
-				refs[i] = results.CellRef{ID: c.ID, Dataset: c.Dataset.Name}
+				refs[i] = results.CellRef{ID: c.ID, Dataset: c.Dataset.Name, Grid: c.GridTexts(), Repeat: c.Repeat,
+					Seed: strconv.FormatUint(c.Seed, 10)}
 			}
 			return refs, nil
 		},

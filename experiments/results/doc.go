@@ -37,7 +37,9 @@
 // [Merge] joins the directories of the shards of one config (pueval run
 // --shard k/n, a manifest's Selection) into one: records in grid order, a
 // manifest that lists the shards ([ShardRun]); it refuses shards of another
-// config, overlapping cells, torn records and, unless asked, missing cells.
+// config, overlapping cells, torn records, records whose identity is not
+// their cell's and, unless asked, missing cells. It needs only read
+// permission on the shards.
 //
 // # Schema
 //
