@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pueval/pueval/experiments/plugintest"
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -122,5 +123,89 @@ func TestRunRefusesForeignRecords(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, results.ManifestFile)); err == nil {
 			t.Errorf("%s: the refused run wrote a manifest", name)
 		}
+	}
+}
+
+// A run stores its config's absolute path, so pueval merge finds the config
+// from any directory; a manifest of an older pueval with a relative path is
+// resolved from the shard directory's parents (by the config's sha256), and
+// refused clearly when no file matches.
+func TestMergeFromAnotherDirectory(t *testing.T) {
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	work, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "store.yaml"), []byte(storeConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	mustRun(t, "run", "store.yaml", "-o", "shards/1", "--shard", "1/2", "--no-score-cache")
+	mustRun(t, "run", "store.yaml", "-o", "shards/2", "--shard", "2/2", "--no-score-cache")
+	shards := []string{filepath.Join(work, "shards", "1"), filepath.Join(work, "shards", "2")}
+	if m, err := results.ReadManifest(shards[0]); err != nil || m.Config != filepath.Join(work, "store.yaml") {
+		t.Errorf("the manifest's config: %q, %v", m.Config, err)
+	}
+	t.Chdir(elsewhere)
+	mustRun(t, "merge", "m1", shards[0], shards[1])
+
+	// An older manifest: the path relative to where the run started.
+	for _, s := range shards {
+		editManifestConfig(t, s, "store.yaml")
+	}
+	mustRun(t, "merge", "m2", shards[0], shards[1])
+	editManifestConfig(t, shards[0], "nope.yaml")
+	_, _, err := runCLI(t, "merge", "m3", shards[0], shards[1])
+	if err == nil || !strings.Contains(err.Error(), "manifest names its config by the relative path nope.yaml") || !strings.Contains(err.Error(), "--config") {
+		t.Errorf("an unresolvable relative config: %v", err)
+	}
+	// The file of that name was edited since: not taken for the config.
+	editManifestConfig(t, shards[0], "store.yaml")
+	os.WriteFile(filepath.Join(work, "store.yaml"), []byte(storeConfig+"# edited\n"), 0o644)
+	_, _, err = runCLI(t, "merge", "m4", shards[0], shards[1])
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(work, "store.yaml")+" differ") {
+		t.Errorf("an edited relative config: %v", err)
+	}
+}
+
+// editManifestConfig sets the config field of dir's manifest.
+func editManifestConfig(t *testing.T, dir, config string) {
+	t.Helper()
+	m, err := results.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Config = config
+	if err := results.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A run continuing into the output of a --partial merge runs the missing
+// cells and keeps the merge's shards in the manifest, with itself added as
+// a run; a merge over it, which would drop its cells, is refused.
+func TestRunContinuesPartialMerge(t *testing.T) {
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	cfg := writeFile(t, "store.yaml", storeConfig)
+	local := t.TempDir()
+	mustRun(t, "run", cfg, "-o", local, "--no-score-cache")
+	root := t.TempDir()
+	s1, out := filepath.Join(root, "s1"), filepath.Join(root, "merged")
+	mustRun(t, "run", cfg, "-o", s1, "--shard", "1/2", "--no-score-cache")
+	mustRun(t, "merge", "--partial", out, s1)
+	mustRun(t, "run", cfg, "-o", out, "--no-score-cache")
+	m, err := results.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Shards) != 1 || m.Shards[0].Shard != "1/2" || m.Shards[0].Records != 2 {
+		t.Errorf("the merge's shards after the run: %+v", m.Shards)
+	}
+	if len(m.Runs) != 1 || m.Runs[0].Ran != 2 || m.Runs[0].Finished == nil || m.Runs[0].Machine.Host == "" || m.Finished == nil || m.Done != 4 {
+		t.Errorf("the run's provenance: %+v (manifest %+v)", m.Runs, m)
+	}
+	if !bytes.Equal(plugintest.ResultsOnly(t, out), plugintest.ResultsOnly(t, local)) {
+		t.Error("the continued merge's records differ from one run's")
+	}
+	_, _, err = runCLI(t, "merge", "--partial", out, s1)
+	if err == nil || !strings.Contains(err.Error(), "holds a merge that 1 later run(s) continued") {
+		t.Errorf("a merge over the continued merge: %v", err)
 	}
 }

@@ -39,7 +39,8 @@
 // manifest that lists the shards ([ShardRun]); it refuses shards of another
 // config, overlapping cells, torn records, records whose identity is not
 // their cell's and, unless asked, missing cells. It needs only read
-// permission on the shards.
+// permission on the shards. A run continuing a merged directory keeps its
+// shards in the manifest and adds itself to its runs ([RunInfo]).
 //
 // # Schema
 //

@@ -101,7 +101,7 @@ func (s *shardIn) label() string {
 // a data set read with different data by two shards; and, unless
 // opts.Partial, cells that no shard holds (a MissingCellsError). out must
 // not be one of the shards, and must be empty or hold an earlier merge of
-// the same config (which is replaced).
+// the same config (which is replaced) that no run has continued since.
 // Reading the shards needs only read permission (their lock is taken
 // shared, ReadLockDir), so shards on read-only storage merge.
 func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
@@ -697,6 +697,9 @@ func writeMerged(out string, man Manifest, recs []Record) error {
 	case old.ConfigKey != man.ConfigKey:
 		return fmt.Errorf("%s holds a merge of another configuration (experiment %s, config key %.12s): merge into another directory",
 			out, old.Experiment, old.ConfigKey)
+	case len(old.Runs) > 0:
+		return fmt.Errorf("%s holds a merge that %d later run(s) continued (the last started %s on %s): a new merge would drop the cells they ran; "+
+			"merge into another directory", out, len(old.Runs), old.Runs[len(old.Runs)-1].Started.Format(time.RFC3339), old.Runs[len(old.Runs)-1].Machine.Host)
 	}
 	var buf bytes.Buffer
 	for _, r := range recs {
