@@ -22,6 +22,18 @@ func FuzzReadRecords(f *testing.F) {
 		Metrics: map[string]map[string]float64{"auc": {"pu": 0.5, "direct:real": 0.7}}}).Marshal()
 	f.Add(good)
 	f.Add(append(append([]byte{}, good...), `{"schema":1,"experiment":"e","cell":"d","status":"ok","metrics":{"auc":{"IE":1}}}`+"\n"...))
+	// A finished cell recorded again: with another value (refused), the
+	// same but for its timing (collapsed); a failed cell and its retry.
+	other := bytes.Replace(good, []byte(`"pu":0.5`), []byte(`"pu":0.6`), 1)
+	f.Add(append(append([]byte{}, good...), other...))
+	timed := bytes.Replace(good, []byte(`"status":"ok"`), []byte(`"status":"ok","timings":{"total":2}`), 1)
+	f.Add(append(append([]byte{}, good...), timed...))
+	failed := bytes.Replace(good, []byte(`"status":"ok"`), []byte(`"status":"failed","error":"x"`), 1)
+	f.Add(append(append([]byte{}, failed...), good...))
+	// Files pueval did not write: a CSV line, another program's JSON, unterminated.
+	f.Add([]byte("id,score\n"))
+	f.Add([]byte(`{"id":1,"score":0.5}`))
+	f.Add([]byte(`{"schema":2,"experiment":"e","cell":"c","sta`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := newStore()
 		off, err := s.load(bytes.NewReader(data), "fuzz.jsonl")
@@ -31,7 +43,12 @@ func FuzzReadRecords(f *testing.F) {
 		if off < 0 || off > int64(len(data)) {
 			t.Fatalf("offset %d of %d bytes", off, len(data))
 		}
+		seen := map[string]bool{}
 		for _, r := range s.Records() {
+			if seen[r.Cell] {
+				t.Fatalf("cell %s read twice", r.Cell)
+			}
+			seen[r.Cell] = true
 			if err := r.Validate(); err != nil {
 				t.Fatalf("a record read that does not validate: %v", err)
 			}
