@@ -2,10 +2,17 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pueval/pueval/experiments"
@@ -37,7 +44,8 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 			}
 			refs := make([]results.CellRef, len(cells))
 			for i, c := range cells {
-				refs[i] = results.CellRef{ID: c.ID, Dataset: c.Dataset.Name}
+				refs[i] = results.CellRef{ID: c.ID, Dataset: c.Dataset.Name, Grid: c.GridTexts(), Repeat: c.Repeat,
+					Seed: strconv.FormatUint(c.Seed, 10)}
 			}
 			return refs, nil
 		},
@@ -68,7 +76,9 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 }
 
 // shardConfig loads the config the shards ran: the one given, else the one
-// the first shard's manifest names (a built-in config by its name).
+// the first shard's manifest names (a built-in config by its name; a file
+// by its absolute path, or, in a manifest of an older pueval, by a path
+// relative to where the run started: see resolveRelativeConfig).
 func shardConfig(given, firstShard string) (*experiments.Config, error) {
 	path := given
 	if path == "" {
@@ -80,6 +90,11 @@ func shardConfig(given, firstShard string) (*experiments.Config, error) {
 			return nil, fmt.Errorf("shard %s: %w", firstShard, err)
 		}
 		path = configPathOf(man.Config)
+		if _, builtin := experiments.BuiltinName(man.Config); !builtin && !filepath.IsAbs(path) {
+			if path, err = resolveRelativeConfig(path, firstShard, man.ConfigHash); err != nil {
+				return nil, err
+			}
+		}
 	}
 	cat, err := (&datasetsOpts{}).readCatalog()
 	if err != nil {
@@ -93,6 +108,59 @@ func shardConfig(given, firstShard string) (*experiments.Config, error) {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// resolveRelativeConfig finds the config file a manifest names by a path
+// relative to the directory its run started in, which the manifest does not
+// record: the path from the current directory, then from the shard
+// directory and each of its parents (a run writes into DIR/results/NAME or
+// the like below where it started). The file taken is the first whose
+// sha256 is the manifest's config hash, so an edited or unrelated file of
+// that name is never read as the config.
+func resolveRelativeConfig(rel, shard, hash string) (string, error) {
+	candidates := []string{rel}
+	if abs, err := filepath.Abs(shard); err == nil {
+		for d := abs; ; d = filepath.Dir(d) {
+			candidates = append(candidates, filepath.Join(d, rel))
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	var differ []string
+	for _, c := range candidates {
+		b, err := readConfigBytes(c)
+		if err != nil {
+			continue
+		}
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == hash {
+			return c, nil
+		}
+		if !slices.Contains(differ, c) {
+			differ = append(differ, c)
+		}
+	}
+	msg := fmt.Sprintf("shard %s's manifest names its config by the relative path %s (a pueval before absolute paths wrote it), "+
+		"and no file of that path from the current directory, the shard directory or its parents has the config's sha256 %.12s",
+		shard, rel, hash)
+	if len(differ) > 0 {
+		msg += " (" + strings.Join(differ, ", ") + " differ: edited since the run?)"
+	}
+	return "", errors.New(msg + ": name the config with --config")
+}
+
+// readConfigBytes reads a file of at most experiments.MaxConfigSize bytes.
+func readConfigBytes(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, experiments.MaxConfigSize+1))
+	if err == nil && len(b) > experiments.MaxConfigSize {
+		err = fmt.Errorf("%s: larger than a config", path)
+	}
+	return b, err
 }
 
 // configPathOf turns a manifest's config field back into what ReadConfig

@@ -13,6 +13,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -131,7 +132,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 
-	man := r.newManifest(start)
+	man := r.newManifest(start, outDir)
 	todo, err := r.loadData(ctx, cells, store, &sum, &man)
 	if err != nil {
 		return sum, err
@@ -146,11 +147,19 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, outDir string) (Summary,
 	return sum, r.finish(ctx, cells, store, outDir, &sum, &man, storeErr)
 }
 
-// newManifest is the manifest of a run starting now: the config, the code,
-// the machine and the plug-ins; the data, counts and end come later.
-func (r *Runner) newManifest(start time.Time) results.Manifest {
+// newManifest is the manifest of a run starting now into outDir: the config
+// (a file by its absolute path, so that pueval merge finds it from any
+// directory), the code, the machine and the plug-ins, and the shards and
+// runs of a merge the run continues; the data, counts and end come later.
+func (r *Runner) newManifest(start time.Time, outDir string) results.Manifest {
 	cfg := r.Config
-	man := results.Manifest{Experiment: cfg.Experiment, Config: cfg.Source, ConfigHash: cfg.Hash, ConfigKey: cfg.KeyHash(),
+	source := cfg.Source
+	if _, builtin := BuiltinName(source); !builtin {
+		if abs, err := filepath.Abs(source); err == nil {
+			source = abs
+		}
+	}
+	man := results.Manifest{Experiment: cfg.Experiment, Config: source, ConfigHash: cfg.Hash, ConfigKey: cfg.KeyHash(),
 		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: cfg.KernelName(),
 		Report: cfg.Report, Protocol: cfg.Protocol.Name(),
 		Data: map[string]string{}, Started: start.UTC(), Machine: Machine()}
@@ -169,6 +178,9 @@ func (r *Runner) newManifest(start time.Time) results.Manifest {
 				man.Metrics = append(man.Metrics, m.ID)
 			}
 		}
+	}
+	if old, err := results.ReadManifest(outDir); err == nil { // checkOwner has refused an unreadable one
+		man.ContinueMerge(old)
 	}
 	return man
 }
@@ -328,6 +340,7 @@ func (r *Runner) finish(ctx context.Context, cells []Cell, store *results.Store,
 			man.Failed++
 		}
 	}
+	man.EndRun(nil, sum.Ran, sum.Failed)
 	if storeErr != nil {
 		if err := results.WriteManifest(outDir, *man); err != nil {
 			storeErr = errors.Join(storeErr, err)
@@ -348,10 +361,15 @@ func (r *Runner) finish(ctx context.Context, cells []Cell, store *results.Store,
 		order[i] = c.ID
 	}
 	if err := store.Finalize(order); err != nil {
+		// Every record is stored: the manifest counts them, unfinished.
+		if merr := results.WriteManifest(outDir, *man); merr != nil {
+			err = errors.Join(err, merr)
+		}
 		return err
 	}
 	done := time.Now().UTC()
 	man.Finished = &done
+	man.EndRun(&done, sum.Ran, sum.Failed)
 	for _, e := range r.sup {
 		if e.work != nil {
 			if man.Traditional == nil {

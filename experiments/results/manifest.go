@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -16,7 +17,11 @@ const ManifestFile = "manifest.json"
 type Manifest struct {
 	Schema     int    `json:"schema"`
 	Experiment string `json:"experiment"`
-	Config     string `json:"config"`      // where the config came from
+	// Config is where the config came from: an absolute path, or a
+	// built-in config's "papers/P/NAME.yaml (embedded)". Manifests written
+	// before it was made absolute may hold a path relative to the directory
+	// the run started in.
+	Config     string `json:"config"`
 	ConfigHash string `json:"config_hash"` // sha256 of the config file's bytes
 	// ConfigKey is the sha256 of the config's science-relevant part (every
 	// setting that can change a record; experiments.Config.Key): a results
@@ -54,6 +59,11 @@ type Manifest struct {
 	// Shards lists the shards a directory written by Merge was merged from,
 	// in shard order; absent for a run.
 	Shards []ShardRun `json:"shards,omitempty"`
+	// Runs lists the runs that continued a directory written by Merge
+	// (pueval run into the output of a --partial merge), in order; absent
+	// otherwise. Machine, Started, CodeVersion and the like above are then
+	// the last run's; Shards stay the shards'.
+	Runs []RunInfo `json:"runs,omitempty"`
 	// Traditional describes the traditional-truth bags this run trained
 	// (by data set; absent when their scores came from the score cache).
 	Traditional map[string]*Work `json:"traditional,omitempty"`
@@ -99,6 +109,45 @@ type ShardRun struct {
 	Cells       int        `json:"cells"`   // cells the shard was asked for
 	Records     int        `json:"records"` // records merged from it
 	Failed      int        `json:"failed"`  // of Records, with status failed
+}
+
+// RunInfo describes a run that continued a merged directory: where, when,
+// with which code, on which part of the grid, and the cells it ran.
+type RunInfo struct {
+	Machine     Machine    `json:"machine"`
+	Started     time.Time  `json:"started"`
+	Finished    *time.Time `json:"finished,omitempty"` // nil while running or interrupted
+	CodeVersion string     `json:"code_version"`
+	GoVersion   string     `json:"go_version"`
+	Kernel      string     `json:"kernel,omitempty"`
+	Selection   *Selection `json:"selection,omitempty"`
+	Ran         int        `json:"ran"`    // cells it ran (ok or failed)
+	Failed      int        `json:"failed"` // of Ran, with status failed
+}
+
+// ContinueMerge keeps, in m (the manifest of a run starting in a directory
+// whose manifest is old), the provenance of a directory written by Merge:
+// old's shards and the runs that continued it, with this run (m's machine,
+// start, code and selection) added last. A run's manifest as old changes
+// nothing.
+func (m *Manifest) ContinueMerge(old Manifest) {
+	if len(old.Shards) == 0 {
+		return
+	}
+	m.Shards = slices.Clone(old.Shards)
+	m.Runs = append(slices.Clone(old.Runs), RunInfo{Machine: m.Machine, Started: m.Started, CodeVersion: m.CodeVersion,
+		GoVersion: m.GoVersion, Kernel: m.Kernel, Selection: m.Selection})
+}
+
+// EndRun records in the run that ContinueMerge added how many cells it ran
+// and failed, and when it finished (nil: it stopped before the end). Without
+// such a run it does nothing.
+func (m *Manifest) EndRun(finished *time.Time, ran, failed int) {
+	if len(m.Runs) == 0 {
+		return
+	}
+	r := &m.Runs[len(m.Runs)-1]
+	r.Finished, r.Ran, r.Failed = finished, ran, failed
 }
 
 // WriteManifest writes dir/manifest.json atomically.

@@ -16,10 +16,15 @@ import (
 	"time"
 )
 
-// CellRef names a cell of a config's grid and its data set.
+// CellRef is a cell of a config's grid as the runner makes it: its ID and
+// the identity its record carries (data set, grid values as canonical
+// text, repeat, seed as decimal text). Merge checks every record against it.
 type CellRef struct {
 	ID      string
 	Dataset string
+	Grid    map[string]string
+	Repeat  int
+	Seed    string
 }
 
 // MergeOptions are what Merge needs besides the directories.
@@ -67,6 +72,8 @@ type shardIn struct {
 	man      Manifest
 	sel      Selection // Shards >= 1
 	recs     []Record
+	lines    map[string]int // line of each cell's record in records
+	records  string         // path of the records file
 	expected []CellRef
 	lock     *Lock
 }
@@ -88,10 +95,15 @@ func (s *shardIn) label() string {
 // the same key from another config file) or of different selections; the
 // same cell in two shards (saying whether their values are identical or
 // which value conflicts); a record that is not a cell of its shard's
-// selection; a data set read with different data by two shards; and, unless
+// selection, or whose identity (experiment, data set, grid values, repeat,
+// seed) is not that of its cell ID (naming the file and line); a cell
+// recorded twice within a shard with different values (naming both lines);
+// a data set read with different data by two shards; and, unless
 // opts.Partial, cells that no shard holds (a MissingCellsError). out must
 // not be one of the shards, and must be empty or hold an earlier merge of
-// the same config (which is replaced).
+// the same config (which is replaced) that no run has continued since.
+// Reading the shards needs only read permission (their lock is taken
+// shared, ReadLockDir), so shards on read-only storage merge.
 func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 	var sum MergeSummary
 	absOut, err := checkMergeDirs(out, dirs, opts)
@@ -159,8 +171,8 @@ func Merge(out string, dirs []string, opts MergeOptions) (MergeSummary, error) {
 }
 
 // checkMergeDirs checks Merge's arguments: some shards, a grid expansion,
-// and no shard given twice or as the output directory. It returns out's
-// absolute path.
+// and no shard given twice or as the output directory (by path, or through
+// a link: the same directory on disk). It returns out's absolute path.
 func checkMergeDirs(out string, dirs []string, opts MergeOptions) (string, error) {
 	if len(dirs) == 0 {
 		return "", errors.New("no shard directories to merge")
@@ -172,17 +184,29 @@ func checkMergeDirs(out string, dirs []string, opts MergeOptions) (string, error
 	if err != nil {
 		return "", err
 	}
+	outInfo, _ := os.Stat(out) // nil: out does not exist yet
 	seenDir := map[string]string{}
+	var seen []os.FileInfo
+	var seenName []string
 	for _, d := range dirs {
 		a, err := filepath.Abs(d)
 		if err != nil {
 			return "", err
 		}
-		if a == absOut {
+		fi, _ := os.Stat(d)
+		if a == absOut || (fi != nil && outInfo != nil && os.SameFile(fi, outInfo)) {
 			return "", fmt.Errorf("shard %s is the output directory: merge into another directory", d)
 		}
 		if prev, ok := seenDir[a]; ok {
 			return "", fmt.Errorf("shard %s is given twice (also as %s)", d, prev)
+		}
+		if fi != nil {
+			for i, o := range seen {
+				if os.SameFile(fi, o) {
+					return "", fmt.Errorf("shard %s is given twice (also as %s, the same directory through a link)", d, seenName[i])
+				}
+			}
+			seen, seenName = append(seen, fi), append(seenName, d)
 		}
 		seenDir[a] = d
 	}
@@ -208,19 +232,26 @@ func checkShards(shards []*shardIn, opts MergeOptions) error {
 }
 
 // cellsOfShards returns the shards' records by cell, refusing a record that
-// is not a cell of its shard and a cell that is in two shards.
+// is not a cell of its shard, a record whose identity is not its cell's, and
+// a cell that is in two shards.
 func cellsOfShards(shards []*shardIn) (map[string]Record, error) {
 	owner := map[string]*shardIn{} // cell -> shard that holds it
 	byCell := map[string]Record{}
 	for _, s := range shards {
-		mine := map[string]bool{}
+		mine := map[string]CellRef{}
 		for _, c := range s.expected {
-			mine[c.ID] = true
+			mine[c.ID] = c
 		}
 		for _, r := range s.recs {
-			if !mine[r.Cell] {
+			ref, ok := mine[r.Cell]
+			if !ok {
 				return nil, fmt.Errorf("%s holds cell %s, which is not a cell of its selection: "+
 					"was the directory written by another selection or shard count?", s.label(), r.Cell)
+			}
+			if why := identityMismatch(r, ref, s.man.Experiment); why != "" {
+				return nil, fmt.Errorf("%s:%d (%s): the record of cell %s has %s: "+
+					"the record was edited or copied from another cell or experiment; merge refuses it",
+					s.records, s.lines[r.Cell], s.label(), r.Cell, why)
 			}
 			if o, ok := owner[r.Cell]; ok {
 				if diff := recordDiff(byCell[r.Cell], r); diff != "" {
@@ -233,6 +264,32 @@ func cellsOfShards(shards []*shardIn) (map[string]Record, error) {
 		}
 	}
 	return byCell, nil
+}
+
+// identityMismatch says how a record's identity contradicts its cell (the
+// cell of its ID as the runner expands the grid) and the experiment: "" when
+// experiment, data set, grid values, repeat and seed all agree.
+func identityMismatch(r Record, c CellRef, experiment string) string {
+	grid := func(g map[string]string) string {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(g)) {
+			parts = append(parts, k+"="+g[k])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	switch {
+	case r.Experiment != experiment:
+		return fmt.Sprintf("experiment %q, but the shard ran experiment %q", r.Experiment, experiment)
+	case r.Dataset != c.Dataset:
+		return fmt.Sprintf("data set %q, but the cell's is %q", r.Dataset, c.Dataset)
+	case !maps.Equal(r.Grid, c.Grid):
+		return fmt.Sprintf("grid values %s, but the cell's are %s", grid(r.Grid), grid(c.Grid))
+	case r.Repeat != c.Repeat:
+		return fmt.Sprintf("repeat %d, but the cell's is %d", r.Repeat, c.Repeat)
+	case r.Seed != c.Seed:
+		return fmt.Sprintf("seed %s, but the cell's is %s", r.Seed, c.Seed)
+	}
+	return ""
 }
 
 // sortShards puts the shards in shard order, refusing a shard given twice.
@@ -425,8 +482,9 @@ func shardRun(s *shardIn, absOut string) ShardRun {
 	return sr
 }
 
-// readShard reads a shard directory under its lock: its manifest and its
-// records, refusing a torn records file.
+// readShard reads a shard directory under its lock, taken shared and with
+// read permission only (ReadLockDir): its manifest and its records, refusing
+// a torn records file.
 func readShard(dir string) (*shardIn, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -448,11 +506,12 @@ func readShard(dir string) (*shardIn, error) {
 	if len(man.Shards) > 0 {
 		return nil, fmt.Errorf("shard %s is itself a merge of %d shards: merge its shards instead", dir, len(man.Shards))
 	}
-	lock, err := LockDir(dir)
+	lock, err := ReadLockDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("shard %s: %w", dir, err)
 	}
-	recs, err := readRecordsWhole(filepath.Join(dir, RecordsFile))
+	path := filepath.Join(dir, RecordsFile)
+	recs, lines, err := readRecordsWhole(path)
 	if err != nil {
 		lock.Unlock()
 		return nil, fmt.Errorf("shard %s: %w", dir, err)
@@ -464,31 +523,32 @@ func readShard(dir string) (*shardIn, error) {
 			sel.Shard, sel.Shards = 1, 1
 		}
 	}
-	return &shardIn{dir: dir, man: man, sel: sel, recs: recs, lock: lock}, nil
+	return &shardIn{dir: dir, man: man, sel: sel, recs: recs, lines: lines, records: path, lock: lock}, nil
 }
 
-// readRecordsWhole reads a records file like ReadRecords but refuses a torn
-// last line: merging would silently drop that cell's finished work.
-func readRecordsWhole(path string) ([]Record, error) {
+// readRecordsWhole reads a records file like ReadRecords, and the line of
+// each cell's record, but refuses a torn last line: merging would silently
+// drop that cell's finished work.
+func readRecordsWhole(path string) ([]Record, map[string]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	s := &Store{last: map[string]Record{}}
+	s := newStore()
 	good, err := s.load(f, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	end, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if good != end {
-		return nil, fmt.Errorf("%s ends in a torn record (%d bytes after the last whole one): the shard was interrupted while writing; "+
+		return nil, nil, fmt.Errorf("%s ends in a torn record (%d bytes after the last whole one): the shard was interrupted while writing; "+
 			"run it again to finish it (it keeps its finished cells and cuts the torn line), then merge", path, end-good)
 	}
-	return s.Records(), nil
+	return s.Records(), s.line, nil
 }
 
 // checkSameConfig refuses shards whose config key or config file differ,
@@ -637,6 +697,9 @@ func writeMerged(out string, man Manifest, recs []Record) error {
 	case old.ConfigKey != man.ConfigKey:
 		return fmt.Errorf("%s holds a merge of another configuration (experiment %s, config key %.12s): merge into another directory",
 			out, old.Experiment, old.ConfigKey)
+	case len(old.Runs) > 0:
+		return fmt.Errorf("%s holds a merge that %d later run(s) continued (the last started %s on %s): a new merge would drop the cells they ran; "+
+			"merge into another directory", out, len(old.Runs), old.Runs[len(old.Runs)-1].Started.Format(time.RFC3339), old.Runs[len(old.Runs)-1].Machine.Host)
 	}
 	var buf bytes.Buffer
 	for _, r := range recs {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,10 +14,19 @@ import (
 // A toy grid for the merge tests: data set d1 with 6 cells, then d2 with 3;
 // shard k of n holds the cells whose grid index is k-1 mod n, as
 // experiments.Config.Cells selects them.
-var toyGrid = []CellRef{
-	{"d1/r=0", "d1"}, {"d1/r=1", "d1"}, {"d1/r=2", "d1"}, {"d1/r=3", "d1"}, {"d1/r=4", "d1"}, {"d1/r=5", "d1"},
-	{"d2/r=0", "d2"}, {"d2/r=1", "d2"}, {"d2/r=2", "d2"},
-}
+var toyGrid = func() []CellRef {
+	var grid []CellRef
+	for _, c := range []struct {
+		d string
+		n int
+	}{{"d1", 6}, {"d2", 3}} {
+		for r := range c.n {
+			grid = append(grid, CellRef{ID: fmt.Sprintf("%s/r=%d", c.d, r), Dataset: c.d, Grid: map[string]string{"beta": "0.95"},
+				Repeat: r, Seed: fmt.Sprint(1000 + len(grid))})
+		}
+	}
+	return grid
+}()
 
 func toyCells(sel Selection) ([]CellRef, error) {
 	var out []CellRef
@@ -39,7 +49,7 @@ func toyOptions() MergeOptions {
 // toyRecord is the record of a toy cell; its pu AUC is a function of the cell.
 func toyRecord(c CellRef) Record {
 	r := rec(c.ID, StatusOK, 0.5+float64(len(c.ID))/100)
-	r.Dataset = c.Dataset
+	r.Dataset, r.Grid, r.Repeat, r.Seed = c.Dataset, c.Grid, c.Repeat, c.Seed
 	r.Work = &Work{Models: 3}
 	return r
 }
@@ -303,13 +313,48 @@ func TestMergeRefusals(t *testing.T) {
 		}, func(o *MergeOptions) {}, nil},
 		{"a shard in use", func(t *testing.T, root string) []string {
 			dirs := threeShards(t, root)
-			l, err := LockDir(dirs[1])
-			if err != nil {
+			holdLock(t, dirs[1], "exclusive")
+			return dirs
+		}, nil, []string{"shard ROOT/shards/2: ROOT/shards/2 is in use by process", "(results.test", "results directory in use"}},
+		{"a cell twice in one shard", func(t *testing.T, root string) []string {
+			return dirsWithConflict(t, root)
+		}, nil, []string{"cell d1/r=1 is recorded twice with different values, at ROOT/shards/2/records.jsonl:1 and ROOT/shards/2/records.jsonl:4 (metrics.auc.pu: 0.56 vs 0.57)"}},
+		{"a cell twice in one shard, partial", func(t *testing.T, root string) []string {
+			return dirsWithConflict(t, root)
+		}, func(o *MergeOptions) { o.Partial = true }, []string{"cell d1/r=1 is recorded twice with different values, at ROOT/shards/2/records.jsonl:1 and ROOT/shards/2/records.jsonl:4"}},
+		{"a record of another data set", func(t *testing.T, root string) []string {
+			dirs := threeShards(t, root)
+			editFile(t, filepath.Join(dirs[0], RecordsFile), `"dataset":"d1"`, `"dataset":"d2"`)
+			return dirs
+		}, nil, []string{`ROOT/shards/1/records.jsonl:1 (shard ROOT/shards/1 (1/3)): the record of cell d1/r=0 has data set "d2", but the cell's is "d1"`}},
+		{"a record of another seed", func(t *testing.T, root string) []string {
+			dirs := threeShards(t, root)
+			editFile(t, filepath.Join(dirs[1], RecordsFile), `"seed":"1004"`, `"seed":"1003"`)
+			return dirs
+		}, nil, []string{`ROOT/shards/2/records.jsonl:2 (shard ROOT/shards/2 (2/3)): the record of cell d1/r=4 has seed 1003, but the cell's is 1004`}},
+		{"a record of another repeat", func(t *testing.T, root string) []string {
+			dirs := threeShards(t, root)
+			editFile(t, filepath.Join(dirs[0], RecordsFile), `"repeat":3`, `"repeat":5`)
+			return dirs
+		}, nil, []string{`ROOT/shards/1/records.jsonl:2 (shard ROOT/shards/1 (1/3)): the record of cell d1/r=3 has repeat 5, but the cell's is 3`}},
+		{"a record of other grid values", func(t *testing.T, root string) []string {
+			dirs := threeShards(t, root)
+			editFile(t, filepath.Join(dirs[2], RecordsFile), `"grid":{"beta":"0.95"}`, `"grid":{"beta":"0.5"}`)
+			return dirs
+		}, nil, []string{`ROOT/shards/3/records.jsonl:1 (shard ROOT/shards/3 (3/3)): the record of cell d1/r=2 has grid values {beta=0.5}, but the cell's are {beta=0.95}`}},
+		{"a record of another experiment", func(t *testing.T, root string) []string {
+			dirs := threeShards(t, root)
+			editFile(t, filepath.Join(dirs[2], RecordsFile), `"experiment":"exp"`, `"experiment":"exp2"`)
+			return dirs
+		}, nil, []string{`ROOT/shards/3/records.jsonl:1 (shard ROOT/shards/3 (3/3)): the record of cell d1/r=2 has experiment "exp2", but the shard ran experiment "exp"`}},
+		{"a shard twice, through a link", func(t *testing.T, root string) []string {
+			dirs := threeShards(t, root)
+			link := filepath.Join(root, "link")
+			if err := os.Symlink(dirs[1], link); err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { l.Unlock() })
-			return dirs
-		}, nil, []string{"shard ROOT/shards/2: ROOT/shards/2 is in use by process", "results directory in use"}},
+			return append(dirs, link)
+		}, nil, []string{"shard ROOT/link is given twice (also as ROOT/shards/2, the same directory through a link)"}},
 		{"a merged directory as a shard", func(t *testing.T, root string) []string {
 			dirs := threeShards(t, root)
 			if _, err := Merge(filepath.Join(root, "m"), dirs, toyOptions()); err != nil {
@@ -347,6 +392,23 @@ func TestMergeRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dirsWithConflict is three shards, the second of which records its first
+// cell again at its end with another value.
+func dirsWithConflict(t *testing.T, root string) []string {
+	t.Helper()
+	dirs := threeShards(t, root)
+	r := toyRecord(toyGrid[1])
+	r.Metrics["auc"]["pu"] = 0.57
+	b, _ := r.Marshal()
+	f, err := os.OpenFile(filepath.Join(dirs[1], RecordsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(b)
+	f.Close()
+	return dirs
 }
 
 // --partial merges what there is: the manifest has no finish time and says

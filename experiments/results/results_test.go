@@ -34,6 +34,10 @@ func TestStoreAppendReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A run writes its manifest before its first record.
+	if err := WriteManifest(dir, Manifest{Experiment: "exp"}); err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range []Record{rec("a", StatusOK, 0.7), rec("b", StatusFailed, 0.6), rec("c", StatusOK, 0.5)} {
 		if err := s.Append(r); err != nil {
 			t.Fatal(err)
@@ -81,6 +85,7 @@ func TestStoreCorruptMiddleLine(t *testing.T) {
 	dir := t.TempDir()
 	line, _ := (&Record{Schema: 1, Experiment: "e", Cell: "a", Status: StatusOK}).Marshal()
 	os.WriteFile(filepath.Join(dir, RecordsFile), append(append(line, "garbage\n"...), line...), 0o644)
+	WriteManifest(dir, Manifest{Experiment: "e"})
 	_, err := OpenStore(dir)
 	if err == nil || !strings.Contains(err.Error(), RecordsFile+":2:") {
 		t.Errorf("error %v, want one naming line 2", err)
@@ -365,7 +370,7 @@ func TestCraftedScoreCacheEntry(t *testing.T) {
 	if 9*n != 10 {
 		t.Fatalf("9 * %d = %d", n, 9*n)
 	}
-	b := append([]byte(cacheMagic), binary.LittleEndian.AppendUint64(nil, n)...)
+	b := append([]byte(cacheMagicV1), binary.LittleEndian.AppendUint64(nil, n)...)
 	b = append(b, make([]byte, 10)...)
 	sum := sha256.Sum256(b)
 	p, _ := c.path(k)
