@@ -17,6 +17,11 @@ func FuzzParseConfig(f *testing.F) {
 	}
 	f.Add([]byte(syntheticAAAI))
 	f.Add([]byte("experiment: x\nprotocol: case-control\ngrid: {classifier: [{label: a, bags: 2}], beta: [0.5]}\ndatasets: [{name: r, source: {name: synth-scores}}]\nmetrics: [acc]\n"))
+	// Names that would write outside results/, one bad value that once gave
+	// two errors, values that once printed as empty.
+	for _, head := range []string{`experiment: ".."`, `experiment: "."`, `experiment: [a]`, "experiment: x\nrepeats: two", "experiment: x\nseed: [1]"} {
+		f.Add([]byte(head + "\nprotocol: case-control\ndatasets: [{name: g, source: synth-gaussian, repeats: {a: 1}}]\nmetrics: [auc]\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml", LoadOptions{})
 		if err != nil {

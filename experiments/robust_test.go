@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,6 +88,12 @@ func TestConfigLimits(t *testing.T) {
 		{"seed: -1\n", `c.yaml:5: seed: "-1"`},
 		{"metrics: [aucpr]\n", "c.yaml:5: metrics: given twice (first on line 4); the first is used"},
 		{"classifier: {name: rforest}\n", `c.yaml:5: classifier: unknown classifier "rforest" (known: gbdt, nnet-bag, svm)`},
+		// One bad value, one error, showing the value as written.
+		{"repeats: two\n", "c.yaml:5: repeats: two: want a number of repeats in [1, 1000000] (leave it out for 50)"},
+		{"repeats: [3]\n", "c.yaml:5: repeats: [3]: want a number of repeats in [1, 1000000]"},
+		{"repeats: 99999999999999999999\n", "c.yaml:5: repeats: 99999999999999999999: want a number of repeats"},
+		{"seed: [1]\n", `c.yaml:5: seed: "[1]": want an integer in [0, 18446744073709551615]`},
+		{"seed: {a: 1}\n", `c.yaml:5: seed: "{a: 1}": want an integer`},
 	} {
 		_, err := ParseConfig([]byte(base+c.add), "c.yaml", LoadOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -115,6 +122,35 @@ func TestConfigLimits(t *testing.T) {
 	if _, err := ReadConfig("aaai2018", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "built-in: ") ||
 		!strings.Contains(err.Error(), "test-builtin") {
 		t.Errorf("unknown built-in config: %v", err)
+	}
+}
+
+// An experiment's name names its results directory (results/NAME): a name
+// that is empty, ".", "..", a path or anything but letters, digits, '.',
+// '_' and '-' is refused with one error saying what a name may hold.
+func TestExperimentName(t *testing.T) {
+	rest := "protocol: {name: case-control}\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n"
+	for _, bad := range []string{`".."`, `"."`, `""`, "~", `"a/b"`, `"../x"`, `'a\b'`, `" x"`, `"-x"`, `".hidden"`, `"a b"`, `"a:b"`,
+		strings.Repeat("x", 129)} {
+		_, err := ParseConfig([]byte("experiment: "+bad+"\n"+rest), "c.yaml", LoadOptions{})
+		var errs Errors
+		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Line != 1 ||
+			!(strings.Contains(err.Error(), "want letters, digits, '.', '_' or '-', starting with a letter or a digit, at most 128 bytes") ||
+				strings.Contains(err.Error(), "experiment: a name is required")) {
+			t.Errorf("experiment: %s: %v", bad, err)
+		}
+	}
+	for _, bad := range []string{"[a]", "{a: 1}"} {
+		_, err := ParseConfig([]byte("experiment: "+bad+"\n"+rest), "c.yaml", LoadOptions{})
+		if err == nil || len(err.(Errors)) != 1 || !strings.Contains(err.Error(), "c.yaml:1: experiment: "+bad+": want a name") {
+			t.Errorf("experiment: %s: %v", bad, err)
+		}
+	}
+	for _, good := range []string{"aaai2017-smoke", "x.1_a", "expérience", "2017", strings.Repeat("x", 128)} {
+		cfg, err := ParseConfig([]byte("experiment: "+good+"\n"+rest), "c.yaml", LoadOptions{})
+		if err != nil || cfg.Experiment != good {
+			t.Errorf("experiment: %s: %v", good, err)
+		}
 	}
 }
 
