@@ -37,7 +37,8 @@ import (
 //	                          starting with a letter or digit, at most 128 bytes
 //	description: TEXT
 //	seed: 2017                every cell's seed is hashed from it and the cell's identity
-//	repeats: 50               (default 50)
+//	repeats: 50               (default 50); at most MaxCells (1,000,000) cells in all:
+//	                          data sets x grid points x repeats
 //	protocol: {name: NAME, options}   required; registry Protocols
 //	grid: {beta: [1, 0.95]}   axes the protocol reads (default: the protocol's), or the runner (classifier)
 //	datasets:                 required; each a name with an optional source (default {name: uci}: the
@@ -309,11 +310,27 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 		d.add(line("report"), "report: unknown report %q (known: %s)", cfg.Report, strings.Join(opts.Reports, ", "))
 	}
 	d.checkKinds(cfg, line)
+	if err := cfg.checkCellCount(); err != nil {
+		d.add(cellCountLine(root), "%v", err)
+	}
 	if len(d.errs) > 0 {
 		slices.SortStableFunc(d.errs, func(a, b FieldError) int { return a.Line - b.Line })
 		return nil, d.errs
 	}
 	return cfg, nil
+}
+
+// cellCountLine is the line an error about the number of cells points
+// at: the repeats, else the grid, else the data sets.
+func cellCountLine(root *yaml.Node) int {
+	for _, k := range []string{"repeats", "grid", "datasets"} {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == k {
+				return root.Content[i].Line
+			}
+		}
+	}
+	return root.Line
 }
 
 // raw decodes the top level of a config: a key given twice is one error

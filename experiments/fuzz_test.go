@@ -22,6 +22,8 @@ func FuzzParseConfig(f *testing.F) {
 	for _, head := range []string{`experiment: ".."`, `experiment: "."`, `experiment: [a]`, "experiment: x\nrepeats: two", "experiment: x\nseed: [1]"} {
 		f.Add([]byte(head + "\nprotocol: case-control\ndatasets: [{name: g, source: synth-gaussian, repeats: {a: 1}}]\nmetrics: [auc]\n"))
 	}
+	// More cells than MaxCells: refused before they are expanded.
+	f.Add([]byte(betaGrid(1000, 1001, "g")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml", LoadOptions{})
 		if err != nil {

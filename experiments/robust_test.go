@@ -3,8 +3,11 @@ package experiments
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -150,6 +153,52 @@ func TestExperimentName(t *testing.T) {
 		cfg, err := ParseConfig([]byte("experiment: "+good+"\n"+rest), "c.yaml", LoadOptions{})
 		if err != nil || cfg.Experiment != good {
 			t.Errorf("experiment: %s: %v", good, err)
+		}
+	}
+}
+
+// betaGrid is a config whose grid has k betas (0.001, 0.002, ...) and the
+// given repeats, on each named data set.
+func betaGrid(k, repeats int, datasets ...string) string {
+	betas := make([]string, k)
+	for i := range betas {
+		betas[i] = strconv.FormatFloat(float64(i+1)/float64(k), 'g', -1, 64)
+	}
+	var ds []string
+	for _, d := range datasets {
+		ds = append(ds, "{name: "+d+", source: synth-gaussian}")
+	}
+	return fmt.Sprintf("experiment: many\nprotocol: {name: case-control}\ngrid: {beta: [%s]}\nrepeats: %d\ndatasets: [%s]\nmetrics: [auc]\n",
+		strings.Join(betas, ", "), repeats, strings.Join(ds, ", "))
+}
+
+// The cells of a config are counted before they are expanded and refused
+// past MaxCells, naming the limit and the factors; a config at the limit
+// loads. Counts by hand: 1,000 betas x 1,001 repeats = 1,001,000 cells;
+// 1,000 x 1,000 = 1,000,000; two data sets of 1,000 x 600 = 1,200,000.
+func TestCellLimit(t *testing.T) {
+	_, err := ParseConfig([]byte(betaGrid(1000, 1001, "g")), "c.yaml", LoadOptions{})
+	if err == nil || len(err.(Errors)) != 1 || !strings.Contains(err.Error(),
+		"c.yaml:4: more than 1000000 cells (data set g alone: 1000 beta x 1001 repeats): a config has at most 1000000 cells") {
+		t.Errorf("1,001,000 cells: %v", err)
+	}
+	_, err = ParseConfig([]byte(betaGrid(1000, 600, "g", "h")), "c.yaml", LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "more than 1000000 cells (2 data sets; the largest, g: 1000 beta x 600 repeats = 600000)") {
+		t.Errorf("1,200,000 cells: %v", err)
+	}
+	cfg, err := ParseConfig([]byte(betaGrid(1000, 1000, "g")), "c.yaml", LoadOptions{})
+	if err != nil || cfg.CellCount() != MaxCells {
+		t.Fatalf("1,000,000 cells: %v", err)
+	}
+	// Cells refuses an oversized config it is handed without expanding it.
+	cfg.Datasets[0].Repeats = 1001
+	if cells, err := cfg.Cells(Selection{Repeats: 1}); err == nil || cells != nil || !strings.Contains(err.Error(), "more than 1000000 cells") {
+		t.Errorf("Cells of 1,001,000 cells: %d cells, %v", len(cells), err)
+	}
+	// The count saturates instead of overflowing.
+	for _, c := range [][3]int{{math.MaxInt, 2, MaxCells + 1}, {1 << 32, 1 << 32, MaxCells + 1}, {1000, 1000, 1000000}, {0, math.MaxInt, 0}} {
+		if got := cappedMul(c[0], c[1]); got != c[2] {
+			t.Errorf("cappedMul(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
 		}
 	}
 }
