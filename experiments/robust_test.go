@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,20 +34,36 @@ func TestChangedConfigRefused(t *testing.T) {
 	if _, err := run(src, Selection{Repeats: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for _, edit := range []struct{ old, new string }{
-		{"metrics: [auc]", "metrics: [auc]\nestimators: [{name: alphamax-n, knee: published}]"},
-		{"bags: 4", "bags: 5"},
-		{"experiment: conformance", "experiment: other"},
-		{"seed: 11", "seed: 12"},
-		{"beta: [1, 0.9]", "beta: [1, 0.8]"},
-		{"metrics: [auc]", "metrics: [auc, mcc]"},
+	// The refusal names the settings that differ, the directory's first.
+	for _, edit := range []struct{ old, new, diff string }{
+		{"metrics: [auc]", "metrics: [auc]\nestimators: [{name: alphamax-n, knee: published}]", "estimators: (none) -> alphamax-n"},
+		{"bags: 4", "bags: 5", "classifier: bags=4 -> bags=5"},
+		{"experiment: conformance", "experiment: other", "experiment: conformance -> other"},
+		{"seed: 11", "seed: 12", "seed: 11 -> 12"},
+		{"beta: [1, 0.9]", "beta: [1, 0.8]", "grid.beta: 1, 0.9 -> 1, 0.8"},
+		{"metrics: [auc]", "metrics: [auc, mcc]", "metrics: auc -> auc, mcc"},
+		{"metrics: [auc]", "metrics: [{name: auc, outside: [clip]}]", "metrics.auc: outside=drop,clip -> outside=clip"},
+		{"labeled: 60", "labeled: 70", "protocol: labeled=60 -> labeled=70"},
+		{"n: 600", "n: 700", "datasets.g.source: n=600 -> n=700"},
+		{"seed: 11\nrepeats: 1", "seed: 12\nrepeats: 2", "repeats: 1 -> 2; seed: 11 -> 12"},
 	} {
 		_, err := run(strings.Replace(src, edit.old, edit.new, 1), Selection{})
-		if err == nil || !strings.Contains(err.Error(), "holds the results of another configuration") ||
-			!strings.Contains(err.Error(), "run it into another directory (-o)") {
-			t.Errorf("%q -> %q: %v", edit.old, edit.new, err)
+		want := "differs in settings that change results (the directory's -> this one's: " + edit.diff + "): run it into another directory (-o)"
+		if err == nil || !strings.Contains(err.Error(), "holds the results of another configuration") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q -> %q: %v\nwant %q", edit.old, edit.new, err, want)
 		}
 	}
+	// A manifest written before it kept the settings: the keys alone.
+	manPath := filepath.Join(out, results.ManifestFile)
+	saved, _ := os.ReadFile(manPath)
+	m, _ := results.ReadManifest(out)
+	m.Settings = nil
+	results.WriteManifest(out, m)
+	if _, err := run(strings.Replace(src, "seed: 11", "seed: 12", 1), Selection{}); err == nil || !strings.Contains(err.Error(), "config key ") ||
+		!strings.Contains(err.Error(), ") differs in a setting that changes results: run it into another directory (-o)") {
+		t.Errorf("manifest without settings: %v", err)
+	}
+	os.WriteFile(manPath, saved, 0o644)
 	// Description, report and the selection are not results.
 	same := strings.Replace(src, "report: summary", "report: other\ndescription: a note", 1)
 	sum, err := run(same, Selection{})
@@ -170,6 +187,75 @@ func betaGrid(k, repeats int, datasets ...string) string {
 	}
 	return fmt.Sprintf("experiment: many\nprotocol: {name: case-control}\ngrid: {beta: [%s]}\nrepeats: %d\ndatasets: [%s]\nmetrics: [auc]\n",
 		strings.Join(betas, ", "), repeats, strings.Join(ds, ", "))
+}
+
+// Settings tell configs apart exactly as Key does: two variants of a
+// config have the same settings if and only if they have the same key, and
+// DiffSettings is empty exactly then.
+func TestSettingsFollowKey(t *testing.T) {
+	base := strings.Replace(tinyExperiment, "%s", "metrics: [auc]\nestimators: [alphamax-n]\ntruths: [same-model]\nreport: summary", 1)
+	variants := []string{base}
+	for _, e := range [][2]string{
+		{"report: summary", "report: other"}, {"report: summary", "description: x"},
+		{"seed: 11", "seed: 12"}, {"repeats: 1", "repeats: 2"}, {"bags: 4", "bags: 5"}, {"beta: [1, 0.9]", "beta: [0.9, 1]"},
+		{"grid: {beta: [1, 0.9]}", "grid: {beta: [1, 0.9], labeled: [10]}"}, {"grid: {beta: [1, 0.9]}", "grid: {labeled: [10], beta: [1, 0.9]}"},
+		{"estimators: [alphamax-n]", "estimators: [alphamax-n, alphamax]"}, {"estimators: [alphamax-n]", "estimators: [alphamax, alphamax-n]"},
+		{"estimators: [alphamax-n]", "estimators: [{name: alphamax-n, as: b}]"}, {"truths: [same-model]", "truths: [traditional]"},
+		{"truths: [same-model]", "truths: [{name: same-model, on: all}]"}, {"metrics: [auc]", "metrics: [auc, aucpr]"},
+		{"n: 600", "n: 601"}, {"    source:", "    repeats: 3\n    source:"}, {"    source:", "    grid: {beta: [1]}\n    source:"},
+		{"    source:", "    labeled: 20\n    source:"}, {"    source:", "    metrics: [mcc]\n    source:"},
+		{"experiment: conformance", "experiment: other"}, {"max_unlabeled: 400", "max_unlabeled: 500"},
+		{"metrics: [auc]", "metrics: [auc]\nevaluate: supervised"},
+		{"grid: {beta: [1, 0.9]}", "grid: {beta: [1, 0.9], classifier: [{label: a, bags: 2}]}"},
+		{"grid: {beta: [1, 0.9]}", "grid: {beta: [1, 0.9], classifier: [{label: a, bags: 3}]}"},
+		{"grid: {beta: [1, 0.9]}", "grid: {beta: [1, 0.9], classifier: [{label: b, bags: 2}]}"},
+	} {
+		v := strings.Replace(base, e[0], e[1], 1)
+		if v == base {
+			t.Fatalf("edit %q did not apply", e[0])
+		}
+		variants = append(variants, v)
+	}
+	cfgs := make([]*Config, len(variants))
+	for i, v := range variants {
+		var err error
+		if cfgs[i], err = ParseConfig([]byte(v), "v.yaml", LoadOptions{}); err != nil {
+			t.Fatalf("variant %d: %v\n%s", i, err, v)
+		}
+	}
+	for i, a := range cfgs {
+		for j, b := range cfgs {
+			sameKey := a.KeyHash() == b.KeyHash()
+			diff := DiffSettings(a.Settings(), b.Settings())
+			if sameKey != reflect.DeepEqual(a.Settings(), b.Settings()) || sameKey != (diff == "") {
+				t.Errorf("variants %d and %d: same key %v, settings differ in %q", i, j, sameKey, diff)
+			}
+		}
+	}
+}
+
+// DiffSettings names each setting that differs once: of plug-in keys the
+// options that differ (JSON fields by their path), an item of a list that
+// differs by its list alone, at most maxDiffs of them.
+func TestDiffSettings(t *testing.T) {
+	old := map[string]string{"seed": "1", "estimators": "a", "estimators.a": `x/v1 {"k":"blend","g":{"n":7,"m":1}}`,
+		"classifier": "nnet/v2 bags=4 numerics=f32", "grid.beta": "1, 0.9"}
+	new := map[string]string{"seed": "1", "estimators": "a, b", "estimators.a": `x/v1 {"k":"published","g":{"n":0,"m":1}}`, "estimators.b": "y/v1",
+		"classifier": "nnet/v2 bags=5", "grid.beta": "1, 0.8"}
+	want := `classifier: bags=4 numerics=f32 -> bags=5 numerics=(none); estimators: a -> a, b; estimators.a: g.n=7 k="blend" -> g.n=0 k="published"; grid.beta: 1, 0.9 -> 1, 0.8`
+	if got := DiffSettings(old, new); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := DiffSettings(new, new); got != "" {
+		t.Errorf("same settings: %q", got)
+	}
+	many, other := map[string]string{}, map[string]string{}
+	for i := range 10 {
+		many[strconv.Itoa(i)], other[strconv.Itoa(i)] = "a", "b"
+	}
+	if got := DiffSettings(many, other); strings.Count(got, "a -> b") != maxDiffs || !strings.HasSuffix(got, "; and 2 more") {
+		t.Errorf("ten differences: %s", got)
+	}
 }
 
 // The cells of a config are counted before they are expanded and refused
