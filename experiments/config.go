@@ -421,25 +421,35 @@ func checkExperimentName(name string) error {
 	return nil
 }
 
+// maxValueText bounds the text of a value in an error message.
+const maxValueText = 80
+
 // yamlText is a value as the config wrote it, on one line: a scalar's
-// text, a list or mapping in flow style ("[1]", "{a: 1}").
+// text, a list or mapping in flow style ("[1]", "{a: 1}"), at most
+// maxValueText bytes.
 func yamlText(n *yaml.Node) string {
 	n = resolveAlias(n)
-	if n.Kind == yaml.ScalarNode {
-		return n.Value
+	text := n.Value
+	if n.Kind != yaml.ScalarNode {
+		c := deepCopy(n)
+		c.Anchor = ""
+		flow(c)
+		b, err := yaml.Marshal(c)
+		if err != nil {
+			return "(" + kindName(n) + ")"
+		}
+		text = strings.TrimSpace(string(b))
 	}
-	c := deepCopy(n)
-	flow(c)
-	b, err := yaml.Marshal(c)
-	if err != nil {
-		return "(" + kindName(n) + ")"
+	if len(text) > maxValueText {
+		text = strings.ToValidUTF8(text[:maxValueText], "") + "..."
 	}
-	return strings.TrimSpace(string(b))
+	return text
 }
 
-// deepCopy copies a node and its children (aliases are resolved).
+// deepCopy copies a node and its children. Aliases inside stay aliases
+// (*name): expanding them could multiply a small config into an enormous
+// text.
 func deepCopy(n *yaml.Node) *yaml.Node {
-	n = resolveAlias(n)
 	c := *n
 	c.Content = make([]*yaml.Node, len(n.Content))
 	for i, k := range n.Content {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/pueval/pueval/experiments/results"
 )
 
@@ -142,6 +144,32 @@ func TestConfigLimits(t *testing.T) {
 	if _, err := ReadConfig("aaai2018", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "built-in: ") ||
 		!strings.Contains(err.Error(), "test-builtin") {
 		t.Errorf("unknown built-in config: %v", err)
+	}
+}
+
+// A bad value is shown as written, on one line, at most maxValueText bytes;
+// aliases inside it stay aliases (expanded, a few lines of anchors would
+// print a gigabyte).
+func TestValueText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a: &a [x, x, x, x, x, x, x, x, x, x]\n")
+	for l := 'b'; l <= 'h'; l++ {
+		fmt.Fprintf(&b, "%c: &%c [%s]\n", l, l, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*%c, ", l-1), 10), ", "))
+	}
+	b.WriteString("seed: [*h, *h]\nrepeats: *h\nlong: [" + strings.Repeat("123456789, ", 20) + "0]\n")
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(b.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	root := doc.Content[0]
+	for key, want := range map[string]string{
+		"seed":    "[*h, *h]",
+		"repeats": "[*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]",
+		"long":    ("[" + strings.Repeat("123456789, ", 8))[:maxValueText] + "...",
+	} {
+		if got := yamlText(takeKey(root, key)); got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
 	}
 }
 
