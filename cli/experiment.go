@@ -346,13 +346,10 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cells, err := cfg.Cells(experiments.Selection{})
-	if err != nil {
-		return err
-	}
 	// The resolved plan: every plug-in with all its options, defaults
-	// included, so that a reader sees what a run computes.
-	fmt.Fprintf(e.stdout, "config: %s (sha256 %s)\n%scells: %d\n", cfg.Source, cfg.Hash, cfg.Plan(), len(cells))
+	// included, so that a reader sees what a run computes; the cells are
+	// counted, not expanded (ReadConfig refused more than MaxCells).
+	fmt.Fprintf(e.stdout, "config: %s (sha256 %s)\n%scells: %d\n", cfg.Source, cfg.Hash, cfg.Plan(), cfg.CellCount())
 	fmt.Fprintln(e.stdout, "ok")
 	return nil
 }

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,6 +79,27 @@ func TestConfigCheck(t *testing.T) {
 	bad := writeFile(t, "bad.yaml", "experiment: x\nprotocol: {name: aaai2017}\ndatasets: [pima]\nmetrics: [auc]\nreport: nope\n")
 	if _, _, err := runCLI(t, "config", "check", bad); err == nil || !strings.Contains(err.Error(), `bad.yaml:5: report: unknown report "nope" (known: aaai2017, `) {
 		t.Errorf("unknown report: %v", err)
+	}
+}
+
+// A config of more than a million cells (1,000 betas x 1,001 repeats) is
+// refused by config check, run and slurm alike, before a cell is made.
+func TestTooManyCells(t *testing.T) {
+	betas := make([]string, 1000)
+	for i := range betas {
+		betas[i] = strconv.FormatFloat(float64(i+1)/1000, 'g', -1, 64)
+	}
+	cfg := writeFile(t, "big.yaml", "experiment: big\nrepeats: 1001\nprotocol: {name: aaai2017}\ngrid: {beta: ["+strings.Join(betas, ", ")+
+		"]}\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n")
+	out := filepath.Join(t.TempDir(), "big")
+	for _, args := range [][]string{{"config", "check", cfg}, {"run", cfg, "-o", out}, {"slurm", cfg, "--array", "2", "-o", out}} {
+		_, _, err := runCLI(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "big.yaml:2: more than 1000000 cells (data set g alone: 1000 beta x 1001 repeats): a config has at most 1000000 cells") {
+			t.Errorf("%s: %v", args[0], err)
+		}
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s was made: %v", out, err)
 	}
 }
 

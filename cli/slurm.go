@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/pueval/pueval/experiments"
+	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/internal/slurm"
 )
 
@@ -52,6 +54,9 @@ func runSlurm(ctx context.Context, e *env, args []string) error {
 	}
 	job, err := f.job(path, cfg)
 	if err != nil {
+		return err
+	}
+	if err := checkJobDirs(ctx, e, &f.run, cfg, sel, job); err != nil {
 		return err
 	}
 	if err := writeJob(job); err != nil {
@@ -140,6 +145,111 @@ func (f *slurmFlags) job(path string, cfg *experiments.Config) (*slurm.Job, erro
 		return nil, err
 	}
 	return job, nil
+}
+
+// checkJobDirs makes, before anything is written or submitted, the checks
+// that would otherwise fail only once the array ran: each shard's directory
+// that exists gets the checks of pueval run -o (experiments.Runner.Check:
+// its lock, its config, the data its manifest records) and must hold only
+// cells of its shard (what the merge checks), and the job's directory must
+// be a place the merge job can write (checkMergeTarget).
+func checkJobDirs(ctx context.Context, e *env, f *runFlags, cfg *experiments.Config, sel experiments.Selection, job *slurm.Job) error {
+	if _, err := os.Stat(job.Dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := checkMergeTarget(job.Dir, cfg); err != nil {
+		return err
+	}
+	var r *experiments.Runner
+	for k := 1; k <= job.Tasks; k++ {
+		dir := slurm.ShardDir(job.Dir, k)
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if r == nil {
+			store, _, err := (&datasetsOpts{cache: f.cache}).open(e, nil)
+			if err != nil {
+				return err
+			}
+			r = &experiments.Runner{Config: cfg, Data: store, Log: e.stderr}
+		}
+		shard := sel
+		shard.Shard, shard.Shards = k, job.Tasks
+		cells, err := cfg.Cells(shard)
+		if err != nil {
+			return err
+		}
+		if err := r.Check(ctx, cells, dir); err != nil {
+			return fmt.Errorf("shard %d/%d: %w", k, job.Tasks, err)
+		}
+		if err := checkShardCells(dir, cells, k, job.Tasks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkShardCells refuses a shard directory that holds a record of a cell
+// not of shard k/n of this selection (a directory of another --array,
+// --repeats or --datasets): the merge would refuse it.
+func checkShardCells(dir string, cells []experiments.Cell, k, n int) error {
+	recs, err := results.ReadRecords(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("shard %d/%d: %w", k, n, err)
+	}
+	mine := make(map[string]bool, len(cells))
+	for _, c := range cells {
+		mine[c.ID] = true
+	}
+	for _, rec := range recs {
+		if !mine[rec.Cell] {
+			return fmt.Errorf("shard %d/%d: %s holds cell %s, which is not a cell of shard %d/%d of this selection "+
+				"(the directory was written with another --array, --repeats or --datasets), so the merge would refuse it after the array ran: "+
+				"choose another -o, or delete %s", k, n, dir, rec.Cell, k, n, dir)
+		}
+	}
+	return nil
+}
+
+// checkMergeTarget refuses a job directory the merge job could not write
+// its merge into: one in use (its lock held), one that holds the results of
+// a run (pueval run -o, finished or not: a merge never overwrites them),
+// records without a manifest, or a merge of another config.
+func checkMergeTarget(dir string, cfg *experiments.Config) error {
+	lock, err := results.LockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	const after = "the merge job would refuse to write there once the array ran"
+	man, err := results.ReadManifest(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if fi, serr := os.Stat(filepath.Join(dir, results.RecordsFile)); serr == nil && fi.Size() > 0 {
+			return fmt.Errorf("%s holds records but no %s: %s; choose another -o", dir, results.ManifestFile, after)
+		}
+		return nil
+	case err != nil:
+		return err
+	case len(man.Shards) == 0:
+		state := "an unfinished run"
+		if man.Finished != nil {
+			state = "a finished run"
+		}
+		return fmt.Errorf("%s holds the results of %s (pueval run, not a merge of shards): %s; choose another -o "+
+			"(or continue that run there with pueval run -o %s)", dir, state, after, dir)
+	case man.ConfigKey != cfg.KeyHash():
+		what := ""
+		if diff := experiments.DiffSettings(man.Settings, cfg.Settings()); man.Settings != nil && diff != "" {
+			what = " (the directory's -> this one's: " + diff + ")"
+		}
+		return fmt.Errorf("%s holds a merge of another configuration (experiment %s from %s, config key %.12s)%s: %s; choose another -o",
+			dir, man.Experiment, man.Config, man.ConfigKey, what, after)
+	}
+	return nil
 }
 
 // shardRunArgs are the flags of pueval run that every shard gets.

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -88,6 +90,8 @@ func TestSlurmRefusals(t *testing.T) {
 		{[]string{"aaai2017-smoke", "--array", "19"}, "--array 19: the config aaai2017-smoke selects 18 cells, so at most 18 tasks have work"},
 		{[]string{"aaai2017-smoke", "--array", "2", "--repeats", "1", "--datasets", "pima", "--array", "4"}, "selects 3 cells"},
 		{[]string{"aaai2017-smoke", "--array", "3", "--time", "2h"}, `--time "2h": want minutes`},
+		{[]string{"aaai2017-smoke", "--array", "3", "--time", "99999999999999999999"}, `--time "99999999999999999999": more than 365 days`},
+		{[]string{"aaai2017-smoke", "--array", "3", "--time", "0"}, `--time "0": a limit of 0`},
 		{[]string{"aaai2017-smoke", "--array", "3", "--partition", "a b"}, `--partition "a b"`},
 		{[]string{"aaai2017-smoke", "--array", "3", "--cpus-per-task", "-2"}, "--cpus-per-task -2"},
 		{[]string{"nope", "--array", "3"}, "no built-in config of that name"},
@@ -103,6 +107,98 @@ func TestSlurmRefusals(t *testing.T) {
 	_, _, err := runCLI(t, "slurm", "aaai2017-smoke", "--array", "3", "-o", filepath.Join(dir, "r"), "--pueval", "/opt/pueval", "--submit")
 	if err == nil || !strings.Contains(err.Error(), "sbatch is not in PATH: run "+filepath.Join(dir, "r", "slurm", "submit.sh")) {
 		t.Errorf("no sbatch: %v", err)
+	}
+}
+
+// rankingConfig writes a config of one scores-file data set (2 betas x 2
+// repeats: 4 cells, no classifier) and its scores into a new directory,
+// and returns the config's path.
+func rankingConfig(t *testing.T, seed string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeRanking(t, filepath.Join(dir, "scores.csv"), 0)
+	cfg := filepath.Join(dir, "c.yaml")
+	src := "experiment: ranked\nseed: " + seed + "\nrepeats: 2\nprotocol: {name: case-control, labeled: 30, max_unlabeled: 200}\n" +
+		"grid: {beta: [1, 0.9]}\ndatasets: [{name: s, source: {name: scores-file, file: scores.csv}}]\nmetrics: [auc]\n"
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// writeRanking writes 300 scores with labels, shifted by shift.
+func writeRanking(t *testing.T, path string, shift float64) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("score,label\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "%g,%d\n", float64((i*37)%101)/100+shift+float64(i%3)/4, map[bool]int{true: 1}[i%3 == 0])
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pueval slurm -o DIR checks every directory its jobs would write to before
+// it writes or submits anything, refusing what the tasks or the merge would
+// refuse only after the array ran: DIR holding a run's results; a shard
+// directory of another config (naming the settings), of another --array, read
+// from other data, or in use. A DIR whose shards are of this job continues.
+func TestSlurmChecksBeforeWriting(t *testing.T) {
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	cfg := rankingConfig(t, "1")
+	root := t.TempDir()
+	run := func(config, out string, args ...string) {
+		t.Helper()
+		if _, stderr, err := runCLI(t, append([]string{"run", config, "-o", out}, args...)...); err != nil {
+			t.Fatalf("run: %v\n%s", err, stderr)
+		}
+	}
+	refused := func(name, want string) {
+		t.Helper()
+		out := filepath.Join(root, name)
+		_, _, err := runCLI(t, "slurm", cfg, "--array", "2", "-o", out, "--pueval", "/opt/pueval")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v\nwant %q", name, err, want)
+		}
+		if _, err := os.Stat(filepath.Join(out, "slurm")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: the scripts were written (%v)", name, err)
+		}
+	}
+	finished := filepath.Join(root, "finished")
+	run(cfg, finished)
+	refused("finished", finished+" holds the results of a finished run (pueval run, not a merge of shards): "+
+		"the merge job would refuse to write there once the array ran; choose another -o")
+
+	other := filepath.Join(root, "other", "shards", "1")
+	run(rankingConfig(t, "2"), other, "--shard", "1/2")
+	refused("other", "shard 1/2: "+other+" holds the results of another configuration (experiment ranked from ")
+	refused("other", "(the directory's -> this one's: seed: 2 -> 1)")
+
+	// Cells 0 and 3 of shard 1/3; shard 1/2 has 0 and 2.
+	split := filepath.Join(root, "split", "shards", "1")
+	run(cfg, split, "--shard", "1/3")
+	refused("split", "shard 1/2: "+split+" holds cell s/beta=0.9/repeat=1, which is not a cell of shard 1/2 of this selection")
+
+	changed := filepath.Join(root, "changed")
+	run(cfg, filepath.Join(changed, "shards", "2"), "--shard", "2/2")
+	writeRanking(t, filepath.Join(filepath.Dir(cfg), "scores.csv"), 1)
+	refused("changed", "shard 2/2: data set s: its data changed since the records in "+filepath.Join(changed, "shards", "2")+" were computed")
+	writeRanking(t, filepath.Join(filepath.Dir(cfg), "scores.csv"), 0)
+
+	lock, err := results.LockDir(filepath.Join(root, "busy", "shards", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused("busy", "shard 1/2: "+filepath.Join(root, "busy", "shards", "1")+" is in use by ")
+	lock.Unlock()
+
+	// The data back as they were: the job continues its shards.
+	if _, _, err := runCLI(t, "slurm", cfg, "--array", "2", "-o", changed, "--pueval", "/opt/pueval"); err != nil {
+		t.Errorf("continuing a job: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(changed, "slurm", "array.sh")); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -110,6 +110,9 @@ func (c *Config) Cells(sel Selection) ([]Cell, error) {
 	if sel.Shards < 0 || (sel.Shards > 0 && (sel.Shard < 1 || sel.Shard > sel.Shards)) {
 		return nil, fmt.Errorf("shard %d/%d: want k/n with 1 <= k <= n", sel.Shard, sel.Shards)
 	}
+	if err := c.checkCellCount(); err != nil {
+		return nil, err
+	}
 	var cells []Cell
 	idx := 0
 	for i := range c.Datasets {
@@ -133,6 +136,78 @@ func (c *Config) Cells(sel Selection) ([]Cell, error) {
 		}
 	}
 	return cells, nil
+}
+
+// MaxCells bounds the cells of a config (data sets x grid points x
+// repeats, over every data set): the papers' grids have a few thousand, and
+// a typo (a thousand betas, a million repeats) must be an error, not
+// gigabytes of cells before the first one runs.
+const MaxCells = 1_000_000
+
+// CellCount returns the number of cells of the config's whole grid,
+// counted without expanding it; a count over MaxCells is returned as
+// MaxCells+1 (so it never overflows).
+func (c *Config) CellCount() int {
+	n, _ := c.cellCount()
+	return n
+}
+
+// cellCount is CellCount and the data set with the most cells.
+func (c *Config) cellCount() (n int, largest *DatasetSpec) {
+	most := -1
+	for i := range c.Datasets {
+		d := &c.Datasets[i]
+		k := cappedMul(d.Grid.size(), max(d.Repeats, 0))
+		if k > most {
+			most, largest = k, d
+		}
+		n = min(n+k, MaxCells+1)
+	}
+	return n, largest
+}
+
+// checkCellCount refuses a config with more than MaxCells cells, naming
+// the data set with the most and how its count comes about.
+func (c *Config) checkCellCount() error {
+	n, d := c.cellCount()
+	if n <= MaxCells {
+		return nil
+	}
+	var factors []string
+	for _, a := range d.Grid.Axes {
+		factors = append(factors, fmt.Sprintf("%d %s", len(a.Values), a.Name))
+	}
+	factors = append(factors, fmt.Sprintf("%d repeats", d.Repeats))
+	what := strings.Join(factors, " x ")
+	if k := cappedMul(d.Grid.size(), max(d.Repeats, 0)); k <= MaxCells {
+		what = fmt.Sprintf("%d data sets; the largest, %s: %s = %d", len(c.Datasets), d.Name, what, k)
+	} else {
+		what = fmt.Sprintf("data set %s alone: %s", d.Name, what)
+	}
+	return fmt.Errorf("more than %d cells (%s): a config has at most %d cells; "+
+		"list fewer grid values, data sets or repeats, or split the experiment into several configs", MaxCells, what, MaxCells)
+}
+
+// size is the number of points of the grid (the product of its axes'
+// sizes), capped at MaxCells+1.
+func (g Grid) size() int {
+	n := 1
+	for _, a := range g.Axes {
+		n = cappedMul(n, len(a.Values))
+	}
+	return n
+}
+
+// cappedMul is a*b for a, b >= 0, or MaxCells+1 when that is more.
+func cappedMul(a, b int) int {
+	const limit = MaxCells + 1
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > limit/b {
+		return limit
+	}
+	return min(a*b, limit)
 }
 
 // points returns every combination of the grid's values, the first axis

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -32,10 +33,12 @@ import (
 // computes what it states: estimators and truths it does not list are not
 // run (Plan prints what a config resolves to).
 //
-//	experiment: NAME          required; results go to results/NAME
+//	experiment: NAME          required; results go to results/NAME: letters, digits, '.', '_', '-',
+//	                          starting with a letter or digit, at most 128 bytes
 //	description: TEXT
 //	seed: 2017                every cell's seed is hashed from it and the cell's identity
-//	repeats: 50               (default 50)
+//	repeats: 50               (default 50); at most MaxCells (1,000,000) cells in all:
+//	                          data sets x grid points x repeats
 //	protocol: {name: NAME, options}   required; registry Protocols
 //	grid: {beta: [1, 0.95]}   axes the protocol reads (default: the protocol's), or the runner (classifier)
 //	datasets:                 required; each a name with an optional source (default {name: uci}: the
@@ -130,10 +133,10 @@ type LoadOptions struct {
 // rawConfig is the YAML layout; the plug-in parts stay nodes until their
 // plug-in is known.
 type rawConfig struct {
-	Experiment  string    `yaml:"experiment"`
+	Experiment  yaml.Node `yaml:"experiment"` // parsed by hand: one error for a value that is not a name
 	Description string    `yaml:"description"`
-	Seed        yaml.Node `yaml:"seed"` // parsed by hand: yaml.v3 wraps integers above 2^63 silently
-	Repeats     *int      `yaml:"repeats"`
+	Seed        yaml.Node `yaml:"seed"`    // parsed by hand: yaml.v3 wraps integers above 2^63 silently
+	Repeats     yaml.Node `yaml:"repeats"` // parsed by hand: one error for a value that is not a count
 	Protocol    yaml.Node `yaml:"protocol"`
 	Grid        yaml.Node `yaml:"grid"`
 	Datasets    yaml.Node `yaml:"datasets"`
@@ -307,11 +310,27 @@ func ParseConfig(data []byte, file string, opts LoadOptions) (*Config, error) {
 		d.add(line("report"), "report: unknown report %q (known: %s)", cfg.Report, strings.Join(opts.Reports, ", "))
 	}
 	d.checkKinds(cfg, line)
+	if err := cfg.checkCellCount(); err != nil {
+		d.add(cellCountLine(root), "%v", err)
+	}
 	if len(d.errs) > 0 {
 		slices.SortStableFunc(d.errs, func(a, b FieldError) int { return a.Line - b.Line })
 		return nil, d.errs
 	}
 	return cfg, nil
+}
+
+// cellCountLine is the line an error about the number of cells points
+// at: the repeats, else the grid, else the data sets.
+func cellCountLine(root *yaml.Node) int {
+	for _, k := range []string{"repeats", "grid", "datasets"} {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == k {
+				return root.Content[i].Line
+			}
+		}
+	}
+	return root.Line
 }
 
 // raw decodes the top level of a config: a key given twice is one error
@@ -342,25 +361,101 @@ func (d *decoder) raw(root *yaml.Node) *rawConfig {
 
 // header reads the experiment's name, seed and repeats.
 func (d *decoder) header(cfg *Config, raw *rawConfig, line func(string) int) {
-	cfg.Experiment, cfg.Description, cfg.Repeats = raw.Experiment, raw.Description, 50
-	if cfg.Experiment == "" {
-		d.add(line("experiment"), "experiment: a name is required")
-	} else if strings.ContainsAny(cfg.Experiment, `/\`) {
-		d.add(line("experiment"), "experiment %q: a name without slashes (it names the results directory)", cfg.Experiment)
+	cfg.Description, cfg.Repeats = raw.Description, 50
+	switch n := &raw.Experiment; {
+	case n.Kind != 0 && n.Kind != yaml.ScalarNode:
+		d.add(n.Line, "experiment: %s: want a name (letters, digits, '.', '_' or '-')", yamlText(n))
+	default:
+		if n.ShortTag() != "!!null" {
+			cfg.Experiment = n.Value
+		}
+		if err := checkExperimentName(cfg.Experiment); err != nil {
+			d.add(line("experiment"), "%v", err)
+		}
 	}
 	if raw.Seed.Kind != 0 {
 		seed, err := strconv.ParseUint(raw.Seed.Value, 10, 64)
 		if raw.Seed.Kind != yaml.ScalarNode || err != nil {
-			d.add(raw.Seed.Line, "seed: %q: want an integer in [0, 18446744073709551615]", raw.Seed.Value)
+			d.add(raw.Seed.Line, "seed: %q: want an integer in [0, 18446744073709551615]", yamlText(&raw.Seed))
 		}
 		cfg.Seed = seed
 	}
-	if raw.Repeats != nil {
-		cfg.Repeats = *raw.Repeats
-		if cfg.Repeats < 1 || cfg.Repeats > maxRepeats {
-			d.add(line("repeats"), "repeats: %d: want a number of repeats in [1, %d] (leave it out for 50)", cfg.Repeats, maxRepeats)
+	if raw.Repeats.Kind != 0 {
+		k, ok := decodeRepeats(&raw.Repeats)
+		if !ok {
+			d.add(raw.Repeats.Line, "repeats: %s: want a number of repeats in [1, %d] (leave it out for 50)", yamlText(&raw.Repeats), maxRepeats)
 		}
+		cfg.Repeats = k
 	}
+}
+
+// decodeRepeats reads a number of repeats in [1, maxRepeats]; ok is false
+// for anything else (a word, a list, a number out of range).
+func decodeRepeats(n *yaml.Node) (k int, ok bool) {
+	if n.Kind != yaml.ScalarNode || n.Decode(&k) != nil {
+		return 0, false
+	}
+	return k, k >= 1 && k <= maxRepeats
+}
+
+// maxExperimentName bounds an experiment's name: it is a directory's name,
+// and file systems take at most 255 bytes.
+const maxExperimentName = 128
+
+// checkExperimentName checks that an experiment's name can name its
+// results directory (results/NAME) and nothing else: letters, digits, '.',
+// '_' and '-', starting with a letter or a digit (so never "", "." or
+// "..", never a path), at most maxExperimentName bytes.
+func checkExperimentName(name string) error {
+	if name == "" {
+		return errors.New("experiment: a name is required")
+	}
+	ok := len(name) <= maxExperimentName
+	for i, r := range name {
+		ok = ok && (unicode.IsLetter(r) || unicode.IsDigit(r) || i > 0 && (r == '.' || r == '_' || r == '-'))
+	}
+	if !ok {
+		return fmt.Errorf("experiment %q: a name names the results directory (results/NAME): "+
+			"want letters, digits, '.', '_' or '-', starting with a letter or a digit, at most %d bytes", name, maxExperimentName)
+	}
+	return nil
+}
+
+// maxValueText bounds the text of a value in an error message.
+const maxValueText = 80
+
+// yamlText is a value as the config wrote it, on one line: a scalar's
+// text, a list or mapping in flow style ("[1]", "{a: 1}"), at most
+// maxValueText bytes.
+func yamlText(n *yaml.Node) string {
+	n = resolveAlias(n)
+	text := n.Value
+	if n.Kind != yaml.ScalarNode {
+		c := deepCopy(n)
+		c.Anchor = ""
+		flow(c)
+		b, err := yaml.Marshal(c)
+		if err != nil {
+			return "(" + kindName(n) + ")"
+		}
+		text = strings.TrimSpace(string(b))
+	}
+	if len(text) > maxValueText {
+		text = strings.ToValidUTF8(text[:maxValueText], "") + "..."
+	}
+	return text
+}
+
+// deepCopy copies a node and its children. Aliases inside stay aliases
+// (*name): expanding them could multiply a small config into an enormous
+// text.
+func deepCopy(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, k := range n.Content {
+		c.Content[i] = deepCopy(k)
+	}
+	return &c
 }
 
 // protocolAndDatasets reads the protocol, then the grid and the data sets
@@ -727,14 +822,14 @@ func (d *decoder) dataset(name string, rest, e *yaml.Node, where string, proto P
 	if dn := takeKey(rest, "degrade_to_auc"); dn != nil {
 		var a float64
 		if err := dn.Decode(&a); err != nil || !(a > 0.5 && a < 1) {
-			d.add(dn.Line, "%s: degrade_to_auc: %s: want the AUC the evaluated scores are degraded to, in (0.5, 1)", where, dn.Value)
+			d.add(dn.Line, "%s: degrade_to_auc: %s: want the AUC the evaluated scores are degraded to, in (0.5, 1)", where, yamlText(dn))
 		}
 		spec.DegradeToAUC = a
 	}
 	if rn := takeKey(rest, "repeats"); rn != nil {
-		var k int
-		if err := rn.Decode(&k); err != nil || k < 1 || k > maxRepeats {
-			d.add(rn.Line, "%s: repeats: %s: want a number of repeats in [1, %d]", where, rn.Value, maxRepeats)
+		k, ok := decodeRepeats(rn)
+		if !ok {
+			d.add(rn.Line, "%s: repeats: %s: want a number of repeats in [1, %d]", where, yamlText(rn), maxRepeats)
 		}
 		spec.Repeats, spec.OwnRepeats = k, true
 	}

@@ -9,7 +9,7 @@ import (
 
 // FuzzParseConfig: any input gives a config or errors, never a panic; every
 // error names the file; a config that loads has a protocol, data sets and
-// measures, and expands into cells.
+// measures for each, and expands into cells.
 func FuzzParseConfig(f *testing.F) {
 	for _, name := range []string{"smoke.yaml", "smoke-threshold.yaml"} {
 		b, _ := os.ReadFile(filepath.Join("testdata", name))
@@ -17,6 +17,16 @@ func FuzzParseConfig(f *testing.F) {
 	}
 	f.Add([]byte(syntheticAAAI))
 	f.Add([]byte("experiment: x\nprotocol: case-control\ngrid: {classifier: [{label: a, bags: 2}], beta: [0.5]}\ndatasets: [{name: r, source: {name: synth-scores}}]\nmetrics: [acc]\n"))
+	// Names that would write outside results/, one bad value that once gave
+	// two errors, values that once printed as empty.
+	for _, head := range []string{`experiment: ".."`, `experiment: "."`, `experiment: [a]`, "experiment: x\nrepeats: two", "experiment: x\nseed: [1]"} {
+		f.Add([]byte(head + "\nprotocol: case-control\ndatasets: [{name: g, source: synth-gaussian, repeats: {a: 1}}]\nmetrics: [auc]\n"))
+	}
+	// A value of nested aliases: shown as written, not expanded.
+	f.Add([]byte("experiment: x\na: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\nc: &c [*b, *b, *b, *b]\nseed: [*c, *c]\nrepeats: *c\n" +
+		"protocol: case-control\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n"))
+	// More cells than MaxCells: refused before they are expanded.
+	f.Add([]byte(betaGrid(1000, 1001, "g")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml", LoadOptions{})
 		if err != nil {
@@ -25,8 +35,14 @@ func FuzzParseConfig(f *testing.F) {
 			}
 			return
 		}
-		if cfg.Protocol == nil || len(cfg.Datasets) == 0 || len(cfg.Metrics) == 0 || cfg.Classifier == nil {
+		if cfg.Protocol == nil || len(cfg.Datasets) == 0 || cfg.Classifier == nil {
 			t.Fatalf("loaded a config without its parts: %+v", cfg)
+		}
+		// Measures: the config's, or each data set's own.
+		for _, d := range cfg.Datasets {
+			if len(d.Metrics) == 0 {
+				t.Fatalf("loaded data set %s without measures: %+v", d.Name, cfg)
+			}
 		}
 		points := len(cfg.Grid.points())
 		if points*len(cfg.Datasets) > 10000 {

@@ -49,6 +49,12 @@ type Runner struct {
 	// selected by, recorded in the manifest (pueval merge reads it).
 	Selection Selection
 
+	// prior is the manifest of the results directory the run continues
+	// (nil for a new directory), read by checkOwner; priorDir is that
+	// directory.
+	prior    *results.Manifest
+	priorDir string
+
 	protocol   Protocol
 	estimators []runEstimator
 	truths     []runTruth
@@ -186,10 +192,13 @@ func (r *Runner) newManifest(start time.Time, outDir string) results.Manifest {
 }
 
 // loadData loads every data set of the cells first: it fills the
-// manifest's fingerprints and turns an unavailable data set into one clear
-// message, not a failed cell each. It returns the cells the store does not
-// hold yet.
+// manifest's settings and fingerprints and turns an unavailable data set
+// into one clear message, not a failed cell each. A data set whose data
+// differ from those the directory's records were computed on is refused
+// (checkData) before anything is written. It returns the cells the store
+// does not hold yet.
 func (r *Runner) loadData(ctx context.Context, cells []Cell, store *results.Store, sum *Summary, man *results.Manifest) ([]Cell, error) {
+	man.Settings = r.Config.Settings()
 	var todo []Cell
 	for _, c := range cells {
 		name := c.Dataset.Name
@@ -198,19 +207,16 @@ func (r *Runner) loadData(ctx context.Context, cells []Cell, store *results.Stor
 		}
 		if _, ok := r.data[name]; !ok {
 			d, err := r.load(ctx, c.Dataset)
+			if reason, skip := unavailable(err); skip {
+				sum.Unavailable[name] = reason
+				fmt.Fprintf(r.Log, "pueval: skipping data set %s: %v\n", name, err)
+				continue
+			}
 			if err != nil {
-				if errors.Is(err, datasets.ErrUnavailable) || errors.As(err, new(*datasets.MissingFileError)) {
-					// The manifest (and the report) keep the short reason; the log has the full story.
-					reason := err.Error()
-					var ue *datasets.UnavailableError
-					if errors.As(err, &ue) {
-						reason = "not available: " + ue.Reason
-					}
-					sum.Unavailable[name] = reason
-					fmt.Fprintf(r.Log, "pueval: skipping data set %s: %v\n", name, err)
-					continue
-				}
 				return nil, fmt.Errorf("data set %s: %w", name, err)
+			}
+			if err := r.checkData(name, d.Fingerprint); err != nil {
+				return nil, err
 			}
 			for _, w := range d.Warnings {
 				fmt.Fprintf(r.Log, "pueval: data set %s: %s\n", name, w)
@@ -225,9 +231,51 @@ func (r *Runner) loadData(ctx context.Context, cells []Cell, store *results.Stor
 		}
 		todo = append(todo, c)
 	}
+	// The records of the data sets this run did not read stay in the
+	// directory, and so do their fingerprints.
+	if r.prior != nil {
+		for name, fp := range r.prior.Data {
+			if _, ok := man.Data[name]; !ok {
+				man.Data[name] = fp
+			}
+		}
+	}
 	man.Unavailable = sum.Unavailable
 	man.Cells = len(cells)
 	return todo, nil
+}
+
+// unavailable says whether a load error is a data set that is not
+// available (the run skips it), with the short reason the manifest and
+// the report keep; the log has the full story.
+func unavailable(err error) (reason string, ok bool) {
+	if err == nil || !errors.Is(err, datasets.ErrUnavailable) && !errors.As(err, new(*datasets.MissingFileError)) {
+		return "", false
+	}
+	var ue *datasets.UnavailableError
+	if errors.As(err, &ue) {
+		return "not available: " + ue.Reason, true
+	}
+	return err.Error(), true
+}
+
+// checkData refuses a data set whose fingerprint (of its content, as its
+// source loaded it: a catalog entry, a file, a generator) differs from the
+// one the manifest of the directory the run continues recorded: its
+// records were computed on other data, and the records of both would mix
+// in one file under one fingerprint. Every data set a run reads passes
+// here, whatever its source.
+func (r *Runner) checkData(name, fingerprint string) error {
+	if r.prior == nil {
+		return nil
+	}
+	old, ok := r.prior.Data[name]
+	if !ok || old == fingerprint {
+		return nil
+	}
+	return fmt.Errorf("data set %s: its data changed since the records in %s were computed (fingerprint %s in its manifest, %s now): "+
+		"continuing would mix records of both in one file; run into a new directory (-o), or delete %s to start over",
+		name, r.priorDir, old, fingerprint, r.priorDir)
 }
 
 // runCells runs the cells on r.Workers workers and appends their records.
@@ -384,7 +432,11 @@ func (r *Runner) finish(ctx context.Context, cells []Cell, store *results.Store,
 // checkOwner refuses to run into a results directory that holds the results
 // of another configuration: its manifest's ConfigKey (or, for a schema-1
 // manifest, which has none, its experiment name) must be this config's.
+// The refusal names the settings that differ when the manifest keeps its
+// config's settings (older manifests do not: then it names the keys). It
+// keeps the manifest for the checks of the data (checkData).
 func (r *Runner) checkOwner(dir string) error {
+	r.prior, r.priorDir = nil, dir
 	m, err := results.ReadManifest(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -392,16 +444,62 @@ func (r *Runner) checkOwner(dir string) error {
 	if err != nil {
 		return err
 	}
+	r.prior = &m
 	cfg := r.Config
 	same := m.ConfigKey == cfg.KeyHash()
 	if m.ConfigKey == "" { // schema 1
 		same = m.Experiment == cfg.Experiment
 	}
-	if !same {
-		return fmt.Errorf("%s holds the results of another configuration (experiment %s from %s, config key %.12s); "+
-			"this one (experiment %s from %s, config key %.12s) differs in a setting that changes results: "+
-			"run it into another directory (-o), or delete %s to start over",
-			dir, m.Experiment, m.Config, m.ConfigKey, cfg.Experiment, cfg.Source, cfg.KeyHash(), dir)
+	if same {
+		return nil
+	}
+	what := "differs in a setting that changes results"
+	if diff := DiffSettings(m.Settings, cfg.Settings()); m.Settings != nil && diff != "" {
+		what = "differs in settings that change results (the directory's -> this one's: " + diff + ")"
+	}
+	return fmt.Errorf("%s holds the results of another configuration (experiment %s from %s, config key %.12s); "+
+		"this one (experiment %s from %s, config key %.12s) %s: "+
+		"run it into another directory (-o), or delete %s to start over",
+		dir, m.Experiment, m.Config, m.ConfigKey, cfg.Experiment, cfg.Source, cfg.KeyHash(), what, dir)
+}
+
+// Check makes the checks Run makes on a results directory before its
+// first cell, writing nothing (but the lock file of a directory that
+// exists): that no other process holds its lock, that it holds the results
+// of this config (checkOwner), and that every data set of the cells that
+// its manifest records reads the same data now (checkData; a data set
+// unavailable here is left to the run). A directory that does not exist
+// passes. pueval slurm calls it for each shard's directory before it
+// writes or submits a job.
+func (r *Runner) Check(ctx context.Context, cells []Cell, dir string) error {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	lock, err := results.LockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if err := r.checkOwner(dir); err != nil || r.prior == nil {
+		return err
+	}
+	checked := map[string]bool{}
+	for _, c := range cells {
+		name := c.Dataset.Name
+		if _, known := r.prior.Data[name]; !known || checked[name] {
+			continue
+		}
+		checked[name] = true
+		d, err := r.load(ctx, c.Dataset)
+		if _, skip := unavailable(err); skip {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("data set %s: %w", name, err)
+		}
+		if err := r.checkData(name, d.Fingerprint); err != nil {
+			return err
+		}
 	}
 	return nil
 }

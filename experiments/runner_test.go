@@ -215,7 +215,7 @@ protocol:
 		t.Fatal("no error")
 	}
 	for _, want := range []string{
-		"bad.yaml:2: cannot unmarshal !!str `fifty` into int",
+		"bad.yaml:2: repeats: fifty: want a number of repeats in [1, 1000000]",
 		`bad.yaml:5: datasets[1]: unknown data set "nosuchdata"`,
 		`bad.yaml:8: unknown field "labelled"`,
 	} {

@@ -67,6 +67,10 @@ type Manifest struct {
 	// Traditional describes the traditional-truth bags this run trained
 	// (by data set; absent when their scores came from the score cache).
 	Traditional map[string]*Work `json:"traditional,omitempty"`
+	// Settings are the config's settings that can change a record, by name
+	// (experiments.Config.Settings): what a refusal to continue the
+	// directory with another config names. Absent in older manifests.
+	Settings map[string]string `json:"settings,omitempty"`
 }
 
 // Machine identifies where a run happened.

@@ -75,10 +75,17 @@ var (
 	nameBad = regexp.MustCompile(`[^A-Za-z0-9_.+-]`)
 )
 
+// MaxTimeDays bounds a job's time limit: sbatch stores limits in minutes
+// and reads an overflowing number as some other limit, and no partition
+// grants more than a year (UNLIMITED asks for no limit).
+const MaxTimeDays = 365
+
 // CheckTime checks a time limit in one of sbatch --time's formats
 // ("minutes", "minutes:seconds", "hours:minutes:seconds", "days-hours",
 // "days-hours:minutes", "days-hours:minutes:seconds", or UNLIMITED):
-// minutes and seconds after a colon below 60, hours after a day below 24.
+// minutes and seconds after a colon below 60, hours after a day below 24,
+// and in all more than 0 (sbatch reads 0 as no limit: UNLIMITED says so)
+// and at most MaxTimeDays days.
 func CheckTime(s string) error {
 	if s == "UNLIMITED" || s == "INFINITE" {
 		return nil
@@ -87,23 +94,47 @@ func CheckTime(s string) error {
 	if m == nil {
 		return fmt.Errorf("--time %q: want minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or days-hours:minutes:seconds (sbatch's formats)", s)
 	}
-	below := func(v string, limit int, what string) error {
+	// Each field as a number, capped so that the total cannot overflow:
+	// any field above the cap is past MaxTimeDays whatever its unit.
+	const capped = MaxTimeDays*24*60*60 + 1
+	num := func(v string) int64 {
 		if v == "" {
-			return nil
+			return 0
 		}
-		if n, _ := strconv.Atoi(v); n >= limit {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n > capped {
+			return capped
+		}
+		return n
+	}
+	below := func(v string, limit int64, what string) error {
+		if v != "" && num(v) >= limit {
 			return fmt.Errorf("--time %q: %s %s is not below %d", s, what, v, limit)
 		}
 		return nil
 	}
-	if m[1] != "" { // days-hours[:minutes[:seconds]]
-		return errors.Join(below(m[2], 24, "hours"), below(m[3], 60, "minutes"), below(m[4], 60, "seconds"))
+	var secs int64
+	var err error
+	switch {
+	case m[1] != "": // days-hours[:minutes[:seconds]]
+		err = errors.Join(below(m[2], 24, "hours"), below(m[3], 60, "minutes"), below(m[4], 60, "seconds"))
+		secs = num(m[1])*86400 + num(m[2])*3600 + num(m[3])*60 + num(m[4])
+	case m[7] != "": // hours:minutes:seconds
+		err = errors.Join(below(m[6], 60, "minutes"), below(m[7], 60, "seconds"))
+		secs = num(m[5])*3600 + num(m[6])*60 + num(m[7])
+	case m[6] != "": // minutes:seconds
+		err = below(m[6], 60, "seconds")
+		secs = num(m[5])*60 + num(m[6])
+	default: // minutes
+		secs = num(m[5]) * 60
 	}
 	switch {
-	case m[7] != "": // hours:minutes:seconds
-		return errors.Join(below(m[6], 60, "minutes"), below(m[7], 60, "seconds"))
-	case m[6] != "": // minutes:seconds
-		return below(m[6], 60, "seconds")
+	case err != nil:
+		return err
+	case secs == 0:
+		return fmt.Errorf("--time %q: a limit of 0, which sbatch reads as no limit: write UNLIMITED for that, or a positive limit", s)
+	case secs > MaxTimeDays*86400:
+		return fmt.Errorf("--time %q: more than %d days (write UNLIMITED for no limit)", s, MaxTimeDays)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"flag"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,10 @@ func TestScriptsMinimal(t *testing.T) {
 func TestCheckTime(t *testing.T) {
 	// sbatch(1), --time: "minutes", "minutes:seconds", "hours:minutes:seconds",
 	// "days-hours", "days-hours:minutes" and "days-hours:minutes:seconds".
-	for _, ok := range []string{"30", "0", "30:00", "90:30", "1:00:00", "48:00:00", "2-0", "2-12", "2-12:30", "1-00:00:00", "UNLIMITED"} {
+	// A limit is positive and at most MaxTimeDays (365) days: 525600
+	// minutes, 8760 hours or 365-0 is the largest.
+	for _, ok := range []string{"30", "30:00", "90:30", "0:01", "0:00:01", "1:00:00", "48:00:00", "2-0", "2-12", "2-12:30", "1-00:00:00",
+		"525600", "525599:59", "8760:00:00", "365-0", "364-23:59:59", "0-0:0:1", "UNLIMITED", "INFINITE"} {
 		if err := CheckTime(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
@@ -86,6 +90,23 @@ func TestCheckTime(t *testing.T) {
 	for _, bad := range []string{"", "1h", "1:60", "1:00:60", "1:60:00", "-1", "1-24", "1-2:60", "1:2:3:4", "1.5", "2-", " 30"} {
 		if err := CheckTime(bad); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+	for bad, want := range map[string]string{
+		"99999999999999999999":      "more than 365 days",
+		"525601":                    "more than 365 days",
+		"8760:00:01":                "more than 365 days",
+		"365-0:0:1":                 "more than 365 days",
+		"99999999999999999999-0":    "more than 365 days",
+		"1:99999999999999999999":    "seconds 99999999999999999999 is not below 60",
+		"9223372036854775807:59:59": "more than 365 days",
+		"153722867280912930-0":      "more than 365 days",
+		"0":                         "a limit of 0, which sbatch reads as no limit: write UNLIMITED",
+		"0:00":                      "a limit of 0",
+		"0-0:00:00":                 "a limit of 0",
+	} {
+		if err := CheckTime(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", bad, err, want)
 		}
 	}
 }
@@ -138,4 +159,44 @@ func TestQuote(t *testing.T) {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// FuzzCheckTime: any text is accepted or refused without a panic; a limit
+// accepted is UNLIMITED or digits in sbatch's shapes, and never longer than
+// MaxTimeDays (the total parsed independently, in big integers).
+func FuzzCheckTime(f *testing.F) {
+	for _, s := range []string{"30", "1:00:00", "2-12:30", "99999999999999999999", "0", "365-0:0:1", "1:99999999999999999999", "UNLIMITED"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if CheckTime(s) != nil || s == "UNLIMITED" || s == "INFINITE" {
+			return
+		}
+		days, rest, hasDays := strings.Cut(s, "-")
+		if !hasDays {
+			days, rest = "0", s
+		}
+		parts := strings.Split(rest, ":")
+		// Seconds per unit of each field, by shape.
+		units := map[bool][][]int64{false: {{60}, {60, 1}, {3600, 60, 1}}, true: {{3600}, {3600, 60}, {3600, 60, 1}}}[hasDays]
+		if len(parts) > 3 {
+			t.Fatalf("%q accepted with %d fields", s, len(parts))
+		}
+		total := new(big.Int)
+		d, ok := new(big.Int).SetString(days, 10)
+		if !ok {
+			t.Fatalf("%q accepted: days %q", s, days)
+		}
+		total.Mul(d, big.NewInt(86400))
+		for i, p := range parts {
+			v, ok := new(big.Int).SetString(p, 10)
+			if !ok || v.Sign() < 0 {
+				t.Fatalf("%q accepted: field %q", s, p)
+			}
+			total.Add(total, v.Mul(v, big.NewInt(units[len(parts)-1][i])))
+		}
+		if total.Sign() <= 0 || total.Cmp(big.NewInt(MaxTimeDays*86400)) > 0 {
+			t.Errorf("%q accepted: %v seconds", s, total)
+		}
+	})
 }
