@@ -44,7 +44,7 @@ func boundsOf(ctx context.Context, res *Result, scores []float64, labeled []bool
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
-	b, err := r.Bounds(band, iv)
+	b, err := r.BoundsContext(ctx, band, iv)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func boundsOf(ctx context.Context, res *Result, scores []float64, labeled []bool
 	}
 	if b.AUC.Low > b.AUC.High {
 		res.Warnings = append(res.Warnings, Warning{Code: WarnBoundsFailed, Message: fmt.Sprintf(
-			"the lower AUC bound %.4f is above the upper %.4f (Lemma 4 needs a ranking better than random)", b.AUC.Low, b.AUC.High)})
+			"the lower AUC bound %.4f is above the upper %.4f: the bounds' areas, trapezoids over sorted points, need not keep their order on a ranking no better than random", b.AUC.Low, b.AUC.High)})
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -41,18 +42,21 @@ func Tighter(a, b Interval) Interval {
 // interval, with their areas.
 type Bounds struct {
 	// Beta is the interval of beta, the fraction of positives among the
-	// unlabeled instances, the curves assume. For positive-based bounds
-	// Lower comes from its Low end and Upper from its High end (Lemma 4); for
-	// negative-based ones see [Ranking.NegativeBounds].
+	// unlabeled instances, the curves assume.
 	Beta Interval
 	// Lower and Upper are the lower and upper curves; AUC is their ROC
 	// areas: Lower.AUC(), Upper.AUC().
 	Lower, Upper Curve
 	// LowerPR and UpperPR are the curves whose PR areas are AUPR:
-	// LowerPR.AUPR(), UpperPR.AUPR(). They are Lower and Upper except for
-	// negative-based bounds over an interval ([Ranking.NegativeBounds]).
+	// LowerPR.AUPR(), UpperPR.AUPR(). Over an interval they can be built at
+	// other betas than Lower and Upper.
 	LowerPR, UpperPR Curve
 	AUC, AUPR        Interval
+	// At holds the beta (in Beta) at which each of the four curves is
+	// built: for [Ranking.Bounds] and [Ranking.NegativeBounds] the one whose
+	// curve gives the extreme area (to within 1/|U|); for the ends rules
+	// Beta.Low or Beta.High.
+	At Betas
 	// FromNegatives marks bounds built from the rank CDF of the known
 	// negatives (App. C).
 	FromNegatives bool
@@ -72,24 +76,43 @@ func checkInterval(beta Interval) error {
 	return nil
 }
 
-// Bounds returns the ROC and PR bounds for beta in an interval (paper Sec. 5
-// and Lemma 4), with [Rounded] counting: the lower curve is
-// the lower tables at beta.Low, the upper curve the upper tables at
-// beta.High. For a known beta pass [PointInterval](beta). band bounds the
-// rank CDF of the known positives ([Ranking.Bootstrap], [Ranking.DKW],
-// [Ranking.ECDF] for the point estimate, or a stored band).
+// Bounds returns the ROC and PR bounds for a beta anywhere in an interval
+// (paper Sec. 5), with [Rounded] counting: the lower AUC is the smallest AUC
+// of the lower curves at every beta of the interval, the upper AUC the
+// largest of the upper curves, and the same for the AUPR. Since the tables
+// depend on beta only through P_U = floor(beta |U|), these are exact: every
+// whole number of latent positives the interval admits is tried (O(cut-offs
+// + |U|) each, over the machine's cores). For a known beta pass
+// [PointInterval](beta). band bounds the rank CDF of the known positives
+// ([Ranking.Bootstrap], [Ranking.DKW], [Ranking.ECDF] for the point
+// estimate, or a stored band). It is BoundsContext with a context that is
+// never done.
 //
-// Lemma 4 makes the interval's ends valid bounds when the ranking is better
-// than random (the PU AUC above 1/2); on a worse ranking a larger beta lowers
-// the curves, and the lower AUC can exceed the upper one.
+// Lemma 4 would put the extremes at the interval's ends (the lower curve at
+// Low, the upper at High, [Ranking.EndBounds]) when the ranking is better
+// than random at every cut-off; but where beta is more than the top of the
+// ranking can hold, the clamp of Eq. 11 binds and the upper curve falls as
+// beta grows, so the ends alone can exclude the truth.
 func (r *Ranking) Bounds(band Band, beta Interval) (Bounds, error) {
+	return r.BoundsContext(context.Background(), band, beta)
+}
+
+// BoundsContext is [Ranking.Bounds] that stops, with an error wrapping
+// context.Cause(ctx), when ctx is done.
+func (r *Ranking) BoundsContext(ctx context.Context, band Band, beta Interval) (Bounds, error) {
+	return r.intervalBounds(ctx, band, beta, false)
+}
+
+// EndBounds returns the bounds by Lemma 4's rule, the published code's: the
+// lower curve is the lower tables at beta.Low, the upper curve the upper
+// tables at beta.High. It equals [Ranking.Bounds] for a point interval; over
+// a wider one it is valid only where Lemma 4's conditions hold at every
+// cut-off and no clamp binds (see Bounds). For parity with the published
+// code.
+func (r *Ranking) EndBounds(band Band, beta Interval) (Bounds, error) {
 	if err := checkInterval(beta); err != nil {
 		return Bounds{}, err
 	}
-	return r.bounds(band, beta)
-}
-
-func (r *Ranking) bounds(band Band, beta Interval) (Bounds, error) {
 	lower, upper, err := r.tables(band, beta.Low, Rounded)
 	if err != nil {
 		return Bounds{}, err
@@ -99,7 +122,9 @@ func (r *Ranking) bounds(band Band, beta Interval) (Bounds, error) {
 			return Bounds{}, err
 		}
 	}
-	return newBounds(beta, lower, upper, false), nil
+	b := newBounds(beta, lower, upper, false)
+	b.At = Betas{AUCLow: beta.Low, AUPRLow: beta.Low, AUCHigh: beta.High, AUPRHigh: beta.High}
+	return b, nil
 }
 
 func newBounds(beta Interval, lower, upper Curve, neg bool) Bounds {
@@ -112,37 +137,46 @@ func newBounds(beta Interval, lower, upper Curve, neg bool) Bounds {
 }
 
 // NegativeBounds returns the bounds built from the rank CDF of the known
-// negatives (App. C): the known labels are flipped
-// ([Ranking.Flip]), the tables are built at beta' = 1 - beta (the fraction
-// of negatives among the unlabeled), every table is mapped back (TP <-> FP,
-// FN <-> TN) and lower and upper swap, since the fewest latent negatives
-// above a cut-off make the highest curve. band bounds the rank CDF of the
-// known negatives: build it on r.Flip(). An error wrapping
-// [ErrNoKnownNegative] when there is none.
+// negatives (App. C), for a beta anywhere in an interval: the known labels
+// are flipped ([Ranking.Flip]), the tables are built at beta' = 1 - beta
+// (the fraction of negatives among the unlabeled), every table is mapped
+// back (TP <-> FP, FN <-> TN) and lower and upper swap, since the fewest
+// latent negatives above a cut-off make the highest curve. band bounds the
+// rank CDF of the known negatives: build it on r.Flip(). An error wrapping
+// [ErrNoKnownNegative] when there is none. Over an interval each bound is
+// the extreme over every whole number of latent negatives the interval
+// admits, as in [Ranking.Bounds]. It is NegativeBoundsContext with a context
+// that is never done.
 //
-// Over an interval, each bound is the more extreme of its values at the two
-// ends, area by area: the lower AUC is the smaller of the lower curves' AUC
-// at beta.Low and at beta.High, and so on. Lemma 4's rule (lower curve at
-// Low, upper at High) does not carry over. For the AUC the ends swap (App.
-// C: "overestimating beta leads to underestimated bounds"): at a cut-off
-// where the negatives' rank CDF is T_N the FPR is T_N whatever beta, and the
-// TPR, (r + 1 - |head(N_L)| - T_N (1 - beta)|U|) / (|P_L| + beta |U|), has
-// the derivative |U| (T_N - TPR) / (|P_L| + beta |U|) in beta, negative
-// wherever the ranking is better than random. The precision, (r + 1 - FP) /
-// (r + 1), rises with beta instead, so the AUPR can move either way (on the
-// shared simulated rankings it rises, falls, or dips and rises). The
-// curves of the AUC bounds are Lower and Upper, those of the AUPR bounds
-// LowerPR and UpperPR.
+// No rule at the ends would do: for the AUC the ends swap (App. C:
+// "overestimating beta leads to underestimated bounds"): at a cut-off where
+// the negatives' rank CDF is T_N the FPR is T_N whatever beta, and the TPR,
+// (r + 1 - |head(N_L)| - T_N (1 - beta)|U|) / (|P_L| + beta |U|), has the
+// derivative |U| (T_N - TPR) / (|P_L| + beta |U|) in beta, negative wherever
+// the ranking is better than random. The precision, (r + 1 - FP) / (r + 1),
+// rises with beta instead, so the AUPR can move either way (on the shared
+// simulated rankings it rises, falls, or dips and rises).
 func (r *Ranking) NegativeBounds(band Band, beta Interval) (Bounds, error) {
+	return r.NegativeBoundsContext(context.Background(), band, beta)
+}
+
+// NegativeBoundsContext is [Ranking.NegativeBounds] that stops, with an
+// error wrapping context.Cause(ctx), when ctx is done.
+func (r *Ranking) NegativeBoundsContext(ctx context.Context, band Band, beta Interval) (Bounds, error) {
+	return r.intervalBounds(ctx, band, beta, true)
+}
+
+// EndNegativeBounds returns the negative-based bounds from the interval's
+// two ends only: each bound is the more extreme of its values at beta.Low and
+// beta.High, area by area. It equals [Ranking.NegativeBounds] for a point
+// interval; over a wider one the extreme can lie inside the interval.
+func (r *Ranking) EndNegativeBounds(band Band, beta Interval) (Bounds, error) {
 	if err := checkInterval(beta); err != nil {
 		return Bounds{}, err
 	}
 	if r.nNeg == 0 {
 		return Bounds{}, ErrNoKnownNegative
 	}
-	// On the flipped ranking the upper tables (the most latent negatives
-	// above each cut-off) become the lower curve, and the lower tables the
-	// upper one.
 	f := r.Flip()
 	ends := func(b float64) (lower, upper Curve, err error) {
 		fl, fu, err := f.tables(band, 1-b, Rounded)
@@ -153,24 +187,24 @@ func (r *Ranking) NegativeBounds(band Band, beta Interval) (Bounds, error) {
 		return Bounds{}, err
 	}
 	b := newBounds(beta, lower, upper, true)
+	b.At = Betas{beta.Low, beta.Low, beta.Low, beta.Low}
 	if beta.High == beta.Low {
 		return b, nil
 	}
-	lower, upper, err = ends(beta.High)
-	if err != nil {
+	if lower, upper, err = ends(beta.High); err != nil {
 		return Bounds{}, err
 	}
 	if a := lower.AUC(); a < b.AUC.Low {
-		b.Lower, b.AUC.Low = lower, a
+		b.Lower, b.AUC.Low, b.At.AUCLow = lower, a, beta.High
 	}
 	if a := upper.AUC(); a > b.AUC.High {
-		b.Upper, b.AUC.High = upper, a
+		b.Upper, b.AUC.High, b.At.AUCHigh = upper, a, beta.High
 	}
 	if a := lower.AUPR(); a < b.AUPR.Low {
-		b.LowerPR, b.AUPR.Low = lower, a
+		b.LowerPR, b.AUPR.Low, b.At.AUPRLow = lower, a, beta.High
 	}
 	if a := upper.AUPR(); a > b.AUPR.High {
-		b.UpperPR, b.AUPR.High = upper, a
+		b.UpperPR, b.AUPR.High, b.At.AUPRHigh = upper, a, beta.High
 	}
 	return b, nil
 }

@@ -129,7 +129,9 @@ func TestFigure1Tables(t *testing.T) {
 // theta (floor and ceil of 2T alike) 1, 2, 2; TP_U = max(min(cut_U, theta),
 // cut_U - 2) = 1, 2, 2. So TP 2, 4, 4 of 4 and FP 0, 0, 2 of 2: ROC (0,0)
 // (0,1/2) (0,1) (1,1), AUC 1; PR (1/2, 1) (1, 1) (1, 2/3) sorted as (1/2,1)
-// (1,2/3) (1,1): AUPR (1 + 2/3)/2 x 1/2 = 5/12.
+// (1,2/3) (1,1), after the start inside the first tie group of 2 instances,
+// (1/2 / 2, 1) = (1/4, 1): AUPR 1/4 x 1 + (1 + 2/3)/2 x 1/2 = 1/4 + 5/12 =
+// 2/3.
 func TestGroupedTiesHand(t *testing.T) {
 	scores := []float64{0.9, 0.9, 0.5, 0.5, 0.1, 0.1}
 	labels := []Label{Positive, Unlabeled, Positive, Unlabeled, Unlabeled, Unlabeled}
@@ -152,8 +154,8 @@ func TestGroupedTiesHand(t *testing.T) {
 	if a := lower.AUC(); a != 1 {
 		t.Errorf("AUC %v, want 1", a)
 	}
-	if a := lower.AUPR(); math.Abs(a-5./12) > 1e-15 {
-		t.Errorf("AUPR %v, want 5/12", a)
+	if a := lower.AUPR(); math.Abs(a-2./3) > 1e-15 {
+		t.Errorf("AUPR %v, want 2/3", a)
 	}
 }
 
@@ -195,5 +197,35 @@ func TestAreaOrderNotGuaranteed(t *testing.T) {
 	}
 	if math.Abs(b.AUPR.Low-7./24) > 1e-15 || b.AUPR.High != 0.25 {
 		t.Errorf("PR example: AUPR %+v, want 7/24 and 1/4", b.AUPR)
+	}
+}
+
+// Scores that all tie make one cut-off: every instance predicted positive,
+// recall 1 at the prior. By hand: 10 instances, 2 known positives, 8
+// unlabeled, beta 1/4 (P_U = 2), the ECDF (1 at rank 9): TP_U = max(min(8,
+// 2), 2 - 0) = 2, so TP 4, FP 6, precision 4/10 at recall 1. The PR curve
+// starts inside the tie group at (1/10, 4/10): AUPR = 9/10 x 4/10 = 0.36,
+// where the curve of one point had area 0 (and package metrics' average
+// precision, which steps from recall 0, gives the prior 0.4). The ROC curve
+// is the diagonal: AUC 1/2.
+func TestAllTiedPR(t *testing.T) {
+	scores := make([]float64, 10)
+	labels := make([]Label, 10)
+	labels[3], labels[7] = Positive, Positive
+	r := mustRank(t, scores, labels, Grouped)
+	b, err := r.Bounds(r.ECDF(), PointInterval(0.25))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{{"AUPR lower", b.AUPR.Low, 0.36}, {"AUPR upper", b.AUPR.High, 0.36}, {"AUC lower", b.AUC.Low, 0.5}, {"AUC upper", b.AUC.High, 0.5}} {
+		if math.Abs(c.got-c.want) > 1e-15 {
+			t.Errorf("%s = %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	if pr := b.Lower.PR(); len(pr) != 2 || pr[0] != (Point{0.1, 0.4}) {
+		t.Errorf("PR points %v, want (0.1, 0.4) then (1, 0.4)", pr)
 	}
 }

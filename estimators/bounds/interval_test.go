@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// Over an interval, the positive-based bounds are the lower curve at Low and
-// the upper at High (Lemma 4, the spec); the negative-based ones the more
-// extreme of each area's bound at the two ends (NegativeBounds' doc), with
-// the curves that give them. On a synthetic ranking with known negatives.
-func TestIntervalEnds(t *testing.T) {
+// EndBounds and EndNegativeBounds keep the published rule over an interval:
+// the positive-based lower curve at Low and upper at High (Lemma 4); the
+// negative-based bounds the more extreme of each area's bound at the two
+// ends, with the curves that give them. On a synthetic ranking with known
+// negatives.
+func TestEndRules(t *testing.T) {
 	scores, _, labels := simulate(t, rand.New(rand.NewPCG(6, 6)), d1, 1000, 5000, 0.1, 0.6)
 	r := mustRank(t, scores, labels, Grouped)
 	pos, err := r.DKW(0.95)
@@ -27,9 +28,9 @@ func TestIntervalEnds(t *testing.T) {
 		var b Bounds
 		var err error
 		if negative {
-			b, err = r.NegativeBounds(neg, beta)
+			b, err = r.EndNegativeBounds(neg, beta)
 		} else {
-			b, err = r.Bounds(pos, beta)
+			b, err = r.EndBounds(pos, beta)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -39,6 +40,9 @@ func TestIntervalEnds(t *testing.T) {
 	pl, ph, pi := at(PointInterval(lo), false), at(PointInterval(hi), false), at(Interval{lo, hi}, false)
 	if pi.AUC != (Interval{pl.AUC.Low, ph.AUC.High}) || pi.AUPR != (Interval{pl.AUPR.Low, ph.AUPR.High}) {
 		t.Errorf("positive-based over [%v, %v]: %+v %+v, ends %+v %+v", lo, hi, pi.AUC, pi.AUPR, pl.AUC, ph.AUC)
+	}
+	if pi.At != (Betas{AUCLow: lo, AUPRLow: lo, AUCHigh: hi, AUPRHigh: hi}) {
+		t.Errorf("positive-based At %+v", pi.At)
 	}
 	nl, nh, ni := at(PointInterval(lo), true), at(PointInterval(hi), true), at(Interval{lo, hi}, true)
 	want := Bounds{
@@ -54,6 +58,15 @@ func TestIntervalEnds(t *testing.T) {
 	// App. C: the negative-based AUC's lower end comes from High here.
 	if nh.AUC.Low >= nl.AUC.Low {
 		t.Errorf("negative-based lower AUC at %v: %v, at %v: %v; App. C says it falls as beta grows", lo, nl.AUC.Low, hi, nh.AUC.Low)
+	}
+	// On this ranking the ends are not the extremes: the exact bounds over
+	// the interval are wider than the published rule's.
+	ex, err := r.Bounds(pos, Interval{lo, hi})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(ex.AUC.Low < pi.AUC.Low && ex.AUC.High > pi.AUC.High) {
+		t.Errorf("exact AUC bounds %+v, ends %+v: want the exact ones wider on both sides", ex.AUC, pi.AUC)
 	}
 }
 

@@ -84,38 +84,77 @@ func (r *Ranking) Tables(band Band, beta float64, counting Counting) (lower, upp
 // tables is Tables for any beta in [0, 1]: the negative-based bounds use
 // beta' = 1 - beta, which is 1 for beta = 0.
 func (r *Ranking) tables(band Band, beta float64, counting Counting) (lower, upper Curve, err error) {
-	if err := band.Check(); err != nil {
-		return Curve{}, Curve{}, err
-	}
-	if last := band.Ranks[len(band.Ranks)-1]; last >= r.n {
-		return Curve{}, Curve{}, fmt.Errorf("bounds: band has rank %d, beyond the last rank %d of a ranking of %d", last, r.n-1, r.n)
-	}
 	if counting != Rounded && counting != RealValued {
 		return Curve{}, Curve{}, fmt.Errorf("bounds: unknown counting %d", counting)
 	}
-	u := float64(r.nUnl)
-	pu := float64(beta * u)
+	m, err := r.tableMaker(band)
+	if err != nil {
+		return Curve{}, Curve{}, err
+	}
+	pu := float64(beta * float64(r.nUnl))
 	if counting == Rounded {
 		pu = math.Floor(pu)
 	}
-	if float64(r.nNeg)+u-pu <= 0 {
-		// Only reachable through beta = 1 with no known negative.
+	if err := m.checkLatent(pu); err != nil {
 		return Curve{}, Curve{}, fmt.Errorf("bounds: beta = %v leaves no negative", beta)
 	}
-	tlb, tub := band.along(r)
-	lower = Curve{Tables: make([]Table, len(r.cut)), integer: counting == Rounded}
-	upper = Curve{Tables: make([]Table, len(r.cut)), integer: counting == Rounded}
+	lower, upper = m.curves(counting)
+	m.fill(lower.Tables, upper.Tables, pu, counting)
+	return lower, upper, nil
+}
+
+// tableMaker builds the tables of one ranking and band at any number of
+// latent positives P_U: the band evaluated at every cut-off once.
+type tableMaker struct {
+	r        *Ranking
+	tlb, tub []float64
+}
+
+// tableMaker checks the band against the ranking and evaluates it at every
+// cut-off.
+func (r *Ranking) tableMaker(band Band) (*tableMaker, error) {
+	if err := band.Check(); err != nil {
+		return nil, err
+	}
+	if last := band.Ranks[len(band.Ranks)-1]; last >= r.n {
+		return nil, fmt.Errorf("bounds: band has rank %d, beyond the last rank %d of a ranking of %d", last, r.n-1, r.n)
+	}
+	m := &tableMaker{r: r}
+	m.tlb, m.tub = band.along(r)
+	return m, nil
+}
+
+// checkLatent refuses a number of latent positives that leaves no negative
+// (only reachable through beta = 1 with no known negative).
+func (m *tableMaker) checkLatent(pu float64) error {
+	if float64(m.r.nNeg)+float64(m.r.nUnl)-pu <= 0 {
+		return fmt.Errorf("bounds: %v latent positives leave no negative", pu)
+	}
+	return nil
+}
+
+// curves returns a lower and an upper curve with room for every cut-off.
+func (m *tableMaker) curves(counting Counting) (lower, upper Curve) {
+	mk := func() Curve {
+		return Curve{Tables: make([]Table, len(m.r.cut)), integer: counting == Rounded, grouped: m.r.ties == Grouped}
+	}
+	return mk(), mk()
+}
+
+// fill writes the tables of every cut-off at pu latent positives into lower
+// and upper (one entry per cut-off).
+func (m *tableMaker) fill(lower, upper []Table, pu float64, counting Counting) {
+	r := m.r
 	for c := range r.cut {
 		cutU := float64(r.unl[c])
-		thetaL, thetaU := float64(tlb[c]*pu), float64(tub[c]*pu)
+		thetaL, thetaU := float64(m.tlb[c]*pu), float64(m.tub[c]*pu)
 		if counting == Rounded {
 			thetaL, thetaU = math.Floor(thetaL), math.Ceil(thetaU)
 		}
 		kp, kn := float64(r.pos[c]), float64(r.neg[c])
-		lower.Tables[c] = r.table(kp, kn, cutU, pu, thetaL)
-		upper.Tables[c] = r.table(kp, kn, cutU, pu, thetaU)
+		lower[c] = r.table(kp, kn, cutU, pu, thetaL)
+		upper[c] = r.table(kp, kn, cutU, pu, thetaU)
 	}
-	return lower, upper, nil
 }
 
 // table is the table of one cut-off with kp known positives, kn known

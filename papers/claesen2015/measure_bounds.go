@@ -246,14 +246,19 @@ func (m *BoundsMeasure) bandBounds(c *experiments.CellRun, cr *rankedCell, out *
 		}
 		negBand = &nb
 	}
+	// Over an interval, the paper's rule (Lemma 4: the lower curve at the
+	// low end, the upper at the high end), as the published code computes
+	// it: the reproduction reports what the paper's method gives. pueval
+	// bounds reports the extremes over the interval instead
+	// (bounds.Ranking.Bounds), which can differ where the clamp binds.
 	for _, s := range settings {
-		b, err := r.Bounds(band, s.interval)
+		b, err := r.EndBounds(band, s.interval)
 		if err != nil {
 			return fmt.Errorf("bounds at beta %v: %w", s.interval, err)
 		}
 		setBounds(out, bandName, s.source, b)
 		if negBand != nil {
-			nb, err := r.NegativeBounds(*negBand, s.interval)
+			nb, err := r.EndNegativeBounds(*negBand, s.interval)
 			if err != nil {
 				return fmt.Errorf("negative-based bounds at beta %v: %w", s.interval, err)
 			}

@@ -1,0 +1,309 @@
+package bounds
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Betas holds, for each of the four area bounds, the beta whose curve gives
+// it.
+type Betas struct{ AUCLow, AUCHigh, AUPRLow, AUPRHigh float64 }
+
+// latentRange is the whole numbers of latent positives P_U = floor(beta
+// |U|) that the betas of an interval give (Rounded counting): every number
+// from the one at the low end to the one at the high end, each given by some
+// beta of the interval. For the negative-based bounds the flipped ranking's
+// P'_U = floor((1 - beta) |U|) runs the other way.
+func latentRange(beta Interval, u int, neg bool) (lo, hi int) {
+	at := func(b float64) int {
+		if neg {
+			b = 1 - b
+		}
+		return int(math.Floor(float64(b * float64(u))))
+	}
+	lo, hi = at(beta.Low), at(beta.High)
+	if neg {
+		lo, hi = hi, lo
+	}
+	return lo, hi
+}
+
+// betaOf is a beta of the interval that gives k latent positives (of the
+// flipped ranking when neg): about k/|U| (1 - k/|U|), moved by a few ulps
+// where rounding would give the neighbouring count, within the interval.
+func betaOf(k int, beta Interval, u int, neg bool) float64 {
+	count := func(b float64) int {
+		if neg {
+			b = 1 - b
+		}
+		return int(math.Floor(float64(b * float64(u))))
+	}
+	b := float64(k) / float64(u)
+	if neg {
+		b = 1 - b
+	}
+	b = min(max(b, beta.Low), beta.High)
+	// The count is monotone in b (falling when neg): step towards k.
+	for range 64 {
+		c := count(b)
+		switch {
+		case c == k:
+			return b
+		case (c < k) != neg:
+			b = min(math.Nextafter(b, 1), beta.High)
+		default:
+			b = max(math.Nextafter(b, 0), beta.Low)
+		}
+	}
+	return b
+}
+
+// extreme is the most extreme value of one area over the counts scanned,
+// and the count that gives it (the smallest such count on a tie, so that the
+// result does not depend on how the scan is split).
+type extreme struct {
+	v float64
+	k int
+}
+
+// better reports whether a is more extreme than b: smaller for a lower
+// bound (min), larger for an upper one.
+func (a extreme) better(b extreme, min bool) bool {
+	switch {
+	case a.v != b.v && min:
+		return a.v < b.v
+	case a.v != b.v:
+		return a.v > b.v
+	}
+	return a.k < b.k
+}
+
+// extremes are the four area bounds of a scan: the lower curves' smallest
+// AUC and AUPR, the upper curves' largest.
+type extremes struct{ aucLow, auprLow, aucHigh, auprHigh extreme }
+
+func (e *extremes) merge(o extremes) {
+	for _, p := range []struct {
+		dst *extreme
+		src extreme
+		min bool
+	}{{&e.aucLow, o.aucLow, true}, {&e.auprLow, o.auprLow, true}, {&e.aucHigh, o.aucHigh, false}, {&e.auprHigh, o.auprHigh, false}} {
+		if p.src.better(*p.dst, p.min) {
+			*p.dst = p.src
+		}
+	}
+}
+
+// scanner computes the four areas at one count of latent positives, reusing
+// its tables and sort buffers.
+type scanner struct {
+	m            *tableMaker
+	neg          bool // negative-based: m is the flipped ranking's, and its tables are flipped back
+	lower, upper Curve
+	s            scratch
+}
+
+func (m *tableMaker) scanner(neg bool) *scanner {
+	lower, upper := m.curves(Rounded)
+	return &scanner{m: m, neg: neg, lower: lower, upper: upper}
+}
+
+// at builds the curves at k latent positives (of the flipped ranking when
+// neg) and returns their areas.
+func (s *scanner) at(k int) extremes {
+	lower, upper := s.curvesAt(k)
+	return extremes{
+		aucLow: extreme{lower.auc(&s.s), k}, auprLow: extreme{lower.aupr(&s.s), k},
+		aucHigh: extreme{upper.auc(&s.s), k}, auprHigh: extreme{upper.aupr(&s.s), k},
+	}
+}
+
+// curvesAt fills the scanner's curves at k latent positives and returns
+// them as lower and upper: for negative-based bounds the flipped ranking's
+// upper tables, flipped back, are the lower curve (the fewest latent
+// negatives above each cut-off make the highest curve) and its lower tables
+// the upper one.
+func (s *scanner) curvesAt(k int) (lower, upper Curve) {
+	s.m.fill(s.lower.Tables, s.upper.Tables, float64(k), Rounded)
+	if !s.neg {
+		return s.lower, s.upper
+	}
+	for i := range s.lower.Tables {
+		s.lower.Tables[i], s.upper.Tables[i] = s.upper.Tables[i].flip(), s.lower.Tables[i].flip()
+	}
+	return s.lower, s.upper
+}
+
+// scan returns the extremes of the four areas over every count of latent
+// positives in [lo, hi], split over the machine's cores. Each count costs
+// O(cut-offs + |U|); the result does not depend on the split.
+func (m *tableMaker) scan(ctx context.Context, lo, hi int, neg bool) (extremes, error) {
+	if err := m.checkLatent(float64(hi)); err != nil {
+		return extremes{}, err
+	}
+	n := hi - lo + 1
+	workers := min(runtime.GOMAXPROCS(0), n, 1+n/16)
+	parts := make([]extremes, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		a, b := lo+w*n/workers, lo+(w+1)*n/workers-1
+		wg.Go(func() { parts[w], errs[w] = m.scanPart(ctx, a, b, neg) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return extremes{}, err
+		}
+	}
+	for _, p := range parts[1:] {
+		parts[0].merge(p)
+	}
+	return parts[0], nil
+}
+
+// scanPart is scan over [lo, hi] on one core.
+func (m *tableMaker) scanPart(ctx context.Context, lo, hi int, neg bool) (extremes, error) {
+	s := m.scanner(neg)
+	e := s.at(lo)
+	for k := lo + 1; k <= hi; k++ {
+		if err := ctx.Err(); err != nil {
+			return extremes{}, fmt.Errorf("bounds: stopped after %d of %d counts of latent positives: %w", k-lo, hi-lo+1, context.Cause(ctx))
+		}
+		e.merge(s.at(k))
+	}
+	return e, nil
+}
+
+// intervalBounds are the bounds over every beta of an interval: the scan's
+// extremes, with the curves that give them built anew.
+func (r *Ranking) intervalBounds(ctx context.Context, band Band, beta Interval, neg bool) (Bounds, error) {
+	if err := checkInterval(beta); err != nil {
+		return Bounds{}, err
+	}
+	on := r
+	if neg {
+		if r.nNeg == 0 {
+			return Bounds{}, ErrNoKnownNegative
+		}
+		on = r.Flip()
+	}
+	m, err := on.tableMaker(band)
+	if err != nil {
+		return Bounds{}, err
+	}
+	lo, hi := latentRange(beta, r.nUnl, neg)
+	var e extremes
+	if neg {
+		e, err = m.scan(ctx, lo, hi, neg)
+	} else {
+		e, err = m.search(ctx, lo, hi)
+	}
+	if err != nil {
+		return Bounds{}, err
+	}
+	curve := func(x extreme, lower bool) Curve {
+		s := m.scanner(neg)
+		l, u := s.curvesAt(x.k)
+		if lower {
+			return l
+		}
+		return u
+	}
+	at := func(x extreme) float64 { return betaOf(x.k, beta, r.nUnl, neg) }
+	return Bounds{
+		Beta:  beta,
+		Lower: curve(e.aucLow, true), Upper: curve(e.aucHigh, false),
+		LowerPR: curve(e.auprLow, true), UpperPR: curve(e.auprHigh, false),
+		AUC:           Interval{e.aucLow.v, e.aucHigh.v},
+		AUPR:          Interval{e.auprLow.v, e.auprHigh.v},
+		At:            Betas{AUCLow: at(e.aucLow), AUCHigh: at(e.aucHigh), AUPRLow: at(e.auprLow), AUPRHigh: at(e.auprHigh)},
+		FromNegatives: neg,
+	}, nil
+}
+
+// searchTolerance is how far below the largest upper area (above the
+// smallest lower one) over an interval the search may stop: a range of
+// counts whose bound does not beat the best area found by more than it is
+// not searched. Per million cut-offs, it covers the rounding of the bounds'
+// sums.
+const searchTolerance = 1e-9
+
+// searchGrid is the number of counts first evaluated, evenly over the
+// range; searchLeaf the length of a range evaluated count by count rather
+// than bounded.
+const (
+	searchGrid = 16
+	searchLeaf = 2
+)
+
+// searcher holds the buffers of the search: the scanner of exact areas and
+// the tables at the two ends of a range for its bounds.
+type searcher struct {
+	*scanner
+	la, ua, lb, ub []Table
+	rs             rangeScratch
+	tol            float64
+}
+
+// search returns the extremes of the four areas over every count of latent
+// positives in [lo, hi] of the positive-based bounds, to within
+// searchTolerance: it evaluates a grid of counts, then each range between
+// two evaluated counts is bounded (rangebound.go) and, unless no count in it
+// can beat the best areas found, split at its middle, which is evaluated.
+// Ranges of a few counts are evaluated whole. Sequential, so the result
+// (and the count reported for each extreme) does not depend on the machine.
+func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
+	if err := m.checkLatent(float64(hi)); err != nil {
+		return extremes{}, err
+	}
+	n := len(m.r.cut)
+	s := &searcher{scanner: m.scanner(false), la: make([]Table, n), ua: make([]Table, n), lb: make([]Table, n), ub: make([]Table, n),
+		tol: searchTolerance * max(1, float64(n)/1e6)}
+	best := s.at(lo)
+	type seg struct{ a, b int }
+	var stack []seg
+	steps := min(searchGrid, hi-lo)
+	prev := lo
+	for i := 1; i <= steps; i++ {
+		k := lo + int(int64(hi-lo)*int64(i)/int64(steps))
+		best.merge(s.at(k))
+		stack = append(stack, seg{prev, k})
+		prev = k
+	}
+	for len(stack) > 0 {
+		if err := ctx.Err(); err != nil {
+			return extremes{}, fmt.Errorf("bounds: stopped while searching %d counts of latent positives: %w", hi-lo+1, context.Cause(ctx))
+		}
+		g := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch {
+		case g.b-g.a <= 1:
+		case g.b-g.a <= searchLeaf:
+			for k := g.a + 1; k < g.b; k++ {
+				best.merge(s.at(k))
+			}
+		case s.mayBeat(g.a, g.b, best):
+			mid := g.a + (g.b-g.a)/2
+			best.merge(s.at(mid))
+			stack = append(stack, seg{mid, g.b}, seg{g.a, mid})
+		}
+	}
+	return best, nil
+}
+
+// mayBeat reports whether some count in (a, b) may give an area beyond the
+// best by more than the tolerance, by the bounds over [a, b].
+func (s *searcher) mayBeat(a, b int, best extremes) bool {
+	s.m.fill(s.la, s.ua, float64(a), Rounded)
+	s.m.fill(s.lb, s.ub, float64(b), Rounded)
+	lower := &rangeCurve{m: s.m, ka: a, kb: b, ta: s.la, tb: s.lb, lower: true}
+	upper := &rangeCurve{m: s.m, ka: a, kb: b, ta: s.ua, tb: s.ub}
+	return s.rs.rocUpper(upper) > best.aucHigh.v+s.tol ||
+		s.rs.prBound(upper, true) > best.auprHigh.v+s.tol ||
+		s.rs.rocLower(lower) < best.aucLow.v-s.tol ||
+		s.rs.prBound(lower, false) < best.auprLow.v-s.tol
+}

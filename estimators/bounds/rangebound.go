@@ -1,0 +1,401 @@
+package bounds
+
+import "math"
+
+// Bounds on the areas of a curve over a range of counts of latent
+// positives [ka, kb], for the search of [Ranking.Bounds]: each table count
+// is monotone in the count k (TP_U never falls as k grows, so TP never
+// falls and FP never rises on the positive-based curves), so at every
+// cut-off the point of any k in the range lies in the box spanned by its
+// counts at ka and kb over their totals at ka and kb. The area of the sorted
+// points is the integral of the line f through them; between two
+// neighbours x_i <= x <= x_i+1, f(x) lies between y_i and y_i+1. Bounding
+// the neighbours' boxes bounds f, and its integral bounds the area of every
+// k of the range. For one k (ka = kb) the bounds are the area plus or minus
+// the gaps of a staircase, about the width of one step of the curve.
+
+// box is where the point of one cut-off can lie over a range of counts.
+type box struct{ xl, xh, yl, yh float64 }
+
+// intersect returns the part of b inside o.
+func (b box) intersect(o box) box {
+	return box{xl: max(b.xl, o.xl), xh: min(b.xh, o.xh), yl: max(b.yl, o.yl), yh: min(b.yh, o.yh)}
+}
+
+// rangeCurve is one curve (lower or upper) of a ranking over a range of
+// counts [ka, kb]: its tables at both ends, and what builds them.
+type rangeCurve struct {
+	m      *tableMaker
+	ka, kb int
+	ta, tb []Table
+	lower  bool // the lower curve: theta = floor(T_lb k); the upper: ceil(T_ub k)
+}
+
+// Regimes of a cut-off's surrogate true positives at a count k (Eq. 11):
+// TP_U = cut_U where theta >= cut_U (all the unlabeled above the cut-off are
+// latent positives), TP_U = k - |U| + cut_U where that exceeds theta (the
+// latent positives below the cut-off do not fit), TP_U = theta otherwise.
+const (
+	regimeAll = iota
+	regimeTheta
+	regimeClamp
+)
+
+// regime returns the regime of cut-off c at count k.
+func (rc *rangeCurve) regime(c, k int) int {
+	r := rc.m.r
+	t := rc.m.tub[c]
+	if rc.lower {
+		t = rc.m.tlb[c]
+	}
+	theta := float64(t * float64(k))
+	if rc.lower {
+		theta = math.Floor(theta)
+	} else {
+		theta = math.Ceil(theta)
+	}
+	cutU := float64(r.unl[c])
+	switch {
+	case theta >= cutU:
+		return regimeAll
+	case float64(k-r.nUnl)+cutU > theta:
+		return regimeClamp
+	}
+	return regimeTheta
+}
+
+// refined returns the ROC (FPR, TPR) and PR (recall, precision) boxes of
+// cut-off c when its regime is the same at ka and kb, and ok. Then it is
+// the same at every count between (theta and the clamp's term both grow
+// with k, the clamp's faster: theta - (k - |U| + cut_U) never grows), and
+// each coordinate is a monotone function of k: in the first and third
+// regimes TP and FP are constant or move by one per count, so TP/P(k),
+// FP/N(k) and TP/(TP + FP) are ratios (a + b k)/(c + d k), monotone on the
+// range; in the theta regime theta is within one of T k, and the ratios
+// with T k -/+ 1 are monotone likewise. So their values at ka and kb
+// bound them.
+func (rc *rangeCurve) refined(c int) (roc, pr box, ok bool) {
+	g := rc.regime(c, rc.ka)
+	if g != rc.regime(c, rc.kb) {
+		return box{}, box{}, false
+	}
+	r := rc.m.r
+	t := rc.m.tub[c]
+	if rc.lower {
+		t = rc.m.tlb[c]
+	}
+	kp, kn, cutU, u := float64(r.pos[c]), float64(r.neg[c]), float64(r.unl[c]), float64(r.nUnl)
+	m := kp + kn + cutU
+	// tp and fp are the counts at k with slack e (one count in the theta
+	// regime).
+	tp := func(k, e float64) float64 {
+		switch g {
+		case regimeAll:
+			return kp + cutU
+		case regimeClamp:
+			return kp + k - u + cutU
+		}
+		return kp + float64(t*k) + e
+	}
+	fp := func(k, e float64) float64 { return m - tp(k, -e) }
+	roc, pr = box{xl: math.Inf(1), yl: math.Inf(1)}, box{xl: math.Inf(1), yl: math.Inf(1)}
+	for _, k := range []float64{float64(rc.ka), float64(rc.kb)} {
+		p, n := float64(r.nPos)+k, float64(r.nNeg)+u-k
+		e := 0.0
+		if g == regimeTheta {
+			e = 1 + 1e-6 // one count, and the rounding of T k
+		}
+		roc.xl, roc.xh = min(roc.xl, fp(k, -e)/n), max(roc.xh, fp(k, e)/n)
+		roc.yl, roc.yh = min(roc.yl, tp(k, -e)/p), max(roc.yh, tp(k, e)/p)
+		pr.xl, pr.xh = roc.yl, roc.yh
+		pr.yl, pr.yh = min(pr.yl, tp(k, -e)/m), max(pr.yh, tp(k, e)/m)
+	}
+	return roc, pr, true
+}
+
+// rangeScratch holds the buffers of the range bounds.
+type rangeScratch struct {
+	boxes      []box
+	buf        []int
+	keys, mins []float64
+	s          scratch
+}
+
+// span returns [min(a, b), max(a, b)].
+func span(a, b float64) (lo, hi float64) { return min(a, b), max(a, b) }
+
+// rocBoxes fills s.boxes with the (FPR, TPR) boxes of tables ta (at ka) and
+// tb (at kb) and returns, for each box, its FP count at kb and ka (keys
+// near the order of xl and of xh).
+//
+// Between ka and kb each count moves by at most one a step: TP(k+1) - TP(k)
+// is 0 or 1 (theta's floor or ceil of T k grows by at most 1 since T <= 1,
+// the clamp's term by exactly 1), FP(k+1) - FP(k) is 0 or -1, and the
+// totals P(k) = P(ka) + (k - ka), N(k) = N(ka) - (k - ka) move by one. So,
+// with d = kb - ka, dTP = TP(kb) - TP(ka) and dFP = FP(ka) - FP(kb), the
+// TPR at ka + j is at most min(TP(kb), TP(ka) + j) / (P(ka) + j), largest
+// at j = dTP: TP(kb) / (P(ka) + dTP); at least max(TP(ka), TP(kb) - d + j)
+// / (P(ka) + j), smallest at j = d - dTP: TP(ka) / (P(kb) - dTP). The FPR
+// likewise lies in [FP(kb) / (N(ka) - dFP), FP(ka) / (N(kb) + dFP)]. These
+// boxes follow the points far more closely than the counts' extremes over
+// the totals' extremes would, since TP and P grow together.
+// Where the regime of a cut-off is the same at both ends, rangeCurve.refined
+// tightens its box further.
+func (s *rangeScratch) rocBoxes(rc *rangeCurve) (fpLo, fpHi []float64) {
+	ta, tb := rc.ta, rc.tb
+	n := len(ta)
+	s.boxes = growBoxes(s.boxes, n)
+	s.keys = growFloats(s.keys, 2*n)
+	fpLo, fpHi = s.keys[:n], s.keys[n:]
+	pa, pb := ta[0].TP+ta[0].FN, tb[0].TP+tb[0].FN
+	na, nb := ta[0].FP+ta[0].TN, tb[0].FP+tb[0].TN
+	for c := range n {
+		dTP, dFP := tb[c].TP-ta[c].TP, ta[c].FP-tb[c].FP
+		fpLo[c], fpHi[c] = tb[c].FP, ta[c].FP
+		b := box{
+			xl: tb[c].FP / (na - dFP), xh: min(ta[c].FP/(nb+dFP), 1),
+			yl: ta[c].TP / (pb - dTP), yh: min(tb[c].TP/(pa+dTP), 1),
+		}
+		if roc, _, ok := rc.refined(c); ok {
+			b = b.intersect(roc)
+		}
+		s.boxes[c] = b
+	}
+	return fpLo, fpHi
+}
+
+// sortBy returns the box indices ordered by the value v gives: a counting
+// sort by the whole number keys, which are in v's order but for a few
+// boxes, then an insertion sort, which moves those.
+func (s *rangeScratch) sortBy(keys []float64, v func(box) float64) []int {
+	order := countingOrder(len(keys), func(i int) int { return int(keys[i]) }, &s.s, false)
+	for i := 1; i < len(order); i++ {
+		c := order[i]
+		x := v(s.boxes[c])
+		j := i
+		for j > 0 && v(s.boxes[order[j-1]]) > x {
+			order[j] = order[j-1]
+			j--
+		}
+		order[j] = c
+	}
+	return order
+}
+
+// rocUpper bounds the largest ROC area over the range from above: f(x) <=
+// R(m(x)), where m(x) = min{xh_c : xl_c >= x} (the next point lies at or
+// before it; 1 if no box does) and R(z) = max{yh_c : xl_c <= z} (no point at
+// or before z is higher); the start (0, 0) is exact.
+func (s *rangeScratch) rocUpper(rc *rangeCurve) float64 {
+	fpLo, _ := s.rocBoxes(rc)
+	order := s.sortBy(fpLo, func(b box) float64 { return b.xl })
+	n := len(order)
+	// mins[j]: the smallest xh from the j-th box in xl order on, or 1.
+	s.mins = growFloats(s.mins, n+1)
+	mins := s.mins
+	mins[n] = 1
+	for j := n - 1; j >= 0; j-- {
+		mins[j] = min(mins[j+1], s.boxes[order[j]].xh)
+	}
+	area, prev, ptr, r := 0.0, 0.0, 0, 0.0
+	for j := 0; j <= n; j++ {
+		right := 1.0
+		if j < n {
+			right = s.boxes[order[j]].xl
+		}
+		if right > prev {
+			m := mins[j]
+			for ptr < n && s.boxes[order[ptr]].xl <= m {
+				r = max(r, s.boxes[order[ptr]].yh)
+				ptr++
+			}
+			area += float64((right - prev) * r)
+			prev = right
+		}
+	}
+	return area
+}
+
+// rocLower bounds the smallest ROC area over the range from below: f(x) >=
+// L(p(x)), where p(x) = max{xl_c : xh_c <= x} (the previous point lies at or
+// after it; 0, the start, if no box does) and L(z) = min{yl_c : xh_c >= z}
+// over the boxes and the end (1, 1), or 0 at z = 0 (the start).
+func (s *rangeScratch) rocLower(rc *rangeCurve) float64 {
+	_, fpHi := s.rocBoxes(rc)
+	order := s.sortBy(fpHi, func(b box) float64 { return b.xh })
+	n := len(order)
+	// mins[j]: the smallest yl from the j-th box in xh order on, or 1.
+	s.mins = growFloats(s.mins, n+1)
+	mins := s.mins
+	mins[n] = 1
+	for j := n - 1; j >= 0; j-- {
+		mins[j] = min(mins[j+1], s.boxes[order[j]].yl)
+	}
+	area, p, ptr := 0.0, 0.0, 0
+	for j := range n {
+		b := s.boxes[order[j]]
+		p = max(p, b.xl)
+		right := 1.0
+		if j+1 < n {
+			right = s.boxes[order[j+1]].xh
+		}
+		if right <= b.xh || p <= 0 {
+			continue
+		}
+		for ptr < n && s.boxes[order[ptr]].xh < p {
+			ptr++
+		}
+		area += float64((right - b.xh) * mins[ptr])
+	}
+	return area
+}
+
+// prBoxes fills s.boxes with the (recall, precision) boxes of the tables,
+// after the start inside the first tie group when grouped (see Curve.PR).
+// The recall is bounded as the TPR of rocBoxes, the precision TP/(TP + FP)
+// by the TP at ka and kb over TP + FP, the instances at or above the
+// cut-off, which is the same for every k. On a positive-based curve the
+// recall ascends in rank order for every k; so that the boxes ascend too,
+// each low end is lowered to the least low end after it and each high end
+// raised to the greatest before it, which only widens them.
+func (s *rangeScratch) prBoxes(rc *rangeCurve) []box {
+	ta, tb := rc.ta, rc.tb
+	n := len(ta)
+	s.boxes = growBoxes(s.boxes, n+1)[:0]
+	pa, pb := ta[0].TP+ta[0].FN, tb[0].TP+tb[0].FN
+	generic := func(tpa, tpb, m, scale float64) box {
+		d := tpb - tpa
+		return box{xl: tpa / (pb - d) / scale, xh: min(tpb/(pa+d)/scale, 1), yl: tpa / m, yh: min(tpb/m, 1)}
+	}
+	if m := ta[0].TP + ta[0].FP; rc.m.r.ties == Grouped && m > 1 {
+		s.boxes = append(s.boxes, generic(ta[0].TP, tb[0].TP, m, m))
+	}
+	for c := range n {
+		b := generic(ta[c].TP, tb[c].TP, ta[c].TP+ta[c].FP, 1)
+		if _, pr, ok := rc.refined(c); ok {
+			b = b.intersect(pr)
+		}
+		s.boxes = append(s.boxes, b)
+	}
+	bx := s.boxes
+	for i := len(bx) - 2; i >= 0; i-- {
+		bx[i].xl = min(bx[i].xl, bx[i+1].xl)
+	}
+	for i := 1; i < len(bx); i++ {
+		bx[i].xh = max(bx[i].xh, bx[i-1].xh)
+	}
+	return bx
+}
+
+// prBound bounds the PR area over the range: from above (upper) by the
+// integral of the largest yh of the boxes that can hold a neighbour of x,
+// from below by that of the smallest yl over where every curve of the range
+// has points on both sides. A box c can hold a neighbour of x only if xh_c
+// >= p(x) = max{xl_d : xh_d <= x} and xl_c <= m(x) = min{xh_d : xl_d >= x};
+// with ascending boxes these are the boxes lo(x)..hi(x), both ascending in
+// x, so a sliding window gives the extreme in O(n).
+func (s *rangeScratch) prBound(rc *rangeCurve, upper bool) float64 {
+	bx := s.prBoxes(rc)
+	n := len(bx)
+	// Breakpoints: every xl and xh, merged (both ascend).
+	s.keys = growFloats(s.keys, 2*n)[:0]
+	for i, j := 0, 0; i < n || j < n; {
+		if j >= n || (i < n && bx[i].xl <= bx[j].xh) {
+			s.keys = append(s.keys, bx[i].xl)
+			i++
+		} else {
+			s.keys = append(s.keys, bx[j].xh)
+			j++
+		}
+	}
+	from, to := s.keys[0], s.keys[len(s.keys)-1]
+	if !upper {
+		from, to = bx[0].xh, bx[n-1].xl // where every curve of the range exists
+	}
+	win := window{max: upper, y: func(c int) float64 {
+		if upper {
+			return bx[c].yh
+		}
+		return bx[c].yl
+	}, q: s.buf[:0]}
+	area := 0.0
+	a, b := -1, 0 // a: last box with xh <= x; b: first box with xl >= x
+	lo, hi := 0, -1
+	for t := 0; t+1 < len(s.keys); t++ {
+		x0, x1 := s.keys[t], s.keys[t+1]
+		if !(x1 > x0) || x1 <= from || x0 >= to {
+			continue
+		}
+		for a+1 < n && bx[a+1].xh <= x0 {
+			a++
+		}
+		for b < n && bx[b].xl < x1 {
+			b++
+		}
+		p, m := math.Inf(-1), math.Inf(1)
+		if a >= 0 {
+			p = bx[a].xl
+		}
+		if b < n {
+			m = bx[b].xh
+		}
+		for lo < n && bx[lo].xh < p {
+			lo++
+		}
+		for hi+1 < n && bx[hi+1].xl <= m {
+			hi++
+			win.push(hi)
+		}
+		win.drop(lo)
+		if win.empty() {
+			continue
+		}
+		area += float64((min(x1, to) - max(x0, from)) * win.best())
+	}
+	s.buf = win.q
+	return area
+}
+
+// window is a monotone queue of box indices giving the largest (max) or
+// smallest y over a window whose ends only move forward.
+type window struct {
+	max bool
+	y   func(int) float64
+	q   []int
+}
+
+func (w *window) push(c int) {
+	for len(w.q) > 0 {
+		last := w.y(w.q[len(w.q)-1])
+		if (w.max && last > w.y(c)) || (!w.max && last < w.y(c)) {
+			break
+		}
+		w.q = w.q[:len(w.q)-1]
+	}
+	w.q = append(w.q, c)
+}
+
+func (w *window) drop(lo int) {
+	i := 0
+	for i < len(w.q) && w.q[i] < lo {
+		i++
+	}
+	w.q = w.q[i:]
+}
+
+func (w *window) empty() bool   { return len(w.q) == 0 }
+func (w *window) best() float64 { return w.y(w.q[0]) }
+
+func growBoxes(b []box, n int) []box {
+	if cap(b) < n {
+		return make([]box, n)
+	}
+	return b[:n]
+}
+
+func growFloats(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	return b[:n]
+}
