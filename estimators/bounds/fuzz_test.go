@@ -18,12 +18,17 @@ import (
 // a path that zig-zags (the FPR steps back where a known positive lifts the
 // surrogate true positives) the published sort-then-trapezoid area can put
 // the lower AUC above the upper one, and the PR trapezoid can do so even on
-// monotone paths: TestAreaOrderNotGuaranteed.
+// monotone paths: TestAreaOrderNotGuaranteed. Over an interval, the bounds
+// hold the bounds at both of its ends.
 func FuzzBounds(f *testing.F) {
 	f.Add([]byte{7, 1, 6, 0, 5, 2, 4, 0, 3, 1, 2, 0, 1, 0}, 0.3, 0.5)
 	f.Add([]byte{1, 1, 1, 0, 1, 2, 1, 0}, 0.0, 0.99)
 	f.Add([]byte{0, 1}, 0.9, 0.1)
 	f.Add([]byte{3, 1, 3, 1, 3, 0, 3, 0}, 0.5, 0.2)
+	// Scores that all tie (one cut-off: the PR curve starts inside the group).
+	f.Add([]byte{0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, 0.25, 0.5)
+	// Known negatives and an interval reaching far up, where the clamp binds.
+	f.Add([]byte{7, 1, 6, 1, 6, 2, 5, 0, 4, 2, 3, 0, 2, 0, 1, 2, 0, 0, 0, 0}, 0.3, 0.95)
 	f.Fuzz(func(t *testing.T, data []byte, beta, width float64) {
 		if len(data) > 80 {
 			data = data[:80]
@@ -58,6 +63,7 @@ func FuzzBounds(f *testing.F) {
 				checkAreas(t, b, true)
 				if bi, err := r.Bounds(band, Interval{beta, hi}); err == nil {
 					checkAreas(t, bi, false)
+					checkHolds(t, r, band, bi)
 				}
 			}
 			if r.KnownNegatives() > 0 && validBeta {
@@ -104,4 +110,20 @@ func monotone(c Curve) bool {
 		}
 	}
 	return true
+}
+
+// checkHolds checks that bounds over an interval hold the bounds at both of
+// its ends (to within the search's tolerance).
+func checkHolds(t *testing.T, r *Ranking, band Band, bi Bounds) {
+	t.Helper()
+	tol := searchTolerance
+	for _, end := range []float64{bi.Beta.Low, bi.Beta.High} {
+		p, err := r.Bounds(band, PointInterval(end))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.AUC.Low < bi.AUC.Low-tol || p.AUC.High > bi.AUC.High+tol || p.AUPR.Low < bi.AUPR.Low-tol || p.AUPR.High > bi.AUPR.High+tol {
+			t.Fatalf("over %+v: AUC %+v AUPR %+v, at beta %v: AUC %+v AUPR %+v", bi.Beta, bi.AUC, bi.AUPR, end, p.AUC, p.AUPR)
+		}
+	}
 }
