@@ -62,7 +62,7 @@ type bandReport struct {
 }
 
 // puReport is "U as negative": the known positives against everything else
-// (the bounds at beta = 0).
+// (the bounds at alpha = 0).
 type puReport struct {
 	AUC  number `json:"auc"`
 	AUPR number `json:"aupr"`

@@ -77,7 +77,9 @@ type Columns struct {
 	Ignored  []string `json:"ignored"`
 }
 
-// String lists the columns' roles on one line, for a table.
+// String lists the columns' roles on one line, for a table; a role with
+// more than 8 columns is shortened to its first names, the last and the
+// count.
 func (c Columns) String() string {
 	parts := []string{"label " + strconv.Quote(c.Label)}
 	if c.Score != "" {
@@ -87,7 +89,12 @@ func (c Columns) String() string {
 		parts = append(parts, "truth "+strconv.Quote(c.Truth))
 	}
 	list := func(what string, names []string) {
-		if len(names) > 0 {
+		switch n := len(names); {
+		case n > maxListed:
+			// A wide file's names would make the row unreadable: the
+			// first and the last, and how many (the JSON has them all).
+			parts = append(parts, fmt.Sprintf("%s %d: %s, ..., %s", what, n, quoteList(names[:maxListed-2]), strconv.Quote(names[n-1])))
+		case n > 0:
 			parts = append(parts, fmt.Sprintf("%s %s", what, quoteList(names)))
 		}
 	}
@@ -95,6 +102,9 @@ func (c Columns) String() string {
 	list("ignored", c.Ignored)
 	return strings.Join(parts, "; ")
 }
+
+// maxListed is the most names of one role String lists in full.
+const maxListed = 8
 
 // quoteList writes names quoted, comma-separated.
 func quoteList(names []string) string {

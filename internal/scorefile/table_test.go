@@ -163,6 +163,10 @@ func TestTableRoles(t *testing.T) {
 	if s := tab.Columns.String(); s != `label "Label"; score "Score"; truth "class"; features "X1", "x2"; ignored "id"` {
 		t.Errorf("String: %s", s)
 	}
+	wide := Columns{Label: "y", Features: []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"}, Ignored: []string{}}
+	if s := wide.String(); s != `label "y"; features 9: "a", "b", "c", "d", "e", "f", ..., "i"` {
+		t.Errorf("String of 9 features: %s", s)
+	}
 	// Named features: exactly those; the rest ignored.
 	spec.Ignore, spec.FeatureColumns = nil, []string{"x2"}
 	tab, err = readTable(t, in, spec)
