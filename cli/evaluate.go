@@ -244,7 +244,7 @@ func (f *evaluateFlags) writeOutputs(e *env, args []string, out *evaluateOutput,
 		}
 	}
 	if f.htmlDir != "" {
-		if err := page.Write(f.htmlDir, res, page.Meta{Input: f.input, Command: "pueval evaluate " + strings.Join(args, " ")}); err != nil {
+		if err := page.Write(f.htmlDir, res, page.Meta{Input: f.input, Command: "pueval evaluate " + strings.Join(args, " "), Columns: out.Columns.String()}); err != nil {
 			return fmt.Errorf("--html: %w", err)
 		}
 	}

@@ -162,7 +162,8 @@ func TestEvaluateFeatures(t *testing.T) {
 		}
 	}
 	page, _ := os.ReadFile(filepath.Join(html, "index.html"))
-	for _, want := range []string{"How good is the model?", "alphamax-n", "km2", "What the numbers assume", "roc.png"} {
+	for _, want := range []string{"How good is the model?", "alphamax-n", "km2", "What the numbers assume", "roc.png",
+		`<th>columns</th><td>label &#34;is_labeled&#34;; truth &#34;class&#34;; features &#34;x1&#34;, &#34;x2&#34;, &#34;x3&#34;; ignored &#34;id&#34;</td>`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the page has no %q", want)
 		}
