@@ -230,6 +230,7 @@ func TestAmbiguousColumnRefused(t *testing.T) {
 		{[]string{"estimate", "--method", "all"}, `prob.csv: one column besides the label, "prob", and it is not the score column "score": pass --score prob to read it as scores, or --feature-columns prob to read it as km1's and km2's feature`},
 		{[]string{"evaluate", "--score", "prob", "--classifier", "gbdt"}, "give --score (read held-out scores) or --classifier (train on the features), not both"},
 		{[]string{"metrics"}, `prob.csv:1: no score column "score" in the header (columns: "prob", "label"); name it with --score`},
+		{[]string{"estimate", "--method", "all", "--score", "prob", "--km-max-rows", "100"}, `--km-max-rows: km1 and km2 do not run on ` + in + `: it has a score column "prob", and its other columns are features only where --feature-columns names them`},
 	} {
 		_, _, err := runCLI(t, append(c.args, "--input", in)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -250,6 +250,9 @@ func (f *estimateFlags) allSpec(r *scorefile.Reader) (scorefile.Spec, error) {
 		FeatureColumns: splitList(f.featureCols), FeatureFlag: "--feature-columns"}
 	if f.set["score"] || r.Has(f.cols.score) {
 		spec.Score = f.cols.scoreColumn()
+		if len(spec.FeatureColumns) == 0 && f.set["km-max-rows"] {
+			return spec, fmt.Errorf("--km-max-rows: km1 and km2 do not run on %s: it has a score column %q, and its other columns are features only where --feature-columns names them", r.Name(), f.cols.score)
+		}
 		return spec, nil
 	}
 	spec.Features = scorefile.OtherColumns

@@ -294,7 +294,7 @@ func (r *Reader) resolve(spec Spec) (*layout, error) {
 			return -1, fmt.Errorf("%s:%d: column %q is listed twice (%s)", r.name, r.line, r.head[i], c.Flag)
 		}
 		if role[i] != "" {
-			return -1, fmt.Errorf("%s:%d: column %q is named both as the %s and as the %s", r.name, r.line, r.head[i], role[i], what)
+			return -1, fmt.Errorf("%s:%d: column %q cannot be both the %s and the %s", r.name, r.line, r.head[i], roleName(role[i]), roleName(what))
 		}
 		role[i] = what
 		return i, nil
@@ -359,6 +359,17 @@ func (r *Reader) columns(l *layout, role []string) Columns {
 		}
 	}
 	return c
+}
+
+// roleName names a role in an error.
+func roleName(role string) string {
+	switch role {
+	case "ignored":
+		return "ignored column"
+	case "feature":
+		return "feature"
+	}
+	return role + " column"
 }
 
 // Read reads the rows as spec says. A Reader reads its rows once.

@@ -185,9 +185,10 @@ func TestTableRoles(t *testing.T) {
 		{Spec{Label: Column{"lab", "--label"}}, `x.csv:1: no label column "lab" in the header (columns: "id", "X1", "x2", "Label", "class", "Score"); name it with --label`},
 		{Spec{Label: Column{Name: "label"}, Score: Column{"prob", "--score"}}, `no score column "prob" in the header`},
 		{Spec{Label: Column{Name: "label"}, Ignore: []string{"nosuch"}, IgnoreFlag: "--ignore"}, `no ignored column "nosuch" in the header (columns: "id", "X1", "x2", "Label", "class", "Score"); name it with --ignore`},
-		{Spec{Label: Column{Name: "label"}, Score: Column{Name: "label"}}, `x.csv:1: column "Label" is named both as the label and as the score`},
-		{Spec{Label: Column{Name: "label"}, Score: Column{Name: "score"}, FeatureColumns: []string{"x1", "score"}}, `column "Score" is named both as the score and as the feature`},
+		{Spec{Label: Column{Name: "label"}, Score: Column{Name: "label"}}, `x.csv:1: column "Label" cannot be both the label column and the score column`},
+		{Spec{Label: Column{Name: "label"}, Score: Column{Name: "score"}, FeatureColumns: []string{"x1", "score"}}, `column "Score" cannot be both the score column and the feature`},
 		{Spec{Label: Column{Name: "label"}, FeatureColumns: []string{"x1", "X1"}, FeatureFlag: "--feature-columns"}, `x.csv:1: column "X1" is listed twice (--feature-columns)`},
+		{Spec{Label: Column{Name: "label"}, Ignore: []string{"id", "label"}}, `x.csv:1: column "Label" cannot be both the label column and the ignored column`},
 	} {
 		_, err := readTable(t, in, c.spec)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
