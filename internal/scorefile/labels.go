@@ -92,6 +92,17 @@ func (r labelRule) parse(s string) (PULabel, bool) {
 		}
 		return Unlabeled, ok
 	}
+	// The common spellings first: a file of millions of rows is mostly
+	// these.
+	switch s {
+	case "1":
+		return Labeled, r.negative != "1"
+	case "0":
+		if r.negative == "0" {
+			return KnownNegative, true
+		}
+		return Unlabeled, true
+	}
 	c := canonLabel(s)
 	switch {
 	case r.negative != "" && c == r.negative:
