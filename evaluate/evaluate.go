@@ -56,7 +56,8 @@ type Options struct {
 	Estimators []string
 	// Priors, when set, are used instead of the first estimator's.
 	Priors *GivenPriors
-	// Bootstrap is the number of bootstrap resamples (0: no intervals).
+	// Bootstrap is the number of bootstrap resamples (0: no intervals;
+	// at most MaxBootstrap).
 	Bootstrap int
 	// Level is the confidence level of the intervals and of the bounds'
 	// band (0 means 0.95).
