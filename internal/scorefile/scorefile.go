@@ -320,14 +320,3 @@ func sizeName(n int) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
-
-// ParseLabel reads a binary label as the score files do: 1 or 0 in any
-// decimal spelling ("1.0", "+1", "0.00"), or true/false in any case;
-// surrounding space is ignored.
-func ParseLabel(s string) (bool, error) {
-	l, ok := parseLabel(strings.TrimSpace(s))
-	if !ok {
-		return false, fmt.Errorf("label %q: want 1 (labeled) or 0 (unlabeled)", s)
-	}
-	return l, nil
-}
