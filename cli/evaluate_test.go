@@ -198,7 +198,7 @@ func TestEvaluateTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"input", "priors", "estimator", "alphamax-n", "max f1", "auc direct"} {
+	for _, want := range []string{"input", "columns    label \"label\"; score \"score\"\n", "priors", "estimator", "alphamax-n", "max f1", "auc direct"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table has no %q:\n%s", want, out)
 		}
