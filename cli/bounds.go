@@ -24,13 +24,13 @@ type boundsReport struct {
 	KnownPositives int `json:"known_positives"`
 	KnownNegatives int `json:"known_negatives"`
 	Unlabeled      int `json:"unlabeled"`
-	// Beta is the fraction of positives among the unlabeled the bounds
-	// assume: low = high for --beta.
-	Beta struct {
+	// Alpha is the fraction of positives among the unlabeled the bounds
+	// assume (Claesen et al.'s beta): low = high for --alpha.
+	Alpha struct {
 		Low    number `json:"low"`
 		High   number `json:"high"`
-		Source string `json:"source"` // "--beta", "--beta-interval" or "peek"
-	} `json:"beta"`
+		Source string `json:"source"` // "--alpha", "--alpha-interval" or "peek"
+	} `json:"alpha"`
 	Peek *peekReport `json:"peek,omitempty"`
 	Band bandReport  `json:"band"`
 	Ties string      `json:"ties"`
@@ -43,6 +43,8 @@ type boundsReport struct {
 	NegativeBased *areasReport   `json:"negative_based,omitempty"`
 	Tighter       *tighterReport `json:"tighter,omitempty"`
 	Warnings      []string       `json:"warnings,omitempty"`
+	// Columns says which column of the input was read as what.
+	Columns scorefile.Columns `json:"columns"`
 }
 
 type peekReport struct {
@@ -60,7 +62,7 @@ type bandReport struct {
 }
 
 // puReport is "U as negative": the known positives against everything else
-// (the bounds at beta = 0).
+// (the bounds at alpha = 0).
 type puReport struct {
 	AUC  number `json:"auc"`
 	AUPR number `json:"aupr"`
@@ -90,56 +92,44 @@ func areaOf(i bounds.Interval) areaBounds { return areaBounds{number(i.Low), num
 
 // boundsFlags are the parsed flags of `pueval bounds`.
 type boundsFlags struct {
-	input, betaFlag, interval, band, ties, credible, format, plot string
-	resamples, peekPos, peekNeg                                   int
-	level                                                         float64
-	seed                                                          uint64
-	set                                                           map[string]bool
+	cols                                                 columnFlags
+	input, negatives, band, ties, credible, format, plot string
+	alpha, interval                                      string // --alpha and --alpha-interval (or their aliases)
+	alphaName, intervalName                              string // the flags given for them, for errors
+	resamples, peekPos, peekNeg                          int
+	level                                                float64
+	seed                                                 uint64
+	set                                                  map[string]bool
 }
 
+// boundsHelp is the long help of `pueval bounds -h`.
+const boundsHelp = `The input is a score file whose label column is 1 for the known positives (a random sample
+of the positives) and 0 or empty for the unlabeled rows, as the other commands read it. Rows
+whose label is --negatives V (e.g. --negatives 0, then the unlabeled rows are those with an
+empty label or -1) are known negatives; without --negatives no row is.
+
+alpha is the fraction of positives among the unlabeled rows: what pueval correct, estimate and
+evaluate call alpha, and what Claesen et al. call beta (--beta and --beta-interval are kept as
+aliases of --alpha and --alpha-interval). Give it as --alpha, as an interval --alpha-interval
+LO,HI, or from labels checked by hand (--peek-positives N --peek-negatives M).`
+
 func runBounds(ctx context.Context, e *env, args []string) error {
-	fs := flagSet("bounds")
-	var f boundsFlags
-	fs.StringVar(&f.input, "input", "", "CSV `file` with header score,label: label 1 = known positive, 0 = known negative, empty or -1 = unlabeled")
-	fs.StringVar(&f.betaFlag, "beta", "", "`B`: the fraction of positives among the unlabeled examples, in [0, 1): Claesen et al.'s beta, which is the AAAI-2017 paper's alpha (the --alpha of pueval correct), not its beta")
-	fs.StringVar(&f.interval, "beta-interval", "", "an interval `LO,HI` for that fraction (when it is not known exactly): the lower curves use LO, the upper HI")
-	fs.IntVar(&f.peekPos, "peek-positives", 0, "derive the beta interval from peeked labels: `N` positives found among the unlabeled examples checked (with --peek-negatives)")
-	fs.IntVar(&f.peekNeg, "peek-negatives", 0, "`M` negatives found among the unlabeled examples checked (with --peek-positives)")
-	fs.StringVar(&f.credible, "credible", "equal-tailed", "credible `interval` of beta from the peeked labels, Beta(1 + N, 1 + M): equal-tailed or hpd (shortest)")
-	fs.StringVar(&f.band, "band", "bootstrap", "confidence `band` on the rank CDF of the known positives: bootstrap or dkw")
-	fs.IntVar(&f.resamples, "resamples", 2000, "bootstrap `resamples`")
-	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the band, and of the credible interval with --peek-*")
-	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the bootstrap (the output is the same for the same seed)")
-	fs.StringVar(&f.ties, "ties", "grouped", "`mode` for tied scores: grouped (tied scores move together) or input-order (ties broken by row order, as the published code)")
-	fs.StringVar(&f.format, "format", "json", "output `format`: json or table")
-	fs.StringVar(&f.plot, "plot", "", "also draw the ROC and PR bounds with the PU curve into `directory` (roc and pr, as PNG, PDF and SVG)")
-	if help, err := parseFlags(e, fs, args); help || err != nil {
+	f, help, err := parseBoundsFlags(e, args)
+	if help || err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
-		return err
-	}
-	f.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	opts, err := f.check()
 	if err != nil {
 		return err
 	}
-
-	d, err := scorefile.ReadPUFileContext(ctx, f.input)
+	d, err := f.read(ctx)
 	if err != nil {
 		return err
-	}
-	if d.Count(scorefile.KnownPositive) == 0 {
-		return fmt.Errorf("%s: no known positive (label 1): the bounds start from the rank distribution of the known positives", f.input)
-	}
-	if d.Count(scorefile.KnownPositive) == len(d.Labels) {
-		return fmt.Errorf("%s: every row is a known positive: nothing to bound", f.input)
 	}
 	labels := make([]bounds.Label, len(d.Labels))
 	for i, l := range d.Labels {
 		switch l {
-		case scorefile.KnownPositive:
+		case scorefile.Labeled:
 			labels[i] = bounds.Positive
 		case scorefile.KnownNegative:
 			labels[i] = bounds.Negative
@@ -152,10 +142,11 @@ func runBounds(ctx context.Context, e *env, args []string) error {
 	if err := stopped(ctx); err != nil {
 		return err
 	}
-	rep, res, err := computeBounds(ctx, r, f, opts)
+	rep, res, err := computeBounds(ctx, r, *f, opts)
 	if err != nil {
 		return err
 	}
+	rep.Columns = d.Columns
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(e.stderr, "pueval: bounds: warning: %s\n", w)
 	}
@@ -170,11 +161,90 @@ func runBounds(ctx context.Context, e *env, args []string) error {
 	return writeBoundsTable(e, rep)
 }
 
+// parseBoundsFlags declares and parses the flags of `pueval bounds`.
+func parseBoundsFlags(e *env, args []string) (*boundsFlags, bool, error) {
+	fs := flagSet("bounds")
+	f := &boundsFlags{set: map[string]bool{}}
+	var alpha, beta, alphaIv, betaIv string
+	fs.StringVar(&f.input, "input", "", "CSV `file` with a header naming a score and a label column: label 1 = known positive, 0 or empty = unlabeled (see --negatives)")
+	f.cols.add(fs)
+	fs.StringVar(&f.negatives, "negatives", "", "the label `V` of the known negatives (e.g. 0: then the unlabeled rows are those with an empty label or -1); without it no row is a known negative")
+	fs.StringVar(&alpha, "alpha", "", "`A`: the fraction of positives among the unlabeled examples, in [0, 1) (the --alpha of pueval correct; Claesen et al.'s beta)")
+	fs.StringVar(&beta, "beta", "", "`A`: alias of --alpha: Claesen et al.'s name")
+	fs.StringVar(&alphaIv, "alpha-interval", "", "an interval `LO,HI` for that fraction (when it is not known exactly)")
+	fs.StringVar(&betaIv, "beta-interval", "", "`LO,HI`: alias of --alpha-interval: Claesen et al.'s name")
+	fs.IntVar(&f.peekPos, "peek-positives", 0, "derive the alpha interval from peeked labels: `N` positives found among the unlabeled examples checked (with --peek-negatives)")
+	fs.IntVar(&f.peekNeg, "peek-negatives", 0, "`M` negatives found among the unlabeled examples checked (with --peek-positives)")
+	fs.StringVar(&f.credible, "credible", "equal-tailed", "credible `interval` of alpha from the peeked labels, Beta(1 + N, 1 + M): equal-tailed or hpd (shortest)")
+	fs.StringVar(&f.band, "band", "bootstrap", "confidence `band` on the rank CDF of the known positives: bootstrap or dkw")
+	fs.IntVar(&f.resamples, "resamples", 2000, "bootstrap `resamples`")
+	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the band, and of the credible interval with --peek-*")
+	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the bootstrap (the output is the same for the same seed)")
+	fs.StringVar(&f.ties, "ties", "grouped", "`mode` for tied scores: grouped (tied scores move together) or input-order (ties broken by row order, as the published code)")
+	fs.StringVar(&f.format, "format", "json", "output `format`: json or table")
+	fs.StringVar(&f.plot, "plot", "", "also draw the ROC and PR bounds with the PU curve into `directory` (roc and pr, as PNG, PDF and SVG)")
+	if help, err := parseFlags(e, fs, args); help || err != nil {
+		return nil, help, err
+	}
+	if err := noArgs(fs); err != nil {
+		return nil, false, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	var err error
+	if f.alphaName, f.alpha, err = alias(f.set, "alpha", alpha, "beta", beta); err != nil {
+		return nil, false, err
+	}
+	if f.intervalName, f.interval, err = alias(f.set, "alpha-interval", alphaIv, "beta-interval", betaIv); err != nil {
+		return nil, false, err
+	}
+	return f, false, nil
+}
+
+// alias returns the flag given of name and its alias (with its value), and
+// records it in set under name; giving both is an error.
+func alias(set map[string]bool, name, value, aliasName, aliasValue string) (string, string, error) {
+	switch {
+	case set[name] && set[aliasName]:
+		return "", "", fmt.Errorf("give --%s or its alias --%s, not both", name, aliasName)
+	case set[aliasName]:
+		set[name] = true
+		return "--" + aliasName, aliasValue, nil
+	}
+	return "--" + name, value, nil
+}
+
+// read reads the input: scores, labels 1 (known positive), 0 or empty
+// (unlabeled) and --negatives (known negative).
+func (f *boundsFlags) read(ctx context.Context) (*scorefile.Table, error) {
+	spec := f.cols.scoreSpec()
+	spec.Negatives = f.negatives
+	if f.negatives == "" {
+		spec.LabelHint = func(v string) string {
+			return fmt.Sprintf("; if %q marks known negatives, pass --negatives %s", v, v)
+		}
+	}
+	d, err := readInput(ctx, f.input, spec, nil)
+	if err != nil {
+		return nil, err
+	}
+	nPos, nUnl := d.Count(scorefile.Labeled), d.Count(scorefile.Unlabeled)
+	switch {
+	case nPos == 0:
+		return nil, fmt.Errorf("%s: no known positive (label 1): the bounds start from the rank distribution of the known positives", f.input)
+	case nPos == d.N():
+		return nil, fmt.Errorf("%s: every row is a known positive: nothing to bound", f.input)
+	case nUnl == 0:
+		return nil, fmt.Errorf("%s: no unlabeled row (--negatives %s read the other %d rows as known negatives): alpha, the fraction of positives among the unlabeled, has nothing to act on and the bounds would be the PU numbers; give the unlabeled rows an empty label or -1 (or 0, without --negatives %s)",
+			f.input, f.negatives, d.N()-nPos, f.negatives)
+	}
+	return d, nil
+}
+
 // boundsOptions are the flags' values once checked.
 type boundsOptions struct {
 	ties     bounds.Ties
 	credible bounds.Credible
-	beta     bounds.Interval
+	alpha    bounds.Interval
 }
 
 // check validates the flags before the file is read, naming the flag.
@@ -191,6 +261,11 @@ func (f *boundsFlags) check() (boundsOptions, error) {
 	case f.resamples < 1:
 		return o, fmt.Errorf("--resamples %d: want at least 1", f.resamples)
 	}
+	if f.set["negatives"] {
+		if err := scorefile.CheckNegatives(f.negatives); err != nil {
+			return o, fmt.Errorf("--negatives %q: %w", f.negatives, err)
+		}
+	}
 	if err := checkFormat(f.format); err != nil {
 		return o, err
 	}
@@ -200,62 +275,72 @@ func (f *boundsFlags) check() (boundsOptions, error) {
 	if o.credible, err = bounds.ParseCredible(f.credible); err != nil {
 		return o, fmt.Errorf("--credible %q: want equal-tailed or hpd", f.credible)
 	}
+	o.alpha, err = f.alphaInterval(o.credible)
+	return o, err
+}
+
+// alphaInterval is the interval of alpha that --alpha, --alpha-interval or
+// --peek-* give (exactly one of them).
+func (f *boundsFlags) alphaInterval(credible bounds.Credible) (bounds.Interval, error) {
+	var iv bounds.Interval
+	var err error
 	peek := f.set["peek-positives"] || f.set["peek-negatives"]
 	given := 0
-	for _, b := range []bool{f.set["beta"], f.set["beta-interval"], peek} {
+	for _, b := range []bool{f.set["alpha"], f.set["alpha-interval"], peek} {
 		if b {
 			given++
 		}
 	}
 	if given != 1 {
-		return o, errors.New("give exactly one of --beta B, --beta-interval LO,HI, or --peek-positives N --peek-negatives M (beta: the fraction of positives among the unlabeled)")
+		return iv, errors.New("give exactly one of --alpha A, --alpha-interval LO,HI, or --peek-positives N --peek-negatives M (alpha: the fraction of positives among the unlabeled; --beta and --beta-interval are aliases)")
 	}
 	switch {
-	case f.set["beta"]:
-		b, err := parseBeta("--beta", f.betaFlag)
-		if err != nil {
-			return o, err
+	case f.set["alpha"]:
+		a, err := parseAlpha(f.alphaName, f.alpha, f.alpha)
+		return bounds.PointInterval(a), err
+	case f.set["alpha-interval"]:
+		parts := strings.Split(f.interval, ",")
+		if len(parts) != 2 {
+			return iv, fmt.Errorf("%s %q: want two numbers LO,HI, got %d", f.intervalName, f.interval, len(parts))
 		}
-		o.beta = bounds.PointInterval(b)
-	case f.set["beta-interval"]:
-		lo, hi, ok := strings.Cut(f.interval, ",")
-		if !ok {
-			return o, fmt.Errorf("--beta-interval %q: want LO,HI", f.interval)
+		if iv.Low, err = parseAlpha(f.intervalName, f.interval, parts[0]); err != nil {
+			return iv, err
 		}
-		if o.beta.Low, err = parseBeta("--beta-interval", lo); err != nil {
-			return o, err
+		if iv.High, err = parseAlpha(f.intervalName, f.interval, parts[1]); err != nil {
+			return iv, err
 		}
-		if o.beta.High, err = parseBeta("--beta-interval", hi); err != nil {
-			return o, err
+		if iv.Low > iv.High {
+			return iv, fmt.Errorf("%s %q: LO is above HI", f.intervalName, f.interval)
 		}
-		if o.beta.Low > o.beta.High {
-			return o, fmt.Errorf("--beta-interval %q: LO is above HI", f.interval)
-		}
-	default:
-		if !f.set["peek-positives"] || !f.set["peek-negatives"] {
-			return o, errors.New("give both --peek-positives and --peek-negatives")
-		}
-		if f.peekPos < 0 || f.peekNeg < 0 {
-			return o, fmt.Errorf("--peek-positives %d --peek-negatives %d: want counts >= 0", f.peekPos, f.peekNeg)
-		}
-		if o.beta, err = bounds.CredibleInterval(f.peekPos, f.peekNeg, f.level, o.credible); err != nil {
-			return o, err
-		}
-		// An HPD interval of a posterior piled up at 1 may end at 1, which
-		// leaves no latent negative: keep it just below.
-		o.beta.High = min(o.beta.High, 1-1e-9)
-		o.beta.Low = min(o.beta.Low, o.beta.High)
+		return iv, nil
 	}
-	return o, nil
+	if !f.set["peek-positives"] || !f.set["peek-negatives"] {
+		return iv, errors.New("give both --peek-positives and --peek-negatives")
+	}
+	if f.peekPos < 0 || f.peekNeg < 0 {
+		return iv, fmt.Errorf("--peek-positives %d --peek-negatives %d: want counts >= 0", f.peekPos, f.peekNeg)
+	}
+	if iv, err = bounds.CredibleInterval(f.peekPos, f.peekNeg, f.level, credible); err != nil {
+		return iv, err
+	}
+	// An HPD interval of a posterior piled up at 1 may end at 1, which
+	// leaves no latent negative: keep it just below.
+	iv.High = min(iv.High, 1-1e-9)
+	iv.Low = min(iv.Low, iv.High)
+	return iv, nil
 }
 
-// parseBeta reads a fraction of positives among the unlabeled, in [0, 1).
-func parseBeta(flagName, s string) (float64, error) {
-	b, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(b >= 0 && b < 1) {
+// parseAlpha reads s, a part of the value of flag flagName, as a fraction
+// of positives among the unlabeled, in [0, 1).
+func parseAlpha(flagName, value, s string) (float64, error) {
+	a, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err == nil && a >= 0 && a < 1 {
+		return a, nil
+	}
+	if value == s {
 		return 0, fmt.Errorf("%s %q: want a fraction in [0, 1) (the positives among the unlabeled)", flagName, s)
 	}
-	return b, nil
+	return 0, fmt.Errorf("%s %q: %q is not a fraction in [0, 1) (the positives among the unlabeled)", flagName, value, strings.TrimSpace(s))
 }
 
 // boundsResult holds the curves for the plot.
@@ -270,14 +355,14 @@ func computeBounds(ctx context.Context, r *bounds.Ranking, f boundsFlags, o boun
 	var rep boundsReport
 	var res boundsResult
 	rep.N, rep.KnownPositives, rep.KnownNegatives, rep.Unlabeled = r.N(), r.KnownPositives(), r.KnownNegatives(), r.Unlabeled()
-	rep.Beta.Low, rep.Beta.High = number(o.beta.Low), number(o.beta.High)
+	rep.Alpha.Low, rep.Alpha.High = number(o.alpha.Low), number(o.alpha.High)
 	switch {
-	case f.set["beta"]:
-		rep.Beta.Source = "--beta"
-	case f.set["beta-interval"]:
-		rep.Beta.Source = "--beta-interval"
+	case f.set["alpha"]:
+		rep.Alpha.Source = "--alpha"
+	case f.set["alpha-interval"]:
+		rep.Alpha.Source = "--alpha-interval"
 	default:
-		rep.Beta.Source = "peek"
+		rep.Alpha.Source = "peek"
 		rep.Peek = &peekReport{Positives: f.peekPos, Negatives: f.peekNeg, Credible: o.credible.String(), Level: number(f.level)}
 	}
 	rep.Band = bandReport{Kind: f.band, Level: number(f.level)}
@@ -301,7 +386,7 @@ func computeBounds(ctx context.Context, r *bounds.Ranking, f boundsFlags, o boun
 	if err := stopped(ctx); err != nil {
 		return rep, res, err
 	}
-	if res.pos, err = r.Bounds(pb, o.beta); err != nil {
+	if res.pos, err = r.Bounds(pb, o.alpha); err != nil {
 		return rep, res, err
 	}
 	if res.pu, err = r.Bounds(pb, bounds.PointInterval(0)); err != nil {
@@ -314,7 +399,7 @@ func computeBounds(ctx context.Context, r *bounds.Ranking, f boundsFlags, o boun
 		if err != nil {
 			return rep, res, err
 		}
-		neg, err := r.NegativeBounds(nb, o.beta)
+		neg, err := r.NegativeBounds(nb, o.alpha)
 		if err != nil {
 			return rep, res, err
 		}
@@ -322,8 +407,8 @@ func computeBounds(ctx context.Context, r *bounds.Ranking, f boundsFlags, o boun
 		rep.NegativeBased = &areasReport{AUC: areaOf(neg.AUC), AUPR: areaOf(neg.AUPR)}
 		rep.Tighter = &tighterReport{AUC: tighter(res.pos.AUC, neg.AUC), AUPR: tighter(res.pos.AUPR, neg.AUPR)}
 	}
-	if o.beta.Low != o.beta.High && res.pu.AUC.Low <= 0.5 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the PU AUC is %.4f, not above 1/2: the ranking is not better than random, so the ends of the beta interval need not bound the curves (Lemma 4)", res.pu.AUC.Low))
+	if o.alpha.Low != o.alpha.High && res.pu.AUC.Low <= 0.5 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the PU AUC is %.4f, not above 1/2: the ranking is not better than random, so the ends of the alpha interval need not bound the curves (Lemma 4)", res.pu.AUC.Low))
 	}
 	if res.pos.AUC.Low > res.pos.AUC.High {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the lower AUC bound %.4f is above the upper %.4f", res.pos.AUC.Low, res.pos.AUC.High))
@@ -341,16 +426,17 @@ func tighter(pos, neg bounds.Interval) tighterBounds {
 
 func writeBoundsTable(e *env, rep boundsReport) error {
 	t := newTable(e.stdout)
+	columnsRow(t, rep.Columns)
 	t.row("n", rep.N)
 	t.row("known_positives", rep.KnownPositives)
 	t.row("known_negatives", rep.KnownNegatives)
 	t.row("unlabeled", rep.Unlabeled)
-	if rep.Beta.Low == rep.Beta.High {
-		t.row("beta", float64(rep.Beta.Low))
+	if rep.Alpha.Low == rep.Alpha.High {
+		t.row("alpha", float64(rep.Alpha.Low))
 	} else {
-		t.row("beta", float64(rep.Beta.Low), float64(rep.Beta.High))
+		t.row("alpha", float64(rep.Alpha.Low), float64(rep.Alpha.High))
 	}
-	t.row("beta_source", rep.Beta.Source)
+	t.row("alpha_source", rep.Alpha.Source)
 	if p := rep.Peek; p != nil {
 		t.row("peek", fmt.Sprintf("%d positives, %d negatives (%s, level %v)", p.Positives, p.Negatives, p.Credible, p.Level))
 	}
@@ -393,11 +479,11 @@ func plotBounds(res boundsResult, rep boundsReport, dir string) error {
 		}
 		return x, y
 	}
-	beta := fmt.Sprintf("beta %.3f", float64(rep.Beta.Low))
-	if rep.Beta.Low != rep.Beta.High {
-		beta = fmt.Sprintf("beta in [%.3f, %.3f]", float64(rep.Beta.Low), float64(rep.Beta.High))
+	alpha := fmt.Sprintf("alpha %.3f", float64(rep.Alpha.Low))
+	if rep.Alpha.Low != rep.Alpha.High {
+		alpha = fmt.Sprintf("alpha in [%.3f, %.3f]", float64(rep.Alpha.Low), float64(rep.Alpha.High))
 	}
-	title := func(kind string) string { return fmt.Sprintf("%s bounds, %s", kind, beta) }
+	title := func(kind string) string { return fmt.Sprintf("%s bounds, %s", kind, alpha) }
 	// roc picks the curves and areas of the ROC bounds, pr those of the PR
 	// bounds (they differ for negative-based bounds over an interval).
 	type pick func(bounds.Bounds) (lower, upper []bounds.Point, area bounds.Interval)

@@ -15,15 +15,15 @@ import (
 
 // boundsFigure1 is the ranking of Claesen et al.'s Figure 1, R = (B, E, D,
 // G, H, A, F, C, I), scores 9..1, with P1 = {B, D, A, C} known (label 1)
-// and the rest unlabeled (empty or -1).
-const boundsFigure1 = "score,label\n9,1\n8,\n7,1\n6,-1\n5,\n4,1\n3,\n2,1\n1,\n"
+// and the rest unlabeled (empty or 0).
+const boundsFigure1 = "score,label\n9,1\n8,\n7,1\n6,0\n5,\n4,1\n3,\n2,1\n1,\n"
 
 type boundsJSON struct {
 	N              int `json:"n"`
 	KnownPositives int `json:"known_positives"`
 	KnownNegatives int `json:"known_negatives"`
 	Unlabeled      int
-	Beta           struct {
+	Alpha          struct {
 		Low, High float64
 		Source    string
 	}
@@ -51,6 +51,10 @@ type boundsJSON struct {
 		}
 	}
 	Warnings []string
+	Columns  struct {
+		Label, Score, Truth string
+		Features, Ignored   []string
+	}
 }
 
 func runBoundsJSON(t *testing.T, args ...string) boundsJSON {
@@ -87,9 +91,9 @@ func runBoundsJSON(t *testing.T, args ...string) boundsJSON {
 func TestBoundsFigure1ByHand(t *testing.T) {
 	in := writeFile(t, "fig1.csv", boundsFigure1)
 	for _, ties := range []string{"grouped", "input-order"} { // no ties: the same
-		got := runBoundsJSON(t, "--input", in, "--beta", "0.4", "--band", "dkw", "--ties", ties)
+		got := runBoundsJSON(t, "--input", in, "--alpha", "0.4", "--band", "dkw", "--ties", ties)
 		if got.N != 9 || got.KnownPositives != 4 || got.KnownNegatives != 0 || got.Unlabeled != 5 ||
-			got.Beta.Low != 0.4 || got.Beta.High != 0.4 || got.Beta.Source != "--beta" || got.Peek != nil ||
+			got.Alpha.Low != 0.4 || got.Alpha.High != 0.4 || got.Alpha.Source != "--alpha" || got.Peek != nil ||
 			got.Band.Kind != "dkw" || got.Band.Resamples != 0 || got.Band.Level != 0.95 || got.Ties != ties ||
 			got.NegativeBased != nil || got.Tighter != nil || got.Warnings != nil {
 			t.Errorf("%s: header %+v", ties, got)
@@ -126,14 +130,14 @@ func TestBoundsJSONFields(t *testing.T) {
 		b.WriteString(strconv.Itoa(300-i) + "," + label + "\n")
 	}
 	in := writeFile(t, "pnu.csv", b.String())
-	args := []string{"--input", in, "--peek-positives", "30", "--peek-negatives", "70", "--resamples", "500", "--seed", "7"}
+	args := []string{"--input", in, "--negatives", "0", "--peek-positives", "30", "--peek-negatives", "70", "--resamples", "500", "--seed", "7"}
 	got := runBoundsJSON(t, args...)
 	if got.N != 300 || got.KnownPositives != 29 || got.KnownNegatives != 33 || got.Unlabeled != 238 {
 		t.Errorf("counts %+v", got)
 	}
-	if got.Beta.Source != "peek" || got.Peek == nil || got.Peek.Positives != 30 || got.Peek.Negatives != 70 ||
-		got.Peek.Credible != "equal-tailed" || got.Peek.Level != 0.95 || !(got.Beta.Low < 0.3 && 0.3 < got.Beta.High) {
-		t.Errorf("beta %+v, peek %+v", got.Beta, got.Peek)
+	if got.Alpha.Source != "peek" || got.Peek == nil || got.Peek.Positives != 30 || got.Peek.Negatives != 70 ||
+		got.Peek.Credible != "equal-tailed" || got.Peek.Level != 0.95 || !(got.Alpha.Low < 0.3 && 0.3 < got.Alpha.High) {
+		t.Errorf("alpha %+v, peek %+v", got.Alpha, got.Peek)
 	}
 	if got.Band.Kind != "bootstrap" || got.Band.Resamples != 500 || got.Band.Seed != 7 || got.Ties != "grouped" {
 		t.Errorf("band %+v, ties %s", got.Band, got.Ties)
@@ -197,32 +201,42 @@ func TestBoundsErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--beta", "0.3"}, "pueval: bounds: --input is required"},
-		{[]string{"--input", in}, "pueval: bounds: give exactly one of --beta B, --beta-interval LO,HI, or --peek-positives N --peek-negatives M"},
-		{[]string{"--input", in, "--beta", "0.3", "--beta-interval", "0.1,0.2"}, "give exactly one of"},
-		{[]string{"--input", in, "--beta", "0.3", "--peek-positives", "3"}, "give exactly one of"},
+		{[]string{"--alpha", "0.3"}, "pueval: bounds: --input is required"},
+		{[]string{"--input", in}, "pueval: bounds: give exactly one of --alpha A, --alpha-interval LO,HI, or --peek-positives N --peek-negatives M (alpha: the fraction of positives among the unlabeled; --beta and --beta-interval are aliases)"},
+		{[]string{"--input", in, "--alpha", "0.3", "--alpha-interval", "0.1,0.2"}, "give exactly one of"},
+		{[]string{"--input", in, "--beta", "0.3", "--alpha-interval", "0.1,0.2"}, "give exactly one of"},
+		{[]string{"--input", in, "--alpha", "0.3", "--peek-positives", "3"}, "give exactly one of"},
+		{[]string{"--input", in, "--alpha", "0.3", "--beta", "0.3"}, "pueval: bounds: give --alpha or its alias --beta, not both"},
+		{[]string{"--input", in, "--alpha-interval", "0.1,0.3", "--beta-interval", "0.1,0.3"}, "pueval: bounds: give --alpha-interval or its alias --beta-interval, not both"},
 		{[]string{"--input", in, "--peek-positives", "3"}, "pueval: bounds: give both --peek-positives and --peek-negatives"},
 		{[]string{"--input", in, "--peek-positives", "-3", "--peek-negatives", "4"}, "--peek-positives -3 --peek-negatives 4: want counts >= 0"},
-		{[]string{"--input", in, "--beta", "1"}, `pueval: bounds: --beta "1": want a fraction in [0, 1) (the positives among the unlabeled)`},
-		{[]string{"--input", in, "--beta", "x"}, `--beta "x": want a fraction`},
-		{[]string{"--input", in, "--beta", "NaN"}, `--beta "NaN": want a fraction`},
-		{[]string{"--input", in, "--beta-interval", "0.3"}, `--beta-interval "0.3": want LO,HI`},
-		{[]string{"--input", in, "--beta-interval", "0.3,1.2"}, `--beta-interval "1.2": want a fraction`},
-		{[]string{"--input", in, "--beta-interval", "0.4,0.3"}, `--beta-interval "0.4,0.3": LO is above HI`},
-		{[]string{"--input", in, "--beta", "0.3", "--band", "exact"}, `--band "exact": want bootstrap or dkw`},
-		{[]string{"--input", in, "--beta", "0.3", "--ties", "random"}, `--ties "random": want grouped or input-order`},
-		{[]string{"--input", in, "--beta", "0.3", "--credible", "shortest"}, `--credible "shortest": want equal-tailed or hpd`},
-		{[]string{"--input", in, "--beta", "0.3", "--format", "xml"}, `--format "xml": want json or table`},
-		{[]string{"--input", in, "--beta", "0.3", "--level", "1"}, "--level 1: want a confidence level in (0, 1)"},
-		{[]string{"--input", in, "--beta", "0.3", "--resamples", "0"}, "--resamples 0: want at least 1"},
-		{[]string{"--input", in, "--beta", "0.3", "extra"}, `pueval: bounds: unexpected argument "extra" (see 'pueval bounds -h')`},
-		{[]string{"--input", in, "extra", "--beta", "0.3"}, `pueval: bounds: unexpected argument "extra"`},
-		{[]string{"--input", in + ".missing", "--beta", "0.3"}, "fig1.csv.missing: no such file"},
-		{[]string{"--input", badLabel, "--beta", "0.3"}, `bad.csv:3: label "2" is not 1 (known positive), 0 (known negative), or -1 or empty (unlabeled)`},
-		{[]string{"--input", noPos, "--beta", "0.3"}, "nopos.csv: no known positive (label 1)"},
-		{[]string{"--input", allPos, "--beta", "0.3"}, "allpos.csv: every row is a known positive"},
-		{[]string{"--input", in, "--beta", "0.3", "--plot", filepath.Join(notDir, "sub")}, "pueval: bounds: --plot: "},
-		{[]string{"--input", in, "--beta", "0.3", "--nosuch"}, "pueval: bounds: flag provided but not defined: -nosuch"},
+		{[]string{"--input", in, "--alpha", "1"}, `pueval: bounds: --alpha "1": want a fraction in [0, 1) (the positives among the unlabeled)`},
+		{[]string{"--input", in, "--beta", "1"}, `pueval: bounds: --beta "1": want a fraction in [0, 1)`},
+		{[]string{"--input", in, "--alpha", "x"}, `--alpha "x": want a fraction`},
+		{[]string{"--input", in, "--alpha", "NaN"}, `--alpha "NaN": want a fraction`},
+		{[]string{"--input", in, "--alpha-interval", "0.3"}, `pueval: bounds: --alpha-interval "0.3": want two numbers LO,HI, got 1`},
+		{[]string{"--input", in, "--beta-interval", "0.2,0.5,0.6"}, `pueval: bounds: --beta-interval "0.2,0.5,0.6": want two numbers LO,HI, got 3`},
+		{[]string{"--input", in, "--alpha-interval", "0.3,1.2"}, `pueval: bounds: --alpha-interval "0.3,1.2": "1.2" is not a fraction in [0, 1)`},
+		{[]string{"--input", in, "--alpha-interval", "x,0.2"}, `--alpha-interval "x,0.2": "x" is not a fraction in [0, 1)`},
+		{[]string{"--input", in, "--alpha-interval", "0.4,0.3"}, `--alpha-interval "0.4,0.3": LO is above HI`},
+		{[]string{"--input", in, "--alpha", "0.3", "--band", "exact"}, `--band "exact": want bootstrap or dkw`},
+		{[]string{"--input", in, "--alpha", "0.3", "--ties", "random"}, `--ties "random": want grouped or input-order`},
+		{[]string{"--input", in, "--alpha", "0.3", "--credible", "shortest"}, `--credible "shortest": want equal-tailed or hpd`},
+		{[]string{"--input", in, "--alpha", "0.3", "--format", "xml"}, `--format "xml": want json or table`},
+		{[]string{"--input", in, "--alpha", "0.3", "--level", "1"}, "--level 1: want a confidence level in (0, 1)"},
+		{[]string{"--input", in, "--alpha", "0.3", "--resamples", "0"}, "--resamples 0: want at least 1"},
+		{[]string{"--input", in, "--alpha", "0.3", "--negatives", ""}, `pueval: bounds: --negatives "": want the label value that marks the known negatives (such as 0 or -1)`},
+		{[]string{"--input", in, "--alpha", "0.3", "--negatives", "1.0"}, `pueval: bounds: --negatives "1.0": "1.0" reads as 1, the label of the labeled rows`},
+		{[]string{"--input", in, "--alpha", "0.3", "extra"}, `pueval: bounds: unexpected argument "extra" (see 'pueval bounds -h')`},
+		{[]string{"--input", in, "extra", "--alpha", "0.3"}, `pueval: bounds: unexpected argument "extra"`},
+		{[]string{"--input", in + ".missing", "--alpha", "0.3"}, "fig1.csv.missing: no such file"},
+		{[]string{"--input", badLabel, "--alpha", "0.3"}, `bad.csv:3: column "label": label "2" is not 0 or 1 (1: labeled; 0 or empty: unlabeled; also read: 1.0, 0.0, true, false); if "2" marks known negatives, pass --negatives 2`},
+		{[]string{"--input", badLabel, "--alpha", "0.3", "--negatives", "0"}, `bad.csv:3: column "label": label "2" is not 1 (labeled), "0" (known negative), or -1 or empty (unlabeled)`},
+		{[]string{"--input", noPos, "--alpha", "0.3"}, "nopos.csv: no known positive (label 1)"},
+		{[]string{"--input", allPos, "--alpha", "0.3"}, "allpos.csv: every row is a known positive"},
+		{[]string{"--input", in, "--alpha", "0.3", "--label", "known"}, `fig1.csv:1: no label column "known" in the header (columns: "score", "label"); name it with --label`},
+		{[]string{"--input", in, "--alpha", "0.3", "--plot", filepath.Join(notDir, "sub")}, "pueval: bounds: --plot: "},
+		{[]string{"--input", in, "--alpha", "0.3", "--nosuch"}, "pueval: bounds: flag provided but not defined: -nosuch"},
 	} {
 		out, _, err := runCLI(t, append([]string{"bounds"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "pueval: bounds: ") {
@@ -234,26 +248,15 @@ func TestBoundsErrors(t *testing.T) {
 	}
 }
 
-// -h says what beta is, and that it is the AAAI-2017 paper's alpha.
+// -h says what alpha is, that --beta is Claesen et al.'s name for it, and
+// how the labels read.
 func TestBoundsHelp(t *testing.T) {
 	out, _, err := runCLI(t, "bounds", "-h")
-	if err != nil || !strings.Contains(out, "fraction of positives among the unlabeled") || !strings.Contains(out, "AAAI-2017 paper's alpha") {
-		t.Errorf("help: %v\n%s", err, out)
-	}
-}
-
-// /dev/zero (no line break, no end) is refused within a second.
-func TestBoundsDevZero(t *testing.T) {
-	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip(err)
-	}
-	start := time.Now()
-	_, _, err := runCLI(t, "bounds", "--input", "/dev/zero", "--beta", "0.3")
-	if err == nil || !strings.Contains(err.Error(), "/dev/zero:1: line longer than 1 MiB") {
-		t.Errorf("error %v", err)
-	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("took %v", took)
+	for _, want := range []string{"fraction of positives among the unlabeled", "alias of --alpha: Claesen et al.'s name",
+		"alias of --alpha-interval: Claesen et al.'s name", "0 or empty for the unlabeled rows", "--negatives V"} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("help has no %q: %v\n%s", want, err, out)
+		}
 	}
 }
 
@@ -339,5 +342,77 @@ func TestBoundsCovtype(t *testing.T) {
 	}
 	if want := pairs / (1000 * 39000); math.Abs(got.PU.AUC-want) > 1e-12 {
 		t.Errorf("PU AUC %v, by positions %v", got.PU.AUC, want)
+	}
+}
+
+// One label convention: fed the file pueval correct takes (1 labeled, 0
+// unlabeled), bounds reads its 0s as unlabeled, so alpha acts on them and
+// the bounds differ from the PU numbers; before, it read them as known
+// negatives and reported 0 unlabeled rows and lower = upper = PU. Known
+// negatives need --negatives V, and a file left without unlabeled rows is
+// refused.
+func TestBoundsLabelConvention(t *testing.T) {
+	in := writeFile(t, "pu.csv", aaaiFigure1PU)
+	got := runBoundsJSON(t, "--input", in, "--alpha", "0.2", "--band", "dkw")
+	if got.Unlabeled != 5 || got.KnownNegatives != 0 || got.KnownPositives != 3 || got.NegativeBased != nil {
+		t.Errorf("counts %+v", got)
+	}
+	if got.AUC.Lower >= got.AUC.Upper || got.AUC.Upper == got.PU.AUC {
+		t.Errorf("auc [%v, %v], pu %v: alpha did not act", got.AUC.Lower, got.AUC.Upper, got.PU.AUC)
+	}
+	_, _, err := runCLI(t, "bounds", "--input", in, "--alpha", "0.2", "--negatives", "0")
+	if want := "pu.csv: no unlabeled row (--negatives 0 read the other 5 rows as known negatives): alpha, the fraction of positives among the unlabeled, has nothing to act on"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("all 0s as negatives: %v, want %q", err, want)
+	}
+	// The old convention (0 a known negative, empty or -1 unlabeled) is
+	// --negatives 0, and any other marker gives the same bounds.
+	var old, other strings.Builder
+	old.WriteString("score,label\n")
+	other.WriteString("score,label\n")
+	for i := range 60 {
+		l := []string{"1", "", "0", "-1", "", "1", "0", ""}[i%8]
+		old.WriteString(strconv.Itoa(60-i) + "," + l + "\n")
+		switch l {
+		case "0":
+			l = "neg" // the known negatives, marked otherwise
+		case "-1":
+			l = "0" // unlabeled, written as 0
+		}
+		other.WriteString(strconv.Itoa(60-i) + "," + l + "\n")
+	}
+	a := runBoundsJSON(t, "--input", writeFile(t, "old.csv", old.String()), "--alpha", "0.3", "--negatives", "0", "--band", "dkw")
+	b := runBoundsJSON(t, "--input", writeFile(t, "other.csv", other.String()), "--alpha", "0.3", "--negatives", "NEG", "--band", "dkw")
+	if a.KnownNegatives != 15 || a.Unlabeled != 30 || a.NegativeBased == nil || a.AUC != b.AUC || a.AUPR != b.AUPR ||
+		*a.NegativeBased != *b.NegativeBased || b.KnownNegatives != 15 {
+		t.Errorf("--negatives 0 %+v\n--negatives NEG %+v", a, b)
+	}
+}
+
+// --beta and --beta-interval are aliases of --alpha and --alpha-interval:
+// the same output, the source named by the canonical flag; the JSON's
+// "alpha" object and the table's "alpha" row carry the value.
+func TestBoundsAlphaAliases(t *testing.T) {
+	in := writeFile(t, "fig1.csv", boundsFigure1)
+	for _, c := range [][2][]string{
+		{{"--alpha", "0.4"}, {"--beta", "0.4"}},
+		{{"--alpha-interval", "0.2,0.4"}, {"--beta-interval", "0.2,0.4"}},
+	} {
+		for _, format := range []string{"json", "table"} {
+			args := []string{"bounds", "--input", in, "--band", "dkw", "--format", format}
+			want, _, err := runCLI(t, append(args, c[0]...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := runCLI(t, append(args, c[1]...)...)
+			if err != nil || got != want {
+				t.Errorf("%v: %v\n%s\nwant (%v)\n%s", c[1], err, got, c[0], want)
+			}
+			if format == "json" && (!strings.Contains(got, `"alpha": {`) || strings.Contains(got, `"beta"`) || !strings.Contains(got, `"source": "`+c[0][0]+`"`)) {
+				t.Errorf("JSON of %v:\n%s", c[1], got)
+			}
+			if format == "table" && (!strings.Contains(got, "\nalpha  ") || !strings.Contains(got, "alpha_source     "+c[0][0])) {
+				t.Errorf("table of %v:\n%s", c[1], got)
+			}
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 14: the commands that take no positional argument refuse one,
+// The commands that take no positional argument refuse one,
 // instead of dropping it and every flag after it.
 func TestLeftoverArgumentsAreErrors(t *testing.T) {
 	in := writeFile(t, "s.csv", aaaiFigure1PU)
@@ -38,7 +38,7 @@ func TestLeftoverArgumentsAreErrors(t *testing.T) {
 	}
 }
 
-// Issue 14: `pueval figure nosuch --out DIR` fails before it creates DIR.
+// `pueval figure nosuch --out DIR` fails before it creates DIR.
 func TestFigureUnknownCreatesNothing(t *testing.T) {
 	for _, args := range [][]string{
 		{"nosuch", "--out", "DIR"}, {"--out", "DIR", "nosuch"}, {"nosuch", "--out", "DIR/sub"},
@@ -82,7 +82,7 @@ func respell(t *testing.T, path, one, zero string) string {
 	return writeFile(t, "respelled.csv", strings.Join(lines, "\n")+"\n")
 }
 
-// Issue 14: labels written 1.0/0.0 (numpy) or True/False (pandas) give the
+// Labels written 1.0/0.0 (numpy) or True/False (pandas) give the
 // same output as 1/0 in metrics, correct and estimate; other labels are
 // errors naming file, line and value.
 func TestLabelSpellings(t *testing.T) {
@@ -108,13 +108,13 @@ func TestLabelSpellings(t *testing.T) {
 		}
 		bad := writeFile(t, "bad.csv", "score,label\n0.5,1.0\n0.25,2.0\n")
 		_, _, err = runCLI(t, append(c.args, "--input", bad)...)
-		if want := "pueval: " + c.args[0] + ": " + bad + `:3: label "2.0" is not 0 or 1`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		if want := "pueval: " + c.args[0] + ": " + bad + `:3: column "label": label "2.0" is not 0 or 1`; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: error %v, want one starting with %q", c.args[0], err, want)
 		}
 	}
 }
 
-// Issue 14: a line longer than 1 MiB is an error naming the file and line,
+// A line longer than 1 MiB is an error naming the file and line,
 // in every command that reads a score file.
 func TestLongLineRefused(t *testing.T) {
 	long := writeFile(t, "long.csv", "score,label\n0.5,1\n0.25,0"+strings.Repeat(" ", 2<<20)+"\n")

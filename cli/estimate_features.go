@@ -2,13 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,65 +16,34 @@ import (
 	"github.com/pueval/pueval/internal/scorefile"
 )
 
-// Limits of a feature CSV: KM's kernel is dense, so `pueval estimate`
-// reads far fewer rows than a score file; `pueval evaluate` trains a
-// classifier and reads up to maxTableCells values.
-const (
-	maxFeatureRows    = 100_000
-	maxFeatureColumns = 10_000
-	maxTableCells     = 200_000_000 // 1.6 GB of float64
-)
+// maxKMRows is the most rows `pueval estimate --method km1|km2` reads
+// without --km-max-rows: KM's kernel matrix is dense (n x n).
+const maxKMRows = 100_000
 
-// featureFile is a feature CSV split into its labeled and unlabeled rows.
-type featureFile struct {
-	Columns              []string // the feature columns, in file order
-	Labeled, Unlabeled   *mat.Dense
-	NLabeled, NUnlabeled int
-}
-
-// readFeatureCSV reads a CSV with a header: the label column holds 1 for a
-// labeled row and 0 for an unlabeled one (1.0, 0.0, true and false too);
-// every other column is a finite number. Errors name the file, the line
-// and the column.
-func readFeatureCSV(ctx context.Context, path, label string) (*featureFile, error) {
-	ft, err := readFeatureTable(ctx, path, tableSpec{label: label, maxRows: maxFeatureRows,
-		tooMany: "KM's kernel matrix is dense (n x n); subsample the rows"})
-	if err != nil {
-		return nil, err
+// featureMatrix is the table's features as an n x d matrix; nil without
+// feature columns.
+func featureMatrix(t *scorefile.Table) *mat.Dense {
+	d := len(t.Columns.Features)
+	if d == 0 {
+		return nil
 	}
-	ff := &featureFile{Columns: ft.Columns}
-	lRows, uRows := ft.split()
-	ff.NLabeled, ff.NUnlabeled = len(lRows), len(uRows)
-	ff.Labeled, ff.Unlabeled = ft.rows(lRows), ft.rows(uRows)
-	return ff, nil
+	return mat.NewDense(t.N(), d, t.X)
 }
 
-// tableSpec says how to read a feature table.
-type tableSpec struct {
-	label   string   // the column of the PU label (1 labeled, 0 unlabeled); required
-	truth   string   // a column of true classes (1 positive, 0 negative), or ""
-	score   string   // a column of scores, or ""
-	ignore  []string // columns that are neither features nor the above
-	maxRows int
-	tooMany string // what to say when there are more rows
-	// noFeatures allows a table without feature columns (a score file).
-	noFeatures bool
+// featureRows copies the given rows of the table's features.
+func featureRows(t *scorefile.Table, rows []int) *mat.Dense {
+	d := len(t.Columns.Features)
+	data := make([]float64, 0, len(rows)*d)
+	for _, i := range rows {
+		data = append(data, t.X[i*d:(i+1)*d]...)
+	}
+	return mat.NewDense(len(rows), d, data)
 }
 
-// featureTable is a CSV of examples: features, PU labels and optionally
-// true classes and scores, in file order.
-type featureTable struct {
-	Columns []string   // the feature columns, in file order
-	X       *mat.Dense // n x len(Columns); nil without feature columns
-	Labeled []bool
-	Truth   []bool    // nil without a truth column
-	Scores  []float64 // nil without a score column
-}
-
-// split returns the indices of the labeled and of the unlabeled rows.
-func (ft *featureTable) split() (l, u []int) {
-	for i, b := range ft.Labeled {
-		if b {
+// labelRows returns the indices of the labeled and of the unlabeled rows.
+func labelRows(t *scorefile.Table) (l, u []int) {
+	for i, x := range t.Labels {
+		if x == scorefile.Labeled {
 			l = append(l, i)
 		} else {
 			u = append(u, i)
@@ -87,224 +52,130 @@ func (ft *featureTable) split() (l, u []int) {
 	return l, u
 }
 
-// rows copies the given rows of X.
-func (ft *featureTable) rows(idx []int) *mat.Dense {
-	_, d := ft.X.Dims()
-	data := make([]float64, 0, len(idx)*d)
-	for _, i := range idx {
-		data = append(data, ft.X.RawRowView(i)...)
+// someOfEach refuses a table without labeled or without unlabeled rows.
+func someOfEach(t *scorefile.Table, path string) error {
+	if nL := t.Count(scorefile.Labeled); nL == 0 || nL == t.N() {
+		return fmt.Errorf("%s: %d labeled and %d unlabeled rows: want some of each", path, nL, t.N()-nL)
 	}
-	return mat.NewDense(len(idx), d, data)
+	return nil
 }
 
-// readFeatureTable reads a CSV with a header: the label column holds 1 for
-// a labeled row and 0 for an unlabeled one (1.0, 0.0, true and false too),
-// the truth column likewise 1 for a positive, the score column and every
-// other column not ignored a finite number. Errors name the file, the line
-// and the column.
-func readFeatureTable(ctx context.Context, path string, spec tableSpec) (*featureTable, error) {
-	f, err := os.Open(path)
+// kmSubsampleStream is the stream of --seed that draws km1's and km2's
+// subsample of --km-max-rows rows.
+const kmSubsampleStream = 3
+
+// subsampleRows draws at most limit of the rows l and u together, in
+// their proportions (each side at least min(10, its size)), without
+// replacement, keeping their order; below limit it returns them unchanged.
+// It draws as the evaluate package subsamples for --method all.
+func subsampleRows(l, u []int, limit int, rng *rand.Rand) ([]int, []int, bool) {
+	n := len(l) + len(u)
+	if n <= limit {
+		return l, u, false
+	}
+	kL := int(math.Round(float64(limit) * float64(len(l)) / float64(n)))
+	kL = min(len(l), max(kL, min(10, len(l))))
+	kU := min(len(u), limit-kL)
+	return drawRows(l, kL, rng), drawRows(u, kU, rng), true
+}
+
+// drawRows returns k of the entries of idx without replacement, in their
+// order in idx.
+func drawRows(idx []int, k int, rng *rand.Rand) []int {
+	pos := make([]int, len(idx))
+	for i := range pos {
+		pos[i] = i
+	}
+	for i := range k {
+		j := i + rng.IntN(len(pos)-i)
+		pos[i], pos[j] = pos[j], pos[i]
+	}
+	pos = pos[:k]
+	slices.Sort(pos)
+	out := make([]int, k)
+	for i, p := range pos {
+		out[i] = idx[p]
+	}
+	return out
+}
+
+// kmSpec is how km1 and km2 read the input: every column but the label,
+// --ignore and the score column is a feature, or those --feature-columns
+// names; without --km-max-rows at most maxKMRows rows.
+func (f *estimateFlags) kmSpec(r *scorefile.Reader) (scorefile.Spec, error) {
+	spec := scorefile.Spec{Label: f.cols.labelColumn(), Ignore: splitList(f.ignore), IgnoreFlag: "--ignore",
+		Features: scorefile.OtherColumns, FeatureColumns: splitList(f.featureCols), FeatureFlag: "--feature-columns"}
+	spec.Ignore = ignoreScoreColumn(r, spec, f.cols.score)
+	if !f.set["km-max-rows"] {
+		spec.MaxRows = maxKMRows
+		spec.TooMany = "KM's kernel matrix is dense (n x n): pass --km-max-rows N to read a random subsample of N rows"
+	}
+	cols, err := r.Columns(spec)
 	if err != nil {
-		return nil, err
+		return spec, err
 	}
-	defer f.Close()
-	r := csv.NewReader(io.LimitReader(f, 1<<34))
-	r.ReuseRecord = true
-	r.Comment = '#'
-	head, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: empty file: want a header with the %q column and the features", path, spec.label)
+	if len(cols.Features) == 0 {
+		return spec, fmt.Errorf("%s: no feature column besides the label and the ignored ones (columns: %q)", r.Name(), r.Header())
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	head = slices.Clone(head)
-	for i := range head {
-		head[i] = strings.TrimSpace(head[i])
-	}
-	cols, err := findTableColumns(path, head, spec)
-	if err != nil {
-		return nil, err
-	}
-	ft := &featureTable{Columns: cols.names}
-	if cols.truth >= 0 {
-		ft.Truth = []bool{}
-	}
-	if cols.score >= 0 {
-		ft.Scores = []float64{}
-	}
-	x, nL, err := ft.readRows(ctx, r, path, cols, spec)
-	if err != nil {
-		return nil, err
-	}
-	n := len(ft.Labeled)
-	if nL == 0 || nL == n {
-		return nil, fmt.Errorf("%s: %d labeled and %d unlabeled rows: want some of each", path, nL, n-nL)
-	}
-	if d := len(cols.feat); d > 0 {
-		ft.X = mat.NewDense(n, d, x)
-	}
-	return ft, nil
+	return spec, nil
 }
 
-// tableColumns are the columns of a feature table: the header, the indices
-// of the label, truth and score columns (-1: none), and the feature columns'
-// indices and names.
-type tableColumns struct {
-	head                []string
-	label, truth, score int
-	feat                []int
-	names               []string
+// ignoreScoreColumn returns spec.Ignore with the score column added when
+// the header has one that spec names for no role: a model's scores are no
+// feature unless --feature-columns says so.
+func ignoreScoreColumn(r *scorefile.Reader, spec scorefile.Spec, score string) []string {
+	if !r.Has(score) {
+		return spec.Ignore
+	}
+	named := append(append(slices.Clone(spec.Ignore), spec.FeatureColumns...), spec.Label.Name, spec.Truth.Name)
+	if slices.ContainsFunc(named, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(score)) }) {
+		return spec.Ignore
+	}
+	return append(slices.Clone(spec.Ignore), score)
 }
 
-// findTableColumns finds the columns of spec in the header head of file path.
-func findTableColumns(path string, head []string, spec tableSpec) (*tableColumns, error) {
-	find := func(name, flag string) (int, error) {
-		if name == "" {
-			return -1, nil
-		}
-		i := slices.Index(head, name)
-		if i < 0 {
-			// As in score files, a column's name may differ in case.
-			i = slices.IndexFunc(head, func(h string) bool { return strings.EqualFold(h, name) })
-		}
-		if i < 0 {
-			return -1, fmt.Errorf("%s: no column %q in the header (columns: %s); name it with %s", path, name, strings.Join(head, ", "), flag)
-		}
-		return i, nil
-	}
-	c := &tableColumns{head: head}
-	var err error
-	if c.label, err = find(spec.label, "--label"); err != nil {
-		return nil, err
-	}
-	if c.truth, err = find(spec.truth, "--truth"); err != nil {
-		return nil, err
-	}
-	if c.score, err = find(spec.score, "--score"); err != nil {
-		return nil, err
-	}
-	skip := map[int]bool{c.label: true, c.truth: true, c.score: true}
-	for _, name := range spec.ignore {
-		i, err := find(name, "--ignore")
-		if err != nil {
-			return nil, err
-		}
-		skip[i] = true
-	}
-	for i, h := range head {
-		if !skip[i] {
-			c.names, c.feat = append(c.names, h), append(c.feat, i)
-		}
-	}
-	if d := len(c.feat); (d == 0 && !spec.noFeatures) || d > maxFeatureColumns {
-		return nil, fmt.Errorf("%s: %d feature columns (header: %s): want 1 to %d besides the label", path, d, strings.Join(head, ", "), maxFeatureColumns)
-	}
-	return c, nil
-}
-
-// readRows reads the rows of r into ft (labels, truths, scores) and returns
-// the features, row after row, and the number of labeled rows.
-func (ft *featureTable) readRows(ctx context.Context, r *csv.Reader, path string, cols *tableColumns, spec tableSpec) (x []float64, nL int, err error) {
-	d := len(cols.feat)
-	for {
-		if len(ft.Labeled)%4096 == 4095 {
-			if err := ctx.Err(); err != nil {
-				return nil, 0, fmt.Errorf("%s: stopped after %d rows: %w", path, len(ft.Labeled), context.Cause(ctx))
-			}
-		}
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return x, nL, nil
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %w", path, err)
-		}
-		line, _ := r.FieldPos(0)
-		if len(ft.Labeled) >= spec.maxRows || (len(ft.Labeled)+1)*d > maxTableCells {
-			return nil, 0, fmt.Errorf("%s:%d: more than %d rows: %s", path, line, len(ft.Labeled), spec.tooMany)
-		}
-		if x, err = ft.appendRow(x, rec, path, line, cols); err != nil {
-			return nil, 0, err
-		}
-		if ft.Labeled[len(ft.Labeled)-1] {
-			nL++
-		}
-	}
-}
-
-// appendRow parses one record, on line line of file path, into ft and
-// appends its features to x.
-func (ft *featureTable) appendRow(x []float64, rec []string, path string, line int, cols *tableColumns) ([]float64, error) {
-	number := func(i int) (float64, error) {
-		v := rec[i]
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%s:%d: column %q: %q is not a finite number", path, line, cols.head[i], v)
-		}
-		return x, nil
-	}
-	isLab, err := scorefile.ParseLabel(rec[cols.label])
-	if err != nil {
-		return nil, fmt.Errorf("%s:%d: column %q: %v", path, line, cols.head[cols.label], err)
-	}
-	ft.Labeled = append(ft.Labeled, isLab)
-	if ti := cols.truth; ti >= 0 {
-		pos, ok := parseTruth(rec[ti])
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: column %q: %q: want 1 (positive) or 0 (negative)", path, line, cols.head[ti], rec[ti])
-		}
-		ft.Truth = append(ft.Truth, pos)
-	}
-	if cols.score >= 0 {
-		v, err := number(cols.score)
-		if err != nil {
-			return nil, err
-		}
-		ft.Scores = append(ft.Scores, v)
-	}
-	for _, i := range cols.feat {
-		v, err := number(i)
-		if err != nil {
-			return nil, err
-		}
-		x = append(x, v)
-	}
-	return x, nil
-}
-
-// parseTruth reads a true class as a label is read (1, 0 and their
-// spellings, true, false).
-func parseTruth(s string) (bool, bool) {
-	b, err := scorefile.ParseLabel(s)
-	return b, err == nil
-}
-
-// estimateKM runs KM1 or KM2 on a feature CSV.
-func estimateKM(ctx context.Context, e *env, method, input, label, features, format string) error {
-	c, err := classprior.Defaults(method)
+// estimateKM runs KM1 or KM2 on the features of the input.
+func estimateKM(ctx context.Context, e *env, f *estimateFlags) error {
+	c, err := classprior.Defaults(f.method)
 	if err != nil {
 		return err
 	}
 	km := c.(*classprior.KM)
-	km.Features = features
+	km.Features = f.features
 	if err := km.Validate(); err != nil {
-		return fmt.Errorf("--features %q: %w", features, err)
+		return fmt.Errorf("--features %q: %w", f.features, err)
 	}
 	est, err := km.New()
 	if err != nil {
 		return err
 	}
-	ff, err := readFeatureCSV(ctx, input, label)
+	t, err := readInput(ctx, f.input, scorefile.Spec{}, f.kmSpec)
 	if err != nil {
 		return err
 	}
-	r, err := est.Estimate(ctx, classprior.Input{LabeledFeatures: ff.Labeled, UnlabeledFeatures: ff.Unlabeled}, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %w", input, err)
+	if err := someOfEach(t, f.input); err != nil {
+		return err
 	}
-	return writeEstimate(e, format, r, ff.NLabeled, ff.NUnlabeled, "features "+features+" over "+strconv.Itoa(len(ff.Columns))+" columns")
+	lRows, uRows := labelRows(t)
+	note := "features " + f.features + " over " + strconv.Itoa(len(t.Columns.Features)) + " columns"
+	if f.set["km-max-rows"] {
+		var sub bool
+		lRows, uRows, sub = subsampleRows(lRows, uRows, f.kmRows, rand.New(rand.NewPCG(f.seed, kmSubsampleStream)))
+		if sub {
+			note += fmt.Sprintf(", a random subsample of %d of the %d rows (seed %d)", len(lRows)+len(uRows), t.N(), f.seed)
+		}
+	}
+	r, err := est.Estimate(ctx, classprior.Input{LabeledFeatures: featureRows(t, lRows), UnlabeledFeatures: featureRows(t, uRows)}, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.input, err)
+	}
+	r.Warnings = append(r.Warnings, t.SuspectFeatures(suspectHint)...)
+	return writeEstimate(e, f.format, r, len(lRows), len(uRows), note, t.Columns)
 }
+
+// suspectHint says how to leave out a feature column that looks like an
+// identifier.
+const suspectHint = "if it is not a feature, leave it out with --ignore (or list the features with --feature-columns)"
 
 // kmTrace is the "km" object of `pueval estimate --method km1|km2`: the
 // quantities of the published KM code's run (Ramaswamy, Scott, Tewari
@@ -378,28 +249,28 @@ func newKMTrace(r *kmpe.Result) *kmTrace {
 }
 
 // estimateDistCurve runs DistCurve on a score file.
-func estimateDistCurve(ctx context.Context, e *env, input string, seed uint64, format string) error {
+func estimateDistCurve(ctx context.Context, e *env, f *estimateFlags) error {
 	c, _ := classprior.Defaults(classprior.DistCurveName)
 	est, err := c.New()
 	if err != nil {
 		return err
 	}
-	d, err := scorefile.ReadFileContext(ctx, input)
+	d, err := readScores(ctx, f.input, f.cols)
 	if err != nil {
 		return err
 	}
-	labeled, unlabeled := split(d)
-	r, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, rand.New(rand.NewPCG(seed, 0)))
+	labeled, unlabeled := splitScores(d)
+	r, err := est.Estimate(ctx, classprior.Input{Labeled: labeled, Unlabeled: unlabeled}, rand.New(rand.NewPCG(f.seed, 0)))
 	if err != nil {
-		return fmt.Errorf("%s: %w", input, err)
+		return fmt.Errorf("%s: %w", f.input, err)
 	}
-	return writeEstimate(e, format, r, len(labeled), len(unlabeled), fmt.Sprintf("seed %d", seed))
+	return writeEstimate(e, f.format, r, len(labeled), len(unlabeled), fmt.Sprintf("seed %d", f.seed), d.Columns)
 }
 
 // writeEstimate writes the estimate of a method without likelihood curves.
-func writeEstimate(e *env, format string, r classprior.Estimate, nl, nu int, note string) error {
+func writeEstimate(e *env, format string, r classprior.Estimate, nl, nu int, note string, cols scorefile.Columns) error {
 	rep := estimateReport{Method: r.Method, Alpha: number(r.Alpha), Beta: number(r.Beta), NLabeled: nl, NUnlabeled: nu,
-		Runs: []estimateRun{}, Warnings: r.Warnings}
+		Runs: []estimateRun{}, Warnings: r.Warnings, Columns: cols}
 	if rep.Warnings == nil {
 		rep.Warnings = []string{}
 	}
@@ -410,6 +281,7 @@ func writeEstimate(e *env, format string, r classprior.Estimate, nl, nu int, not
 		return writeJSON(e.stdout, rep)
 	}
 	t := newTable(e.stdout)
+	columnsRow(t, rep.Columns)
 	t.row("method", rep.Method, note)
 	t.row("alpha", float64(rep.Alpha), "positives among the unlabeled")
 	t.row("beta", float64(rep.Beta), "positives among the labeled (1: clean labels)")

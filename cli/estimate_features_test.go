@@ -136,10 +136,10 @@ func TestEstimateKMErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"a,b\n1,2\n", nil, `no column "label" in the header (columns: a, b)`},
+		{"a,b\n1,2\n", nil, `f.csv:1: no label column "label" in the header (columns: "a", "b"); name it with --label`},
 		{"a,label\n1,1\nx,0\n", nil, `:3: column "a": "x" is not a finite number`},
 		{"a,label\n1,1\nNaN,0\n", nil, `:3: column "a": "NaN" is not a finite number`},
-		{"a,label\n1,2\n", nil, `:2: column "label": label "2": want 1 (labeled) or 0 (unlabeled)`},
+		{"a,label\n1,2\n", nil, `:2: column "label": label "2" is not 0 or 1 (1: labeled; 0 or empty: unlabeled`},
 		{"a,label\n1,0\n2,0\n", nil, "0 labeled and 2 unlabeled rows"},
 		{"a,label\n1,1\n2,0\n", []string{"--features", "log"}, `--features "log"`},
 	} {

@@ -1,16 +1,15 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
+
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"slices"
+
 	"strconv"
 	"strings"
 
@@ -18,18 +17,26 @@ import (
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/evaluate"
 	"github.com/pueval/pueval/evaluate/page"
+	"github.com/pueval/pueval/internal/scorefile"
 )
 
 // evaluateHelp is the long help of `pueval evaluate -h`: what the input
 // must be and what the numbers mean.
 const evaluateHelp = `The input is a CSV with a header: the --label column is 1 for the labeled examples (the set L,
-labeled positive) and 0 for the unlabeled ones (U); every other column is a feature (drop
-identifiers with --ignore). The classifier (--classifier: nnet-bag, the papers' bag of 100 nets,
-by default, or gbdt) is trained labeled against unlabeled and scores every row held out
-(nnet-bag: out of bag; gbdt: out of fold, 5 folds).
-A CSV with a "score" column and no --classifier is read as held-out scores instead (the
-score files of pueval correct): the scores must come from a model that did not train on
-those rows, and higher must mean more positive.
+labeled positive) and 0 or empty for the unlabeled ones (U). Which columns are read as what:
+- With a --score column (default "score") and no --classifier, the file holds held-out scores
+  (the score files of pueval correct): the scores must come from a model that did not train on
+  those rows, and higher must mean more positive. The other columns are ignored (an identifier
+  is no feature), unless --feature-columns names features for km1 and km2.
+- Otherwise the classifier (--classifier: nnet-bag, the papers' bag of 100 nets, by default, or
+  gbdt) is trained labeled against unlabeled on the features and scores every row held out
+  (nnet-bag: out of bag; gbdt: out of fold, 5 folds). The features are every column but the
+  label, --truth, --ignore and the score column, or those --feature-columns names.
+- A file with exactly one column besides the label (and --truth, --ignore) that is not the
+  score column is refused without --classifier: pass --score NAME to read it as held-out scores,
+  or --classifier to train on it as a feature.
+The output says which column was read as what ("columns"), and warns about a feature column
+that looks like a row number or an identifier (integers in steps, or different in every row).
 
 alpha is the fraction of positives among the unlabeled examples, beta among the labeled
 ones (1: clean labels; 0.9: one labeled example in ten is really negative). Give both with
@@ -47,14 +54,19 @@ assumes that the labeled examples are a random sample of their class (SCAR).`
 
 // evaluateFlags are the flags of `pueval evaluate`.
 type evaluateFlags struct {
-	input, label, truth, ignore, classifier, scoreCol string
-	estimators, outside, format, htmlDir, scoresOut   string
-	alpha, beta, level                                float64
-	bootstrap, kmRows, boundsResamples, workers       int
-	seed                                              uint64
+	cols                                                      columnFlags
+	input, truth, ignore, featureCols, classifier, estimators string
+	outside, format, htmlDir, scoresOut                       string
+	alpha, beta, level                                        float64
+	bootstrap, kmRows, boundsResamples, workers               int
+	seed                                                      uint64
 	// set holds the names of the flags given on the command line.
 	set map[string]bool
 }
+
+// warnSuspectFeature is the code of the warning on a feature column that
+// looks like a row number or an identifier.
+const warnSuspectFeature = "feature-looks-like-identifier"
 
 func runEvaluate(ctx context.Context, e *env, args []string) error {
 	f, help, err := parseEvaluateFlags(e, args)
@@ -65,49 +77,80 @@ func runEvaluate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Held-out scores, or features to train on.
-	head, err := readHeader(f.input)
+	classifier, err := f.classifierConfig()
 	if err != nil {
 		return err
 	}
-	// As in score files, the column's name may differ in case.
-	useScores := !f.set["classifier"] && slices.ContainsFunc(head, func(h string) bool { return strings.EqualFold(h, f.scoreCol) })
-	spec := tableSpec{label: f.label, truth: f.truth, ignore: splitList(f.ignore), maxRows: scorefileMaxRows,
-		tooMany: "split the file or subsample it"}
-	if useScores {
-		spec.score, spec.noFeatures = f.scoreCol, true
-	}
-	ft, err := readFeatureTable(ctx, f.input, spec)
+	t, err := readInput(ctx, f.input, scorefile.Spec{}, f.spec)
 	if err != nil {
 		return err
 	}
-	in := evaluate.Input{Scores: ft.Scores, Labeled: ft.Labeled, Features: ft.X, Truth: ft.Truth}
-	if !useScores {
-		if opts.Classifier, err = f.classifierConfig(); err != nil {
-			return err
-		}
+	in := evaluate.Input{Scores: t.Scores, Labeled: t.Labeled(), Features: featureMatrix(t), Truth: t.Truth}
+	if t.Scores == nil {
+		opts.Classifier = classifier
 	}
 	res, err := evaluate.Run(ctx, in, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.input, err)
 	}
-	return f.writeOutputs(e, args, res, in, ft.Scores)
+	for _, w := range t.SuspectFeatures(suspectHint) {
+		res.Warnings = append(res.Warnings, evaluate.Warning{Code: warnSuspectFeature, Message: w})
+	}
+	return f.writeOutputs(e, args, &evaluateOutput{Result: res, Columns: t.Columns}, in, t.Scores)
+}
+
+// evaluateOutput is the JSON output of `pueval evaluate`: the evaluation
+// and which column of the input was read as what.
+type evaluateOutput struct {
+	*evaluate.Result
+	Columns scorefile.Columns `json:"columns"`
+}
+
+// spec chooses, from the input's header, how to read it: held-out scores
+// (the --score column exists and no --classifier is given), or features to
+// train on; a lone column that is neither is refused.
+func (f *evaluateFlags) spec(r *scorefile.Reader) (scorefile.Spec, error) {
+	spec := scorefile.Spec{Label: f.cols.labelColumn(), Ignore: splitList(f.ignore), IgnoreFlag: "--ignore",
+		FeatureColumns: splitList(f.featureCols), FeatureFlag: "--feature-columns",
+		TooMany: "split the file or subsample it"}
+	if f.truth != "" {
+		spec.Truth = scorefile.Column{Name: f.truth, Flag: "--truth"}
+	}
+	if !f.set["classifier"] && (f.set["score"] || r.Has(f.cols.score)) {
+		spec.Score = f.cols.scoreColumn()
+		return spec, nil
+	}
+	spec.Features = scorefile.OtherColumns
+	spec.Ignore = ignoreScoreColumn(r, spec, f.cols.score)
+	cols, err := r.Columns(spec)
+	if err != nil {
+		return spec, err
+	}
+	switch {
+	case len(cols.Features) == 0:
+		return spec, fmt.Errorf("%s: no feature column to train on besides the label (columns: %q)", r.Name(), r.Header())
+	case len(cols.Features) == 1 && !f.set["classifier"] && len(spec.FeatureColumns) == 0:
+		return spec, fmt.Errorf("%s: one column besides the label, %q, and it is not the score column %q: pass --score %s to read it as held-out scores, or --classifier to train on it as a feature",
+			r.Name(), cols.Features[0], f.cols.score, cols.Features[0])
+	}
+	return spec, nil
 }
 
 // parseEvaluateFlags declares and parses the flags of `pueval evaluate`.
 func parseEvaluateFlags(e *env, args []string) (f *evaluateFlags, help bool, err error) {
 	f = &evaluateFlags{set: map[string]bool{}}
 	fs := flagSet("evaluate")
-	fs.StringVar(&f.input, "input", "", "CSV `file` with a header: features and the --label column, or held-out scores in a \"score\" column")
-	fs.StringVar(&f.label, "label", "label", "the `column` that is 1 for labeled and 0 for unlabeled rows")
+	fs.StringVar(&f.input, "input", "", "CSV `file` with a header: features and the --label column, or held-out scores in the --score column")
+	fs.StringVar(&f.cols.label, "label", "label", "the `column` that is 1 for labeled and 0 or empty for unlabeled rows")
 	fs.StringVar(&f.truth, "truth", "", "a `column` with the true class (1 positive, 0 negative), for benchmark data only: adds the true numbers, and is not a feature")
 	fs.StringVar(&f.ignore, "ignore", "", "comma-separated `columns` that are not features (identifiers, dates)")
-	fs.StringVar(&f.classifier, "classifier", "", "train this `classifier` on the features: nnet-bag (out-of-bag scores) or gbdt (out-of-fold scores); default nnet-bag, or the \"score\" column when there is one")
-	fs.StringVar(&f.scoreCol, "score", "score", "the `column` of held-out scores, read when it exists and no --classifier is given")
+	fs.StringVar(&f.featureCols, "feature-columns", "", "comma-separated feature `columns` (default: every column but the label, --truth, --ignore and the score column when training; none when reading scores)")
+	fs.StringVar(&f.classifier, "classifier", "", "train this `classifier` on the features: nnet-bag (out-of-bag scores) or gbdt (out-of-fold scores); default nnet-bag, or the --score column when there is one")
+	fs.StringVar(&f.cols.score, "score", "score", "the `column` of held-out scores, read when it exists and no --classifier is given")
 	fs.Float64Var(&f.alpha, "alpha", 0, "the fraction of positives among the unlabeled examples, if known (with --beta)")
 	fs.Float64Var(&f.beta, "beta", 0, "the fraction of positives among the labeled examples, if known (with --alpha; 1 = clean labels)")
 	fs.StringVar(&f.estimators, "estimators", "all", "class-prior `estimators` to run, comma-separated, the first giving alpha and beta (and re-run in every bootstrap resample: a km first is slow), or all that apply: "+strings.Join(evaluate.Applicable(true), ", "))
-	fs.IntVar(&f.bootstrap, "bootstrap", 200, "bootstrap `resamples` for the intervals (0: none)")
+	fs.IntVar(&f.bootstrap, "bootstrap", 200, fmt.Sprintf("bootstrap `resamples` for the intervals (0: none; at most %d)", evaluate.MaxBootstrap))
 	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the intervals and of the bounds' band")
 	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the classifier, the estimators and the bootstrap: the output is the same for the same seed")
 	fs.StringVar(&f.outside, "outside", "drop", "`mode` of the recovered ROC curve for points outside [0,1]^2: drop (the paper's) or clip")
@@ -144,9 +187,14 @@ func (f *evaluateFlags) options() (evaluate.Options, error) {
 		}
 		opts.Priors = &evaluate.GivenPriors{Alpha: f.alpha, Beta: f.beta}
 	}
+	if err := notInput("--scores-out", f.scoresOut, f.input); err != nil {
+		return opts, err
+	}
 	switch {
-	case f.bootstrap < 0:
-		return opts, fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples", f.bootstrap)
+	case f.set["classifier"] && f.set["score"]:
+		return opts, errors.New("give --score (read held-out scores) or --classifier (train on the features), not both")
+	case f.bootstrap < 0 || f.bootstrap > evaluate.MaxBootstrap:
+		return opts, fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples up to %d (each one's curves are kept until the intervals are taken)", f.bootstrap, evaluate.MaxBootstrap)
 	case !(f.level > 0 && f.level < 1):
 		return opts, fmt.Errorf("--level %v: want a confidence level in (0, 1)", f.level)
 	case f.kmRows < 20:
@@ -188,24 +236,25 @@ func (f *evaluateFlags) classifierConfig() (classifiers.Config, error) {
 
 // writeOutputs writes the result: the scores of --scores-out, the page of
 // --html, then the JSON or the table (its warnings to stderr).
-func (f *evaluateFlags) writeOutputs(e *env, args []string, res *evaluate.Result, in evaluate.Input, given []float64) error {
+func (f *evaluateFlags) writeOutputs(e *env, args []string, out *evaluateOutput, in evaluate.Input, given []float64) error {
+	res := out.Result
 	if f.scoresOut != "" {
 		if err := writeScores(f.scoresOut, res, in, given); err != nil {
 			return err
 		}
 	}
 	if f.htmlDir != "" {
-		if err := page.Write(f.htmlDir, res, page.Meta{Input: f.input, Command: "pueval evaluate " + strings.Join(args, " ")}); err != nil {
+		if err := page.Write(f.htmlDir, res, page.Meta{Input: f.input, Command: "pueval evaluate " + strings.Join(args, " "), Columns: out.Columns.String()}); err != nil {
 			return fmt.Errorf("--html: %w", err)
 		}
 	}
 	if f.format == "json" {
-		return writeJSON(e.stdout, res)
+		return writeJSON(e.stdout, out)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "pueval: evaluate: warning [%s]: %s\n", w.Code, w.Message)
 	}
-	return writeEvaluateTable(e.stdout, f.input, res)
+	return writeEvaluateTable(e.stdout, f.input, out)
 }
 
 // splitList splits a comma-separated flag value; "" is no value.
@@ -221,32 +270,6 @@ func splitList(s string) []string {
 
 // nanF is the number of a cell that has none.
 var nanF = math.NaN()
-
-// scorefileMaxRows bounds the rows of an evaluate input (as a score file's).
-const scorefileMaxRows = 100_000_000
-
-// readHeader returns the header of a CSV (the first line that is not a
-// comment), its names trimmed.
-func readHeader(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := csv.NewReader(bufio.NewReader(io.LimitReader(f, 1<<20)))
-	r.Comment = '#'
-	head, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: empty file: want a header", path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	for i := range head {
-		head[i] = strings.TrimSpace(head[i])
-	}
-	return head, nil
-}
 
 // writeScores writes the scores the evaluation used (score,label[,truth]):
 // the given ones, or the classifier's held-out scores (Result.Scores.Values,
@@ -296,9 +319,10 @@ func f3(x evaluate.Float) string {
 }
 
 // writeEvaluateTable writes the result as aligned text.
-func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
+func writeEvaluateTable(w io.Writer, input string, out *evaluateOutput) error {
+	res := out.Result
 	t := newTable(w)
-	evaluateInputRows(t, input, res)
+	evaluateInputRows(t, input, res, out.Columns)
 	t.row("")
 	evaluateEstimatorRows(t, res)
 	t.row("")
@@ -315,10 +339,11 @@ func writeEvaluateTable(w io.Writer, input string, res *evaluate.Result) error {
 	return t.flush()
 }
 
-// evaluateInputRows are the table's rows of the input, the scores, the
-// priors and the intervals' bootstrap.
-func evaluateInputRows(t *table, input string, res *evaluate.Result) {
+// evaluateInputRows are the table's rows of the input and its columns,
+// the scores, the priors and the intervals' bootstrap.
+func evaluateInputRows(t *table, input string, res *evaluate.Result, cols scorefile.Columns) {
 	t.row("input", fmt.Sprintf("%s: %d labeled, %d unlabeled (c = %s)", input, res.NLabeled, res.NUnlabeled, f3(res.C)))
+	columnsRow(t, cols)
 	sc := res.Scores
 	if sc.Source == "given" {
 		t.row("scores", fmt.Sprintf("given (%d distinct)", sc.Distinct))

@@ -56,8 +56,8 @@ func writeBenchCSV(b *testing.B, n, d int) string {
 	return path
 }
 
-// BenchmarkEvaluate1e5x20 is issue 21's speed acceptance: pueval evaluate
-// on a 100,000-row, 20-feature CSV with gbdt (5-fold out-of-fold scores),
+// BenchmarkEvaluate1e5x20 is the speed target of pueval evaluate: the
+// command on a 100,000-row, 20-feature CSV with gbdt (5-fold out-of-fold scores),
 // the fast estimators (alphamax-n, distcurve), Claesen's bounds and the
 // default 200-resample bootstrap with alpha and beta re-estimated in every
 // resample, end to end from reading the CSV (target: under a minute on the

@@ -162,7 +162,8 @@ func TestEvaluateFeatures(t *testing.T) {
 		}
 	}
 	page, _ := os.ReadFile(filepath.Join(html, "index.html"))
-	for _, want := range []string{"How good is the model?", "alphamax-n", "km2", "What the numbers assume", "roc.png"} {
+	for _, want := range []string{"How good is the model?", "alphamax-n", "km2", "What the numbers assume", "roc.png",
+		`<th>columns</th><td>label &#34;is_labeled&#34;; truth &#34;class&#34;; features &#34;x1&#34;, &#34;x2&#34;, &#34;x3&#34;; ignored &#34;id&#34;</td>`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the page has no %q", want)
 		}
@@ -197,7 +198,7 @@ func TestEvaluateTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"input", "priors", "estimator", "alphamax-n", "max f1", "auc direct"} {
+	for _, want := range []string{"input", "columns    label \"label\"; score \"score\"\n", "priors", "estimator", "alphamax-n", "max f1", "auc direct"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table has no %q:\n%s", want, out)
 		}
@@ -228,13 +229,13 @@ func TestEvaluateErrors(t *testing.T) {
 		{[]string{"--input", scores, "--bootstrap", "-1"}, "--bootstrap -1"},
 		{[]string{"--input", scores, "--outside", "keep"}, `--outside "keep"`},
 		{[]string{"--input", scores, "--format", "xml"}, `--format "xml"`},
-		{[]string{"--input", scores, "--label", "lab"}, `no column "lab" in the header`},
-		{[]string{"--input", writeFile(t, "a.csv", "x,label\n1,1\nNaN,0\n")}, `a.csv:3: column "x": "NaN" is not a finite number`},
-		{[]string{"--input", writeFile(t, "b.csv", "x,label\n1,1\n2,2\n")}, `b.csv:3: column "label"`},
-		{[]string{"--input", writeFile(t, "c.csv", "x,label\n1,0\n2,0\n")}, "0 labeled and 2 unlabeled rows"},
+		{[]string{"--input", scores, "--label", "lab"}, `no label column "lab" in the header (columns: "score", "label"); name it with --label`},
+		{[]string{"--input", writeFile(t, "a.csv", "x,y,label\n1,1,1\nNaN,1,0\n")}, `a.csv:3: column "x": "NaN" is not a finite number (if the column is not a feature, name it in --ignore)`},
+		{[]string{"--input", writeFile(t, "b.csv", "x,y,label\n1,1,1\n2,1,2\n")}, `b.csv:3: column "label": label "2" is not 0 or 1`},
+		{[]string{"--input", writeFile(t, "c.csv", "x,y,label\n1,1,0\n2,1,0\n")}, "0 labeled and 2 unlabeled rows"},
 		{[]string{"--input", writeFile(t, "d.csv", "score,label\n1,1\nx,0\n")}, `d.csv:3: column "score": "x"`},
 		{[]string{"--input", writeFile(t, "e.csv", "")}, "empty file"},
-		{[]string{"--input", writeFile(t, "f.csv", "x,label,class\n1,1,1\n2,0,7\n"), "--truth", "class"}, `f.csv:3: column "class": "7"`},
+		{[]string{"--input", writeFile(t, "f.csv", "x,y,label,class\n1,1,1,1\n2,1,0,7\n"), "--truth", "class"}, `f.csv:3: column "class": "7" is not 1 (positive) or 0 (negative)`},
 		{[]string{"--input", scores, "extra"}, `unexpected argument "extra"`},
 	} {
 		_, _, err := runCLI(t, append([]string{"evaluate"}, c.args...)...)

@@ -98,8 +98,8 @@ func TestMetricsInfiniteThreshold(t *testing.T) {
 
 func TestMetricsBadRows(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"score,label\n0.5,1\n0.1,x\n", "s.csv:3: label \"x\" is not 0 or 1"},
-		{"score,label\n0.5,1\nNaN,0\n", "s.csv:3: score \"NaN\""},
+		{"score,label\n0.5,1\n0.1,x\n", `s.csv:3: column "label": label "x" is not 0 or 1`},
+		{"score,label\n0.5,1\nNaN,0\n", `s.csv:3: column "score": "NaN" is not a finite number`},
 		{"score,label\n0.5,1\n0.4,1\n", "positives and 0 negatives"},
 	} {
 		_, _, err := runCLI(t, "metrics", "--input", writeFile(t, "s.csv", c.in))

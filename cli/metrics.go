@@ -17,6 +17,8 @@ type metricsReport struct {
 	AUL   number              `json:"aul"`
 	Max   map[string]optimum  `json:"max"`
 	PU    *metrics.PUMeasures `json:"pu,omitempty"`
+	// Columns says which column of the input was read as what.
+	Columns scorefile.Columns `json:"columns"`
 }
 
 // thresholdMetrics are the metrics whose maxima over thresholds are reported, in output order.
@@ -32,17 +34,19 @@ var thresholdMetrics = []struct {
 
 func runMetrics(ctx context.Context, e *env, args []string) error {
 	fs := flagSet("metrics")
-	input := fs.String("input", "", "CSV `file` with header score,label (label 1 or 0)")
+	input := fs.String("input", "", "CSV `file` with a header naming a score and a label column (label 1 = positive or labeled; 0 or empty = negative or unlabeled)")
 	format := fs.String("format", "json", "output `format`: json or table")
 	pu := fs.Bool("pu", false, "also report the PULP paper's PU measures (label 1 = labeled, 0 = unlabeled)")
+	var cols columnFlags
+	cols.add(fs)
 	if help, err := parseInputFlags(e, fs, args, input, format); help || err != nil {
 		return err
 	}
-	d, err := scorefile.ReadFileContext(ctx, *input)
+	d, err := readScores(ctx, *input, cols)
 	if err != nil {
 		return err
 	}
-	r, err := metrics.Rank(d.Scores, d.Labels)
+	r, err := metrics.Rank(d.Scores, d.Labeled())
 	if err != nil {
 		return fmt.Errorf("%s: %w", *input, err)
 	}
@@ -52,7 +56,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	rep := metricsReport{
 		N: r.N(), NPos: r.Positives(),
 		AUC: number(r.AUC()), AUCPR: number(r.AveragePrecision()), AUL: number(r.AUL()),
-		Max: map[string]optimum{},
+		Max: map[string]optimum{}, Columns: d.Columns,
 	}
 	for _, tm := range thresholdMetrics {
 		rep.Max[tm.key] = optimumOf(r.Max(tm.m))
@@ -68,6 +72,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 		return writeJSON(e.stdout, rep)
 	}
 	t := newTable(e.stdout)
+	columnsRow(t, rep.Columns)
 	t.row("n", rep.N)
 	t.row("n_pos", rep.NPos)
 	t.row("auc", float64(rep.AUC))

@@ -33,6 +33,7 @@ var commandHelp = map[string]func() string{
 	"evaluate":  func() string { return evaluateHelp },
 	"correct":   func() string { return correctHelp },
 	"estimate":  func() string { return estimateHelp },
+	"bounds":    func() string { return boundsHelp },
 	"run":       runHelpText,
 	"reproduce": reproduceHelpText,
 }
@@ -40,10 +41,10 @@ var commandHelp = map[string]func() string{
 func init() {
 	// Assigned in init because the help command refers to the list itself.
 	commands = []command{
-		{"metrics", "--input FILE [--format json|table] [--pu]", "ROC/PR/lift areas and best thresholds of a scored, labeled sample", runMetrics},
-		{"correct", "--input FILE (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--bootstrap N [--level L] [--seed S]] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
-		{"evaluate", "--input FILE [--label COLUMN] [--classifier nnet-bag|gbdt] [--alpha A --beta B] [--estimators a,b|all] [--bootstrap N] [--level L] [--seed S] [--truth COLUMN] [--ignore a,b] [--outside drop|clip] [--format json|table] [--html DIR] [--scores-out FILE]", "tell how good a model really is from positive-unlabeled data: train it (or read its held-out scores), estimate alpha and beta with every estimator, recover ROC/PR curves, AUC, AUC-PR, acc, bacc, F1, MCC with bootstrap intervals and bounds", runEvaluate},
-		{"bounds", "--input FILE (--beta B | --beta-interval LO,HI | --peek-positives N --peek-negatives M) [--band bootstrap|dkw] [--resamples N] [--level L] [--seed S] [--ties grouped|input-order] [--format json|table] [--plot DIR]", "bound the ROC and PR curves, AUC and AUPR of a classifier from positive and unlabeled data (Claesen et al. 2015)", runBounds},
+		{"metrics", "--input FILE [--score COLUMN] [--label COLUMN] [--format json|table] [--pu]", "ROC/PR/lift areas and best thresholds of a scored, labeled sample", runMetrics},
+		{"correct", "--input FILE [--score COLUMN] [--label COLUMN] (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--bootstrap N [--level L] [--seed S]] [--format json|table] [--plot DIR]", "recover the true AUC, AUC-PR, acc, bacc, F1, MCC of a classifier from its scores on labeled and unlabeled data", runCorrect},
+		{"evaluate", "--input FILE [--label COLUMN] [--score COLUMN | --classifier nnet-bag|gbdt] [--alpha A --beta B] [--estimators a,b|all] [--bootstrap N] [--level L] [--seed S] [--truth COLUMN] [--ignore a,b] [--feature-columns a,b] [--outside drop|clip] [--format json|table] [--html DIR] [--scores-out FILE]", "tell how good a model really is from positive-unlabeled data: train it (or read its held-out scores), estimate alpha and beta with every estimator, recover ROC/PR curves, AUC, AUC-PR, acc, bacc, F1, MCC with bootstrap intervals and bounds", runEvaluate},
+		{"bounds", "--input FILE [--score COLUMN] [--label COLUMN] [--negatives V] (--alpha A | --alpha-interval LO,HI | --peek-positives N --peek-negatives M) [--band bootstrap|dkw] [--resamples N] [--level L] [--seed S] [--ties grouped|input-order] [--format json|table] [--plot DIR]", "bound the ROC and PR curves, AUC and AUPR of a classifier from positive and unlabeled data (Claesen et al. 2015)", runBounds},
 		{"run", "CONFIG [-o DIR] [-j N] [--repeats N] [--datasets a,b] [--shard k/n]", "run an experiment config (a file, or the name of a built-in one) into DIR/records.jsonl", runRun},
 		{"merge", "OUT SHARD_DIR... [--config CONFIG] [--partial]", "merge the results directories of the shards of a run (pueval run --shard k/n) into OUT, as one run would have written them", runMerge},
 		{"slurm", "CONFIG --array N [-o DIR] [--partition P] [--time T] [--cpus-per-task C] [-j N] [--repeats N] [--datasets a,b] [--pueval PATH] [--submit]", "write (and with --submit, submit) a Slurm job array that runs CONFIG as N shards, and a job after it that merges them into DIR and writes the report", runSlurm},
@@ -51,7 +52,7 @@ func init() {
 		{"report", "DIR", "write the tables and figures of a results directory into DIR/report (index.html)", runReport},
 		{"config", "check CONFIG", "check an experiment config: every error at once with its line", runConfig},
 		{"figure", "NAME --out DIR", "draw a figure of the papers from their equations alone (no data needed)", runFigure},
-		{"estimate", "--input FILE [--method alphamax|alphamax-n|distcurve|km1|km2|all] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--label COLUMN] [--features zscore|minmax|raw] [--km-max-rows N] [--seed S] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N, DistCurve) or features (KM1, KM2), one method or all side by side", runEstimate},
+		{"estimate", "--input FILE [--method alphamax|alphamax-n|distcurve|km1|km2|all] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--score COLUMN] [--label COLUMN] [--ignore a,b] [--feature-columns a,b] [--features zscore|minmax|raw] [--km-max-rows N] [--seed S] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N, DistCurve) or features (KM1, KM2), one method or all side by side", runEstimate},
 		{"datasets", "list|describe|verify|fetch [flags] [NAME...]", "list, load, verify and fetch the UCI data sets of the catalog", runDatasets},
 		{"version", "", "print the version of pueval", runVersion},
 		{"help", "[COMMAND]", "show help for pueval or for one command", runHelp},

@@ -410,6 +410,9 @@ func (s *Spec) validate() []string {
 	if f.Header && len(f.Names) > 0 {
 		bad("format.names and format.header both given: the header names the columns")
 	}
+	if i, j, dup := duplicateName(f.Names); dup {
+		bad("format.names: %d and %d are both %q (names are compared trimmed and case-insensitively)", i+1, j+1, f.Names[j])
+	}
 	if f.Kind == "none" {
 		return errs
 	}

@@ -12,7 +12,7 @@ import (
 // an absurd allocation, plus a property where there is a cheap one.
 
 func FuzzParseDelimited(f *testing.F) {
-	for _, s := range []string{toyCSV, "1,2\n3,\"4\n", " 47,100, 27\r\n", "a;\"b;c\";\"\"\"\"\n", "\xef\xbb\xbfx\ty\n", ""} {
+	for _, s := range []string{toyCSV, "1,2\n3,\"4\n", " 47,100, 27\r\n", "a;\"b;c\";\"\"\"\"\n", "\xef\xbb\xbfx\ty\n", "\xef\xbb\xbf\"id\",x,ID\r\n1,2,3\r\n", ""} {
 		f.Add([]byte(s), byte(','))
 		f.Add([]byte(s), byte(0))
 	}

@@ -657,6 +657,9 @@ func (t *sourceTable) add(sp *Spec, file int, name string, rec records, labels *
 		if len(rows) == 0 {
 			return fmt.Errorf("%s: empty, but a header was expected", name)
 		}
+		if i, j, ok := duplicateName(rows[0]); ok {
+			return fmt.Errorf("%s:%d: columns %d and %d of the header are both named %q (names are compared trimmed and case-insensitively)", name, lines[0], i+1, j+1, rows[0][j])
+		}
 		if t.names == nil {
 			t.names = rows[0]
 		} else if !slices.Equal(t.names, rows[0]) {
@@ -688,6 +691,21 @@ func (t *sourceTable) add(sp *Spec, file int, name string, rec records, labels *
 		t.line = append(t.line, int32(lines[i]))
 	}
 	return nil
+}
+
+// duplicateName finds two names that are the same trimmed and
+// case-insensitively (a column reference could pick either): the first
+// such pair's indices, i < j.
+func duplicateName(names []string) (i, j int, ok bool) {
+	seen := make(map[string]int, len(names))
+	for j, n := range names {
+		key := strings.ToLower(strings.TrimSpace(n))
+		if i, dup := seen[key]; dup {
+			return i, j, true
+		}
+		seen[key] = j
+	}
+	return 0, 0, false
 }
 
 // expected returns the counts and fingerprint the catalog gives for what

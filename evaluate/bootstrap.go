@@ -192,8 +192,8 @@ func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, meth
 	if _, _, err := in.check(); err != nil {
 		return nil, err
 	}
-	if n < 1 {
-		return nil, fmt.Errorf("evaluate: bootstrap %d: want at least one resample", n)
+	if n < 1 || n > MaxBootstrap {
+		return nil, fmt.Errorf("evaluate: bootstrap %d: want 1 to %d resamples", n, MaxBootstrap)
 	}
 	opts := Options{Level: level, Seed: seed, Outside: outside, Workers: workers}.withDefaults()
 	if err := opts.validate(); err != nil {

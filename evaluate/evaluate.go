@@ -56,7 +56,8 @@ type Options struct {
 	Estimators []string
 	// Priors, when set, are used instead of the first estimator's.
 	Priors *GivenPriors
-	// Bootstrap is the number of bootstrap resamples (0: no intervals).
+	// Bootstrap is the number of bootstrap resamples (0: no intervals;
+	// at most MaxBootstrap).
 	Bootstrap int
 	// Level is the confidence level of the intervals and of the bounds'
 	// band (0 means 0.95).
@@ -98,6 +99,13 @@ const (
 	// DisagreeGap is the spread of the estimators' beta - alpha above
 	// which they are flagged as disagreeing.
 	DisagreeGap = 0.1
+	// MaxBootstrap is the most bootstrap resamples: every resample's
+	// numbers and recovered curves (two of bandGrid points) are kept until
+	// the percentile intervals are taken, about 2 KB a resample whatever
+	// the input's size (the heap peaks near 4 KB a resample with the
+	// garbage of the resamples), so 100,000 take about 400 MB; far more
+	// resamples than percentile intervals need.
+	MaxBootstrap = 100_000
 )
 
 // Covers is the Bootstrap.Covers text.
@@ -127,8 +135,8 @@ func (o Options) validate() error {
 	if !(o.Level > 0 && o.Level < 1) {
 		errs = append(errs, fmt.Errorf("level %v: want a confidence level in (0, 1)", o.Level))
 	}
-	if o.Bootstrap < 0 {
-		errs = append(errs, fmt.Errorf("bootstrap %d: want 0 (none) or a number of resamples", o.Bootstrap))
+	if o.Bootstrap < 0 || o.Bootstrap > MaxBootstrap {
+		errs = append(errs, fmt.Errorf("bootstrap %d: want 0 (none) or a number of resamples up to %d", o.Bootstrap, MaxBootstrap))
 	}
 	if o.KMMaxRows < 20 {
 		errs = append(errs, fmt.Errorf("km max rows %d: want at least 20", o.KMMaxRows))

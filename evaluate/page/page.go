@@ -26,6 +26,7 @@ import (
 type Meta struct {
 	Input   string // the input file
 	Command string // the command line
+	Columns string // which column of the input was read as what ("" to leave out)
 }
 
 // Colours: the PU curve red and dashed, the recovered curve blue with its
@@ -135,6 +136,9 @@ func summary(res *evaluate.Result, m Meta) string {
 	b.WriteString("<table class=\"facts\">\n")
 	row := func(k, v string) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", esc(k), esc(v)) }
 	row("input", fmt.Sprintf("%s: %d labeled (L), %d unlabeled (U); c = |L|/(|L|+|U|) = %s", m.Input, res.NLabeled, res.NUnlabeled, f3(res.C)))
+	if m.Columns != "" {
+		row("columns", m.Columns)
+	}
 	if s := res.Scores; s.Source == "given" {
 		row("scores", fmt.Sprintf("given held-out scores, %d distinct values", s.Distinct))
 	} else {

@@ -37,7 +37,7 @@ func TestReadLabelSpellings(t *testing.T) {
 		"", "+", ".", "e0", "1e", "1e+", "0x1p0", "1_0", "Inf", "NaN", "yes", "no", "t", "f", "TRUE!", "1 0", "١",
 	} {
 		_, err := Read(strings.NewReader("score,label\n0.5,1\n0.4,"+bad+"\n"), "x.csv")
-		if want := fmt.Sprintf("x.csv:3: label %q is not 0 or 1", strings.TrimSpace(bad)); err == nil || !strings.Contains(err.Error(), want) {
+		if want := fmt.Sprintf(`x.csv:3: column "label": label %q is not 0 or 1`, strings.TrimSpace(bad)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("label %q: error %v, want one containing %q", bad, err, want)
 		}
 	}

@@ -1,37 +1,3 @@
-// Package scorefile reads the score files that the pueval CLI takes from a
-// practitioner: CSV with a header row naming a `score` column and a `label`
-// column (any order, other columns ignored, names case-insensitive), one
-// example per row. Lines starting with '#' are comments; empty lines are
-// skipped.
-//
-// The label is 1 (positive, or labeled in PU data) or 0, written in any
-// numeric spelling of exactly 1 or 0 ("1", "0", "1.0", "0.0", "1e0", "0.00",
-// "+1", "-0", as numpy and pandas write them), or true/false in any case
-// ("True", "FALSE"). The score is a finite number.
-//
-// Every bad row is an error that names the file and line: a missing column, a
-// score that is not a finite number, a label other than the above.
-//
-// [ReadPUFileContext] and [ReadPUContext] read the same files with
-// three-valued labels, for positive-unlabeled data with some known negatives:
-// 1 a known positive, 0 a known negative, an empty field or -1 unlabeled.
-//
-// Limits. A line may be at most [MaxLineBytes] (1 MiB) long, and so may a
-// record whose quoted field spans lines; a longer one is an error
-// "FILE:LINE: line longer than 1 MiB", so that input without line breaks
-// (/dev/zero) is refused at once instead of filling the memory. A file may
-// have at most [MaxRows] (100 million) data rows, which bounds the memory the
-// scores and labels take to about 1 GB (9 bytes a row, plus the slack of a
-// growing slice): an endless stream of valid rows ends in an error, not in
-// the kernel's out-of-memory killer. Real score files are far smaller (the
-// largest UCI data set of the papers has 581,012 rows).
-//
-// Cancellation. [ReadContext] and [ReadFileContext] stop when their context
-// is done: they check it before every read from the underlying reader and
-// every 4096 rows, and a read that blocks (a pipe or FIFO whose writer
-// stalls) is interrupted when the reader has a SetReadDeadline method, as an
-// *os.File of a pipe or FIFO has. The error then wraps [context.Cause] of the
-// context (context.Canceled, or a cause that matches it).
 package scorefile
 
 import (
@@ -41,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 )
 
 const (
@@ -53,8 +17,13 @@ const (
 	// quoted field that spans lines) a score file may have, without its
 	// line break.
 	MaxLineBytes = 1 << 20
-	// MaxRows is the most data rows a score file may have.
+	// MaxRows is the most data rows a file may have.
 	MaxRows = 100_000_000
+	// MaxCells is the most feature values a file may have (1.6 GB of
+	// float64).
+	MaxCells = 200_000_000
+	// MaxFeatures is the most feature columns a file may have.
+	MaxFeatures = 10_000
 	// checkEvery is how many rows are read between checks of the context.
 	checkEvery = 4096
 )
@@ -63,9 +32,12 @@ const (
 var (
 	maxLineBytes = MaxLineBytes
 	maxRows      = MaxRows
+	maxCells     = MaxCells
 )
 
-// Data is the content of a score file.
+// Data is the content of a score file whose labels are true classes (the
+// scores-file data source): the score column and the label column, 1 for a
+// positive and 0 for a negative.
 type Data struct {
 	Scores []float64
 	Labels []bool // true for label 1
@@ -94,7 +66,8 @@ func Read(r io.Reader, name string) (Data, error) {
 	return ReadContext(context.Background(), r, name)
 }
 
-// ReadFileContext reads the score file at path and stops, with an error that
+// ReadFileContext reads the score file at path (columns `score` and
+// `label`, the label a true class: 1 or 0) and stops, with an error that
 // wraps context.Cause(ctx), when ctx is done: also while opening path, which
 // for a FIFO waits until a writer opens it.
 func ReadFileContext(ctx context.Context, path string) (Data, error) {
@@ -138,103 +111,20 @@ func openContext(ctx context.Context, path string) (*os.File, error) {
 // a pipe or FIFO, a net.Conn), a read blocked when ctx is done is
 // interrupted by setting a deadline in the past.
 func ReadContext(ctx context.Context, r io.Reader, name string) (Data, error) {
-	scores, labels, err := readContext(ctx, r, name, binaryLabels)
-	return Data{Scores: scores, Labels: labels}, err
-}
-
-// labelSyntax is how one kind of score file reads its label column.
-type labelSyntax[L any] struct {
-	parse func(string) (L, bool)
-	want  string // what a label may be, for the error message
-}
-
-var binaryLabels = labelSyntax[bool]{parseLabel, "is not 0 or 1 (also read: 1.0, 0.0, true, false)"}
-
-// readContext is ReadContext for any label syntax.
-func readContext[L any](ctx context.Context, r io.Reader, name string, syntax labelSyntax[L]) ([]float64, []L, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: stopped: %w", name, context.Cause(ctx))
-	}
-	if dr, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
-		stop := context.AfterFunc(ctx, func() { dr.SetReadDeadline(time.Unix(1, 0)) })
-		defer stop()
-	}
-	lr := &limitReader{ctx: ctx, r: r, line: 1, atStart: true}
-	scores, labels, err := read(ctx, lr, name, syntax)
-	switch {
-	case err == nil:
-		return scores, labels, nil
-	case ctx.Err() != nil:
-		return nil, nil, fmt.Errorf("%s: stopped after %d data rows: %w", name, len(scores), context.Cause(ctx))
-	case lr.err != nil:
-		return nil, nil, fmt.Errorf("%s:%w", name, lr.err)
-	}
-	return nil, nil, err
-}
-
-// read parses the CSV that lr yields. On an error it returns the rows read
-// so far with it.
-func read[L any](ctx context.Context, lr *limitReader, name string, syntax labelSyntax[L]) ([]float64, []L, error) {
-	cr := csv.NewReader(lr)
-	cr.Comment = '#'
-	cr.TrimLeadingSpace = true
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("%s: empty file: want a header line `score,label`", name)
-	}
+	rd, err := NewReader(ctx, r, name)
 	if err != nil {
-		return nil, nil, csvError(name, err)
+		return Data{}, err
 	}
-	scoreCol, labelCol := -1, -1
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		switch h {
-		case "score":
-			scoreCol = i
-		case "label":
-			labelCol = i
-		}
+	defer rd.Close()
+	t, err := rd.Read(scoreFileSpec)
+	if err != nil {
+		return Data{}, err
 	}
-	if scoreCol < 0 || labelCol < 0 {
-		line, _ := cr.FieldPos(0)
-		return nil, nil, fmt.Errorf("%s:%d: header %q must name a `score` and a `label` column", name, line, strings.Join(header, ","))
-	}
-	var scores []float64
-	var labels []L
-	for {
-		if len(scores)%checkEvery == 0 && ctx.Err() != nil {
-			return scores, labels, ctx.Err()
-		}
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return scores, labels, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(scores) >= maxRows {
-			return scores, labels, fmt.Errorf("%s:%d: more than %d data rows (the most a score file may have)", name, line, maxRows)
-		}
-		sv := strings.TrimSpace(rec[scoreCol])
-		s, err := strconv.ParseFloat(sv, 64)
-		if err != nil || math.IsNaN(s) || math.IsInf(s, 0) {
-			return scores, labels, fmt.Errorf("%s:%d: score %q is not a finite number", name, line, sv)
-		}
-		lv := strings.TrimSpace(rec[labelCol])
-		l, ok := syntax.parse(lv)
-		if !ok {
-			return scores, labels, fmt.Errorf("%s:%d: label %q %s", name, line, lv, syntax.want)
-		}
-		scores = append(scores, s)
-		labels = append(labels, l)
-	}
-	if len(scores) == 0 {
-		return nil, nil, fmt.Errorf("%s: no data rows after the header", name)
-	}
-	return scores, labels, nil
+	return Data{Scores: t.Scores, Labels: t.Labeled()}, nil
 }
+
+// scoreFileSpec reads a score,label file whose labels are true classes.
+var scoreFileSpec = Spec{Label: Column{Name: "label"}, Score: Column{Name: "score"}, Labels: Classes}
 
 // csvError names the file (and the line, for a parse error) in an error of
 // the CSV reader.
@@ -429,15 +319,4 @@ func sizeName(n int) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// ParseLabel reads a binary label as the score files do: 1 or 0 in any
-// decimal spelling ("1.0", "+1", "0.00"), or true/false in any case;
-// surrounding space is ignored.
-func ParseLabel(s string) (bool, error) {
-	l, ok := parseLabel(strings.TrimSpace(s))
-	if !ok {
-		return false, fmt.Errorf("label %q: want 1 (labeled) or 0 (unlabeled)", s)
-	}
-	return l, nil
 }

@@ -26,14 +26,15 @@ func TestRead(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"", "x.csv: empty file"},
-		{"score,y\n1,0\n", "x.csv:1: header"},
+		{"score,y\n1,0\n", `x.csv:1: no label column "label" in the header (columns: "score", "y")`},
 		{"score,label\n", "no data rows"},
-		{"score,label\n0.5,1\nabc,0\n", "x.csv:3: score \"abc\""},
-		{"score,label\n0.5,1\nNaN,0\n", "x.csv:3: score \"NaN\""},
-		{"score,label\n0.5,1\n+Inf,0\n", "x.csv:3: score \"+Inf\""},
-		{"score,label\n0.5,1\n\n0.2,2\n", "x.csv:4: label \"2\""},
-		{"score,label\n0.5,1\n0.2,1.5\n", "x.csv:3: label \"1.5\" is not 0 or 1"},
-		{"score,label\n0.5,1\n0.2,yes\n", "x.csv:3: label \"yes\" is not 0 or 1"},
+		{"score,label\n0.5,1\nabc,0\n", `x.csv:3: column "score": "abc" is not a finite number`},
+		{"score,label\n0.5,1\nNaN,0\n", `x.csv:3: column "score": "NaN"`},
+		{"score,label\n0.5,1\n+Inf,0\n", `x.csv:3: column "score": "+Inf"`},
+		{"score,label\n0.5,1\n\n0.2,2\n", `x.csv:4: column "label": label "2"`},
+		{"score,label\n0.5,1\n0.2,1.5\n", `x.csv:3: column "label": label "1.5" is not 0 or 1`},
+		{"score,label\n0.5,1\n0.2,yes\n", `x.csv:3: column "label": label "yes" is not 0 or 1`},
+		{"score,label\n0.5,1\n0.2,\n", `x.csv:3: column "label": label "" is not 0 or 1`},
 		{"score,label\n0.5,1\n0.2\n", "x.csv:3: wrong number of fields"},
 	} {
 		_, err := Read(strings.NewReader(c.in), "x.csv")
@@ -49,6 +50,10 @@ func FuzzRead(f *testing.F) {
 	f.Add("score,label\n\"0.5\",1\n#x\n")
 	f.Add("score,label\nNaN,1\n")
 	f.Add("score,label,note\n0.5,True,\"a\nb\"\n0.1,0.0,x\n")
+	f.Add("\ufeff# a comment\nscore,label\n0.5,1\n")
+	f.Add("\ufeff\"score\",label\n0.5,1\n")
+	f.Add("score,label,SCORE\n0.5,1,0.2\n")
+	f.Add("\xef\xbbscore,label\n0.5,1\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		d, err := Read(strings.NewReader(in), "fuzz.csv")
 		if err != nil {
