@@ -71,6 +71,11 @@ type puReport struct {
 type areaBounds struct {
 	Lower number `json:"lower"`
 	Upper number `json:"upper"`
+	// LowerAt and UpperAt are, for an interval of alpha, the alpha at which
+	// the lower and the upper bound lie: the bounds hold for every alpha of
+	// the interval, and their extremes can lie inside it.
+	LowerAt *number `json:"lower_at,omitempty"`
+	UpperAt *number `json:"upper_at,omitempty"`
 }
 
 type areasReport struct {
@@ -88,7 +93,21 @@ type tighterReport struct {
 	AUPR tighterBounds `json:"aupr"`
 }
 
-func areaOf(i bounds.Interval) areaBounds { return areaBounds{number(i.Low), number(i.High)} }
+func areaOf(i bounds.Interval) areaBounds {
+	return areaBounds{Lower: number(i.Low), Upper: number(i.High)}
+}
+
+// areasOf are the AUC and AUPR bounds of b, with the alpha of each extreme
+// when b is over an interval.
+func areasOf(b bounds.Bounds) (auc, aupr areaBounds) {
+	auc, aupr = areaOf(b.AUC), areaOf(b.AUPR)
+	if b.Beta.Low != b.Beta.High {
+		at := func(x float64) *number { n := number(x); return &n }
+		auc.LowerAt, auc.UpperAt = at(b.At.AUCLow), at(b.At.AUCHigh)
+		aupr.LowerAt, aupr.UpperAt = at(b.At.AUPRLow), at(b.At.AUPRHigh)
+	}
+	return auc, aupr
+}
 
 // boundsFlags are the parsed flags of `pueval bounds`.
 type boundsFlags struct {
@@ -111,7 +130,10 @@ empty label or -1) are known negatives; without --negatives no row is.
 alpha is the fraction of positives among the unlabeled rows: what pueval correct, estimate and
 evaluate call alpha, and what Claesen et al. call beta (--beta and --beta-interval are kept as
 aliases of --alpha and --alpha-interval). Give it as --alpha, as an interval --alpha-interval
-LO,HI, or from labels checked by hand (--peek-positives N --peek-negatives M).`
+LO,HI, or from labels checked by hand (--peek-positives N --peek-negatives M). Over an
+interval the bounds hold for every alpha in it: the lower bound is the smallest over the
+interval, the upper the largest (each alpha of the interval is tried), and the output says at
+which alpha each lies (lower_at, upper_at): not always at an end.`
 
 func runBounds(ctx context.Context, e *env, args []string) error {
 	f, help, err := parseBoundsFlags(e, args)
@@ -386,32 +408,30 @@ func computeBounds(ctx context.Context, r *bounds.Ranking, f boundsFlags, o boun
 	if err := stopped(ctx); err != nil {
 		return rep, res, err
 	}
-	if res.pos, err = r.Bounds(pb, o.alpha); err != nil {
+	if res.pos, err = r.BoundsContext(ctx, pb, o.alpha); err != nil {
 		return rep, res, err
 	}
 	if res.pu, err = r.Bounds(pb, bounds.PointInterval(0)); err != nil {
 		return rep, res, err
 	}
 	rep.PU = puReport{number(res.pu.AUC.Low), number(res.pu.AUPR.Low)}
-	rep.AUC, rep.AUPR = areaOf(res.pos.AUC), areaOf(res.pos.AUPR)
+	rep.AUC, rep.AUPR = areasOf(res.pos)
 	if r.KnownNegatives() > 0 {
 		nb, err := band(r.Flip(), 2)
 		if err != nil {
 			return rep, res, err
 		}
-		neg, err := r.NegativeBounds(nb, o.alpha)
+		neg, err := r.NegativeBoundsContext(ctx, nb, o.alpha)
 		if err != nil {
 			return rep, res, err
 		}
 		res.neg = &neg
-		rep.NegativeBased = &areasReport{AUC: areaOf(neg.AUC), AUPR: areaOf(neg.AUPR)}
+		rep.NegativeBased = &areasReport{}
+		rep.NegativeBased.AUC, rep.NegativeBased.AUPR = areasOf(neg)
 		rep.Tighter = &tighterReport{AUC: tighter(res.pos.AUC, neg.AUC), AUPR: tighter(res.pos.AUPR, neg.AUPR)}
 	}
-	if o.alpha.Low != o.alpha.High && res.pu.AUC.Low <= 0.5 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the PU AUC is %.4f, not above 1/2: the ranking is not better than random, so the ends of the alpha interval need not bound the curves (Lemma 4)", res.pu.AUC.Low))
-	}
 	if res.pos.AUC.Low > res.pos.AUC.High {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the lower AUC bound %.4f is above the upper %.4f", res.pos.AUC.Low, res.pos.AUC.High))
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the lower AUC bound %.4f is above the upper %.4f: the bounds' areas, trapezoids over sorted points, need not keep their order on a ranking no better than random", res.pos.AUC.Low, res.pos.AUC.High))
 	}
 	res.bandName = f.band
 	return rep, res, stopped(ctx)
@@ -422,6 +442,15 @@ func tighter(pos, neg bounds.Interval) tighterBounds {
 		return tighterBounds{areaOf(pos), "positives"}
 	}
 	return tighterBounds{areaOf(neg), "negatives"}
+}
+
+// attained says at which alpha of an interval the bounds lie ("" for a
+// single alpha).
+func attained(a areaBounds) string {
+	if a.LowerAt == nil {
+		return ""
+	}
+	return fmt.Sprintf("lower at alpha %.4f, upper at %.4f", float64(*a.LowerAt), float64(*a.UpperAt))
 }
 
 func writeBoundsTable(e *env, rep boundsReport) error {
@@ -447,11 +476,11 @@ func writeBoundsTable(e *env, rep boundsReport) error {
 	t.row("band", band, "level", float64(rep.Band.Level))
 	t.row("ties", rep.Ties)
 	t.row("", "lower", "upper", "pu")
-	t.row("auc", float64(rep.AUC.Lower), float64(rep.AUC.Upper), float64(rep.PU.AUC))
-	t.row("aupr", float64(rep.AUPR.Lower), float64(rep.AUPR.Upper), float64(rep.PU.AUPR))
+	t.row("auc", float64(rep.AUC.Lower), float64(rep.AUC.Upper), float64(rep.PU.AUC), attained(rep.AUC))
+	t.row("aupr", float64(rep.AUPR.Lower), float64(rep.AUPR.Upper), float64(rep.PU.AUPR), attained(rep.AUPR))
 	if n := rep.NegativeBased; n != nil {
-		t.row("negative-based auc", float64(n.AUC.Lower), float64(n.AUC.Upper))
-		t.row("negative-based aupr", float64(n.AUPR.Lower), float64(n.AUPR.Upper))
+		t.row("negative-based auc", float64(n.AUC.Lower), float64(n.AUC.Upper), "", attained(n.AUC))
+		t.row("negative-based aupr", float64(n.AUPR.Lower), float64(n.AUPR.Upper), "", attained(n.AUPR))
 		t.row("tighter auc", float64(rep.Tighter.AUC.Lower), float64(rep.Tighter.AUC.Upper), "from "+rep.Tighter.AUC.From)
 		t.row("tighter aupr", float64(rep.Tighter.AUPR.Lower), float64(rep.Tighter.AUPR.Upper), "from "+rep.Tighter.AUPR.From)
 	}

@@ -3,7 +3,9 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,9 +42,9 @@ type boundsJSON struct {
 	}
 	Ties          string
 	PU            struct{ AUC, AUPR float64 }
-	AUC, AUPR     struct{ Lower, Upper float64 }
+	AUC, AUPR     boundsArea
 	NegativeBased *struct {
-		AUC, AUPR struct{ Lower, Upper float64 }
+		AUC, AUPR boundsArea
 	} `json:"negative_based"`
 	Tighter *struct {
 		AUC, AUPR struct {
@@ -55,6 +57,19 @@ type boundsJSON struct {
 		Label, Score, Truth string
 		Features, Ignored   []string
 	}
+}
+
+// boundsArea is one area's bounds; LowerAt and UpperAt say where the bounds
+// over an interval lie.
+type boundsArea struct {
+	Lower, Upper float64
+	LowerAt      *float64 `json:"lower_at"`
+	UpperAt      *float64 `json:"upper_at"`
+}
+
+// values are the bounds without where they lie.
+func (a boundsArea) values() struct{ Lower, Upper float64 } {
+	return struct{ Lower, Upper float64 }{a.Lower, a.Upper}
 }
 
 func runBoundsJSON(t *testing.T, args ...string) boundsJSON {
@@ -149,8 +164,8 @@ func TestBoundsJSONFields(t *testing.T) {
 		pos, neg, tight struct{ Lower, Upper float64 }
 		from            string
 	}{
-		{got.AUC, got.NegativeBased.AUC, struct{ Lower, Upper float64 }{got.Tighter.AUC.Lower, got.Tighter.AUC.Upper}, got.Tighter.AUC.From},
-		{got.AUPR, got.NegativeBased.AUPR, struct{ Lower, Upper float64 }{got.Tighter.AUPR.Lower, got.Tighter.AUPR.Upper}, got.Tighter.AUPR.From},
+		{got.AUC.values(), got.NegativeBased.AUC.values(), struct{ Lower, Upper float64 }{got.Tighter.AUC.Lower, got.Tighter.AUC.Upper}, got.Tighter.AUC.From},
+		{got.AUPR.values(), got.NegativeBased.AUPR.values(), struct{ Lower, Upper float64 }{got.Tighter.AUPR.Lower, got.Tighter.AUPR.Upper}, got.Tighter.AUPR.From},
 	} {
 		want, from := c.pos, "positives"
 		if c.neg.Upper-c.neg.Lower < c.pos.Upper-c.pos.Lower {
@@ -160,7 +175,8 @@ func TestBoundsJSONFields(t *testing.T) {
 			t.Errorf("tighter %v from %s; positive-based %v, negative-based %v", c.tight, c.from, c.pos, c.neg)
 		}
 	}
-	if again := runBoundsJSON(t, args...); again.AUC != got.AUC || again.AUPR != got.AUPR || *again.NegativeBased != *got.NegativeBased {
+	if again := runBoundsJSON(t, args...); again.AUC.values() != got.AUC.values() || again.AUPR.values() != got.AUPR.values() ||
+		again.NegativeBased.AUC.values() != got.NegativeBased.AUC.values() || again.NegativeBased.AUPR.values() != got.NegativeBased.AUPR.values() {
 		t.Errorf("same seed, different output: %+v vs %+v", again, got)
 	}
 	other := runBoundsJSON(t, append(args, "--seed", "8", "--credible", "hpd")...)
@@ -414,5 +430,54 @@ func TestBoundsAlphaAliases(t *testing.T) {
 				t.Errorf("table of %v:\n%s", c[1], got)
 			}
 		}
+	}
+}
+
+// Over an alpha interval the bounds are the extremes over every alpha in
+// it, not the lower curve at LO and the upper at HI: on a ranking with known
+// negatives (5,000 rows, a third positive, scores N(1.9, 1) against N(0, 1),
+// 300 known positives, 500 known negatives, true alpha 0.325), the upper AUC
+// over [0.30, 0.97] is at least the upper AUC at alpha 0.55 alone, which
+// lies inside the interval, and the output says where each bound lies. The
+// published rule gave an upper bound (at 0.97) below the lower one (at
+// 0.30), excluding the true AUC of 0.90.
+func TestBoundsIntervalExtremes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 3))
+	var b strings.Builder
+	b.WriteString("score,label\n")
+	for i := range 5000 {
+		s, label := rng.NormFloat64(), ""
+		if i < 1667 {
+			s += 1.9
+		}
+		switch {
+		case i < 300:
+			label = "1"
+		case i >= 1667 && i < 2167:
+			label = "-1"
+		}
+		fmt.Fprintf(&b, "%s,%s\n", strconv.FormatFloat(s, 'g', -1, 64), label)
+	}
+	in := filepath.Join(t.TempDir(), "s.csv")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"--input", in, "--negatives", "-1", "--band", "dkw"}
+	iv := runBoundsJSON(t, append(common, "--alpha-interval", "0.30,0.97")...)
+	mid := runBoundsJSON(t, append(common, "--alpha", "0.55")...)
+	lo := runBoundsJSON(t, append(common, "--alpha", "0.30")...)
+	hi := runBoundsJSON(t, append(common, "--alpha", "0.97")...)
+	if !(hi.AUC.Upper < lo.AUC.Lower) {
+		t.Errorf("the ends: upper AUC at 0.97 %v, lower at 0.30 %v: the example does not show the published rule's failure", hi.AUC.Upper, lo.AUC.Lower)
+	}
+	if !(iv.AUC.Lower <= lo.AUC.Lower && iv.AUC.Lower <= hi.AUC.Lower && iv.AUC.Upper >= mid.AUC.Upper && iv.AUC.Upper > hi.AUC.Upper) {
+		t.Errorf("over [0.30, 0.97] AUC [%v, %v]; at 0.30 [%v, %v], at 0.55 [%v, %v], at 0.97 [%v, %v]",
+			iv.AUC.Lower, iv.AUC.Upper, lo.AUC.Lower, lo.AUC.Upper, mid.AUC.Lower, mid.AUC.Upper, hi.AUC.Lower, hi.AUC.Upper)
+	}
+	if at := iv.AUC.UpperAt; at == nil || !(*at > 0.30 && *at < 0.97) || iv.AUPR.LowerAt == nil {
+		t.Errorf("upper AUC at %v, want an alpha inside (0.30, 0.97) reported", at)
+	}
+	if at := mid.AUC.UpperAt; at != nil {
+		t.Errorf("a single alpha reports where the bounds lie: %v", *at)
 	}
 }
