@@ -85,6 +85,25 @@ func (a extreme) better(b extreme, min bool) bool {
 // AUC and AUPR, the upper curves' largest.
 type extremes struct{ aucLow, auprLow, aucHigh, auprHigh extreme }
 
+// quantities is a set of the four area bounds.
+type quantities uint8
+
+const (
+	qAUCLow quantities = 1 << iota
+	qAUPRLow
+	qAUCHigh
+	qAUPRHigh
+	qLower = qAUCLow | qAUPRLow   // the lower curve's
+	qUpper = qAUCHigh | qAUPRHigh // the upper curve's
+	qAll   = qLower | qUpper
+)
+
+// none is the extremes of no count: each never better than another.
+func none() extremes {
+	lo, hi := extreme{math.Inf(1), math.MaxInt}, extreme{math.Inf(-1), math.MaxInt}
+	return extremes{aucLow: lo, auprLow: lo, aucHigh: hi, auprHigh: hi}
+}
+
 func (e *extremes) merge(o extremes) {
 	for _, p := range []struct {
 		dst *extreme
@@ -119,6 +138,31 @@ func (s *scanner) at(k int) extremes {
 		aucLow: extreme{lower.auc(&s.s), k}, auprLow: extreme{lower.aupr(&s.s), k},
 		aucHigh: extreme{upper.auc(&s.s), k}, auprHigh: extreme{upper.aupr(&s.s), k},
 	}
+}
+
+// only returns the areas q of the positive-based curves at k latent
+// positives, building only the curves they need; the others are none's.
+func (s *scanner) only(k int, q quantities) extremes {
+	var lt, ut []Table
+	if q&qLower != 0 {
+		lt = s.lower.Tables
+	}
+	if q&qUpper != 0 {
+		ut = s.upper.Tables
+	}
+	s.m.fill(lt, ut, float64(k), Rounded)
+	e := none()
+	for _, a := range []struct {
+		q    quantities
+		dst  *extreme
+		area func(*scratch) float64
+	}{{qAUCLow, &e.aucLow, s.lower.auc}, {qAUPRLow, &e.auprLow, s.lower.aupr},
+		{qAUCHigh, &e.aucHigh, s.upper.auc}, {qAUPRHigh, &e.auprHigh, s.upper.aupr}} {
+		if q&a.q != 0 {
+			*a.dst = extreme{a.area(&s.s), k}
+		}
+	}
+	return e
 }
 
 // curvesAt fills the scanner's curves at k latent positives and returns
@@ -245,6 +289,7 @@ const (
 type searcher struct {
 	*scanner
 	la, ua, lb, ub []Table
+	lower, upper   rangeCurve
 	rs             rangeScratch
 	tol            float64
 }
@@ -254,24 +299,29 @@ type searcher struct {
 // searchTolerance: it evaluates a grid of counts, then each range between
 // two evaluated counts is bounded (rangebound.go) and, unless no count in it
 // can beat the best areas found, split at its middle, which is evaluated.
-// Ranges of a few counts are evaluated whole. Sequential, so the result
-// (and the count reported for each extreme) does not depend on the machine.
+// A range keeps the areas that may beat the best: its parts bound and
+// evaluate only those, and only the curves they need. Ranges of a few
+// counts are evaluated whole. Sequential, so the result (and the count
+// reported for each extreme) does not depend on the machine.
 func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
 	if err := m.checkLatent(float64(hi)); err != nil {
 		return extremes{}, err
 	}
 	n := len(m.r.cut)
 	s := &searcher{scanner: m.scanner(false), la: make([]Table, n), ua: make([]Table, n), lb: make([]Table, n), ub: make([]Table, n),
-		tol: searchTolerance * max(1, float64(n)/1e6)}
+		lower: rangeCurve{m: m, lower: true}, upper: rangeCurve{m: m}, tol: searchTolerance * max(1, float64(n)/1e6)}
 	best := s.at(lo)
-	type seg struct{ a, b int }
+	type seg struct {
+		a, b int
+		q    quantities // the areas that may beat the best in (a, b)
+	}
 	var stack []seg
 	steps := min(searchGrid, hi-lo)
 	prev := lo
 	for i := 1; i <= steps; i++ {
 		k := lo + int(int64(hi-lo)*int64(i)/int64(steps))
 		best.merge(s.at(k))
-		stack = append(stack, seg{prev, k})
+		stack = append(stack, seg{prev, k, qAll})
 		prev = k
 	}
 	for len(stack) > 0 {
@@ -280,30 +330,49 @@ func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
 		}
 		g := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		switch {
-		case g.b-g.a <= 1:
-		case g.b-g.a <= searchLeaf:
+		if g.b-g.a <= searchLeaf {
 			for k := g.a + 1; k < g.b; k++ {
-				best.merge(s.at(k))
+				best.merge(s.only(k, g.q))
 			}
-		case s.mayBeat(g.a, g.b, best):
+			continue
+		}
+		if q := s.mayBeat(g.a, g.b, g.q, best); q != 0 {
 			mid := g.a + (g.b-g.a)/2
-			best.merge(s.at(mid))
-			stack = append(stack, seg{mid, g.b}, seg{g.a, mid})
+			best.merge(s.only(mid, q))
+			stack = append(stack, seg{mid, g.b, q}, seg{g.a, mid, q})
 		}
 	}
 	return best, nil
 }
 
-// mayBeat reports whether some count in (a, b) may give an area beyond the
-// best by more than the tolerance, by the bounds over [a, b].
-func (s *searcher) mayBeat(a, b int, best extremes) bool {
-	s.m.fill(s.la, s.ua, float64(a), Rounded)
-	s.m.fill(s.lb, s.ub, float64(b), Rounded)
-	lower := &rangeCurve{m: s.m, ka: a, kb: b, ta: s.la, tb: s.lb, lower: true}
-	upper := &rangeCurve{m: s.m, ka: a, kb: b, ta: s.ua, tb: s.ub}
-	return s.rs.rocUpper(upper) > best.aucHigh.v+s.tol ||
-		s.rs.prBound(upper, true) > best.auprHigh.v+s.tol ||
-		s.rs.rocLower(lower) < best.aucLow.v-s.tol ||
-		s.rs.prBound(lower, false) < best.auprLow.v-s.tol
+// mayBeat returns the areas of q for which some count in (a, b) may lie
+// beyond the best by more than the tolerance, by the bounds over [a, b].
+func (s *searcher) mayBeat(a, b int, q quantities, best extremes) quantities {
+	var la, lb, ua, ub []Table
+	if q&qLower != 0 {
+		la, lb = s.la, s.lb
+	}
+	if q&qUpper != 0 {
+		ua, ub = s.ua, s.ub
+	}
+	s.m.fill(la, ua, float64(a), Rounded)
+	s.m.fill(lb, ub, float64(b), Rounded)
+	lower, upper := &s.lower, &s.upper
+	lower.reset(a, b, s.la, s.lb)
+	upper.reset(a, b, s.ua, s.ub)
+	var open quantities
+	for _, c := range []struct {
+		q   quantities
+		may func() bool
+	}{
+		{qAUCHigh, func() bool { return s.rs.rocUpper(upper) > best.aucHigh.v+s.tol }},
+		{qAUPRHigh, func() bool { return s.rs.prBound(upper, true) > best.auprHigh.v+s.tol }},
+		{qAUCLow, func() bool { return s.rs.rocLower(lower) < best.aucLow.v-s.tol }},
+		{qAUPRLow, func() bool { return s.rs.prBound(lower, false) < best.auprLow.v-s.tol }},
+	} {
+		if q&c.q != 0 && c.may() {
+			open |= c.q
+		}
+	}
+	return open
 }

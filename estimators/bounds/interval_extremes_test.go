@@ -303,8 +303,9 @@ func TestRangeBoundsHoldEveryCount(t *testing.T) {
 		m.fill(la, ua, float64(ka), Rounded)
 		m.fill(lb, ub, float64(kb), Rounded)
 		var rs rangeScratch
-		lower := &rangeCurve{m: m, ka: ka, kb: kb, ta: la, tb: lb, lower: true}
-		upper := &rangeCurve{m: m, ka: ka, kb: kb, ta: ua, tb: ub}
+		lower, upper := &rangeCurve{m: m, lower: true}, &rangeCurve{m: m}
+		lower.reset(ka, kb, la, lb)
+		upper.reset(ka, kb, ua, ub)
 		const eps = 1e-12 // the bounds' own rounding
 		for _, b := range []struct {
 			what        string

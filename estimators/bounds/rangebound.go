@@ -22,13 +22,31 @@ func (b box) intersect(o box) box {
 	return box{xl: max(b.xl, o.xl), xh: min(b.xh, o.xh), yl: max(b.yl, o.yl), yh: min(b.yh, o.yh)}
 }
 
+// rangeScratch holds the buffers of the range bounds.
+type rangeScratch struct {
+	boxes      []box // the boxes being bounded (a rangeCurve's)
+	buf        []int
+	keys, mins []float64
+	s          scratch
+}
+
 // rangeCurve is one curve (lower or upper) of a ranking over a range of
-// counts [ka, kb]: its tables at both ends, and what builds them.
+// counts [ka, kb]: its tables at both ends, what builds them, and the boxes
+// of its points (computed once, by boxes, for the ROC and the PR bounds).
 type rangeCurve struct {
 	m      *tableMaker
 	ka, kb int
 	ta, tb []Table
 	lower  bool // the lower curve: theta = floor(T_lb k); the upper: ceil(T_ub k)
+
+	ready      bool
+	roc, pr    []box     // per cut-off; pr has the start of grouped ties first
+	fpLo, fpHi []float64 // FP at kb and at ka, per cut-off: keys near the order of roc's xl and xh
+}
+
+// reset points rc at the range [ka, kb] with the tables ta and tb.
+func (rc *rangeCurve) reset(ka, kb int, ta, tb []Table) {
+	rc.ka, rc.kb, rc.ta, rc.tb, rc.ready = ka, kb, ta, tb, false
 }
 
 // Regimes of a cut-off's surrogate true positives at a count k (Eq. 11):
@@ -41,128 +59,121 @@ const (
 	regimeClamp
 )
 
-// regime returns the regime of cut-off c at count k.
-func (rc *rangeCurve) regime(c, k int) int {
-	r := rc.m.r
-	t := rc.m.tub[c]
-	if rc.lower {
-		t = rc.m.tlb[c]
-	}
+// regime returns the regime at count k of a cut-off with band value t and
+// cutU unlabeled above it, of |U| = u.
+func regime(t float64, k int, cutU, u float64, lower bool) int {
 	theta := float64(t * float64(k))
-	if rc.lower {
+	if lower {
 		theta = math.Floor(theta)
 	} else {
 		theta = math.Ceil(theta)
 	}
-	cutU := float64(r.unl[c])
 	switch {
 	case theta >= cutU:
 		return regimeAll
-	case float64(k-r.nUnl)+cutU > theta:
+	case float64(k)-u+cutU > theta:
 		return regimeClamp
 	}
 	return regimeTheta
 }
 
-// refined returns the ROC (FPR, TPR) and PR (recall, precision) boxes of
-// cut-off c when its regime is the same at ka and kb, and ok. Then it is
-// the same at every count between (theta and the clamp's term both grow
-// with k, the clamp's faster: theta - (k - |U| + cut_U) never grows), and
-// each coordinate is a monotone function of k: in the first and third
-// regimes TP and FP are constant or move by one per count, so TP/P(k),
-// FP/N(k) and TP/(TP + FP) are ratios (a + b k)/(c + d k), monotone on the
-// range; in the theta regime theta is within one of T k, and the ratios
-// with T k -/+ 1 are monotone likewise. So their values at ka and kb
-// bound them.
-func (rc *rangeCurve) refined(c int) (roc, pr box, ok bool) {
-	g := rc.regime(c, rc.ka)
-	if g != rc.regime(c, rc.kb) {
-		return box{}, box{}, false
-	}
-	r := rc.m.r
-	t := rc.m.tub[c]
-	if rc.lower {
-		t = rc.m.tlb[c]
-	}
-	kp, kn, cutU, u := float64(r.pos[c]), float64(r.neg[c]), float64(r.unl[c]), float64(r.nUnl)
-	m := kp + kn + cutU
-	// tp and fp are the counts at k with slack e (one count in the theta
-	// regime).
-	tp := func(k, e float64) float64 {
-		switch g {
-		case regimeAll:
-			return kp + cutU
-		case regimeClamp:
-			return kp + k - u + cutU
-		}
-		return kp + float64(t*k) + e
-	}
-	fp := func(k, e float64) float64 { return m - tp(k, -e) }
-	roc, pr = box{xl: math.Inf(1), yl: math.Inf(1)}, box{xl: math.Inf(1), yl: math.Inf(1)}
-	for _, k := range []float64{float64(rc.ka), float64(rc.kb)} {
-		p, n := float64(r.nPos)+k, float64(r.nNeg)+u-k
-		e := 0.0
-		if g == regimeTheta {
-			e = 1 + 1e-6 // one count, and the rounding of T k
-		}
-		roc.xl, roc.xh = min(roc.xl, fp(k, -e)/n), max(roc.xh, fp(k, e)/n)
-		roc.yl, roc.yh = min(roc.yl, tp(k, -e)/p), max(roc.yh, tp(k, e)/p)
-		pr.xl, pr.xh = roc.yl, roc.yh
-		pr.yl, pr.yh = min(pr.yl, tp(k, -e)/m), max(pr.yh, tp(k, e)/m)
-	}
-	return roc, pr, true
-}
-
-// rangeScratch holds the buffers of the range bounds.
-type rangeScratch struct {
-	boxes      []box
-	buf        []int
-	keys, mins []float64
-	s          scratch
-}
-
-// span returns [min(a, b), max(a, b)].
-func span(a, b float64) (lo, hi float64) { return min(a, b), max(a, b) }
-
-// rocBoxes fills s.boxes with the (FPR, TPR) boxes of tables ta (at ka) and
-// tb (at kb) and returns, for each box, its FP count at kb and ka (keys
-// near the order of xl and of xh).
+// boxes computes the ROC (FPR, TPR) and PR (recall, precision) boxes of
+// every cut-off over the range, once.
 //
 // Between ka and kb each count moves by at most one a step: TP(k+1) - TP(k)
 // is 0 or 1 (theta's floor or ceil of T k grows by at most 1 since T <= 1,
 // the clamp's term by exactly 1), FP(k+1) - FP(k) is 0 or -1, and the
 // totals P(k) = P(ka) + (k - ka), N(k) = N(ka) - (k - ka) move by one. So,
 // with d = kb - ka, dTP = TP(kb) - TP(ka) and dFP = FP(ka) - FP(kb), the
-// TPR at ka + j is at most min(TP(kb), TP(ka) + j) / (P(ka) + j), largest
-// at j = dTP: TP(kb) / (P(ka) + dTP); at least max(TP(ka), TP(kb) - d + j)
-// / (P(ka) + j), smallest at j = d - dTP: TP(ka) / (P(kb) - dTP). The FPR
-// likewise lies in [FP(kb) / (N(ka) - dFP), FP(ka) / (N(kb) + dFP)]. These
-// boxes follow the points far more closely than the counts' extremes over
-// the totals' extremes would, since TP and P grow together.
-// Where the regime of a cut-off is the same at both ends, rangeCurve.refined
-// tightens its box further.
-func (s *rangeScratch) rocBoxes(rc *rangeCurve) (fpLo, fpHi []float64) {
-	ta, tb := rc.ta, rc.tb
+// TPR (the recall) at ka + j is at most min(TP(kb), TP(ka) + j) / (P(ka) +
+// j), largest at j = dTP: TP(kb) / (P(ka) + dTP); at least max(TP(ka),
+// TP(kb) - d + j) / (P(ka) + j), smallest at j = d - dTP: TP(ka) / (P(kb) -
+// dTP). The FPR likewise lies in [FP(kb) / (N(ka) - dFP), FP(ka) / (N(kb) +
+// dFP)], the precision TP / (TP + FP) in [TP(ka), TP(kb)] over TP + FP, the
+// instances at or above the cut-off, the same for every k.
+//
+// Where a cut-off's regime is the same at ka and kb it is the same at every
+// count between (theta and the clamp's term both grow with k, the clamp's
+// faster: theta - (k - |U| + cut_U) never grows), and each coordinate is a
+// monotone function of k: in the first and third regimes TP and FP are
+// constant or move by one per count, so TP/P(k), FP/N(k) and TP/(TP + FP)
+// are ratios (a + b k)/(c + d k), monotone on the range; in the theta
+// regime theta is within one of T k, and the ratios with T k -/+ 1 are
+// monotone likewise. Their values at ka and kb then bound the point more
+// tightly still.
+//
+// On a positive-based curve the recall ascends in rank order for every k;
+// so that the PR boxes ascend too, each low end is lowered to the least low
+// end after it and each high end raised to the greatest before it, which
+// only widens them.
+func (rc *rangeCurve) boxes() {
+	if rc.ready {
+		return
+	}
+	rc.ready = true
+	ta, tb, r := rc.ta, rc.tb, rc.m.r
 	n := len(ta)
-	s.boxes = growBoxes(s.boxes, n)
-	s.keys = growFloats(s.keys, 2*n)
-	fpLo, fpHi = s.keys[:n], s.keys[n:]
+	rc.roc = growBoxes(rc.roc, n)
+	rc.pr = growBoxes(rc.pr, n+1)[:0]
+	rc.fpLo, rc.fpHi = growFloats(rc.fpLo, n), growFloats(rc.fpHi, n)
 	pa, pb := ta[0].TP+ta[0].FN, tb[0].TP+tb[0].FN
 	na, nb := ta[0].FP+ta[0].TN, tb[0].FP+tb[0].TN
-	for c := range n {
-		dTP, dFP := tb[c].TP-ta[c].TP, ta[c].FP-tb[c].FP
-		fpLo[c], fpHi[c] = tb[c].FP, ta[c].FP
-		b := box{
-			xl: tb[c].FP / (na - dFP), xh: min(ta[c].FP/(nb+dFP), 1),
-			yl: ta[c].TP / (pb - dTP), yh: min(tb[c].TP/(pa+dTP), 1),
-		}
-		if roc, _, ok := rc.refined(c); ok {
-			b = b.intersect(roc)
-		}
-		s.boxes[c] = b
+	if m := ta[0].TP + ta[0].FP; r.ties == Grouped && m > 1 {
+		d := tb[0].TP - ta[0].TP
+		rc.pr = append(rc.pr, box{xl: ta[0].TP / (pb - d) / m, xh: min(tb[0].TP/(pa+d)/m, 1), yl: ta[0].TP / m, yh: min(tb[0].TP/m, 1)})
 	}
-	return fpLo, fpHi
+	band := rc.m.tub
+	if rc.lower {
+		band = rc.m.tlb
+	}
+	u := float64(r.nUnl)
+	ka, kb := float64(rc.ka), float64(rc.kb)
+	for c := range n {
+		tpa, tpb, fpa, fpb := ta[c].TP, tb[c].TP, ta[c].FP, tb[c].FP
+		m := tpa + fpa
+		dTP, dFP := tpb-tpa, fpa-fpb
+		rc.fpLo[c], rc.fpHi[c] = fpb, fpa
+		roc := box{xl: fpb / (na - dFP), xh: min(fpa/(nb+dFP), 1), yl: tpa / (pb - dTP), yh: min(tpb/(pa+dTP), 1)}
+		pr := box{xl: roc.yl, xh: roc.yh, yl: tpa / m, yh: min(tpb/m, 1)}
+		cutU := float64(r.unl[c])
+		if g := regime(band[c], rc.ka, cutU, u, rc.lower); g == regime(band[c], rc.kb, cutU, u, rc.lower) {
+			kp, t := float64(r.pos[c]), band[c]
+			// The counts at k, with slack e (one count, and the rounding of
+			// T k, in the theta regime).
+			var tpLoA, tpHiA, tpLoB, tpHiB float64
+			switch g {
+			case regimeAll:
+				tpLoA, tpHiA, tpLoB, tpHiB = kp+cutU, kp+cutU, kp+cutU, kp+cutU
+			case regimeClamp:
+				tpLoA, tpLoB = kp+ka-u+cutU, kp+kb-u+cutU
+				tpHiA, tpHiB = tpLoA, tpLoB
+			default:
+				const e = 1 + 1e-6
+				tpLoA, tpHiA = kp+float64(t*ka)-e, kp+float64(t*ka)+e
+				tpLoB, tpHiB = kp+float64(t*kb)-e, kp+float64(t*kb)+e
+			}
+			pka, pkb, nka, nkb := pa, pb, na, nb
+			tight := box{
+				xl: min((m-tpHiA)/nka, (m-tpHiB)/nkb), xh: max((m-tpLoA)/nka, (m-tpLoB)/nkb),
+				yl: min(tpLoA/pka, tpLoB/pkb), yh: max(tpHiA/pka, tpHiB/pkb),
+			}
+			roc = roc.intersect(tight)
+			pr = pr.intersect(box{xl: tight.yl, xh: tight.yh, yl: min(tpLoA, tpLoB) / m, yh: max(tpHiA, tpHiB) / m})
+		}
+		rc.roc[c] = roc
+		rc.pr = append(rc.pr, pr)
+	}
+	bx := rc.pr
+	for i := len(bx) - 2; i >= 0; i-- {
+		bx[i].xl = min(bx[i].xl, bx[i+1].xl)
+	}
+	for i := 1; i < len(bx); i++ {
+		bx[i].xh = max(bx[i].xh, bx[i-1].xh)
+	}
 }
+
+// span returns [min(a, b), max(a, b)].
+func span(a, b float64) (lo, hi float64) { return min(a, b), max(a, b) }
 
 // sortBy returns the box indices ordered by the value v gives: a counting
 // sort by the whole number keys, which are in v's order but for a few
@@ -187,8 +198,9 @@ func (s *rangeScratch) sortBy(keys []float64, v func(box) float64) []int {
 // before it; 1 if no box does) and R(z) = max{yh_c : xl_c <= z} (no point at
 // or before z is higher); the start (0, 0) is exact.
 func (s *rangeScratch) rocUpper(rc *rangeCurve) float64 {
-	fpLo, _ := s.rocBoxes(rc)
-	order := s.sortBy(fpLo, func(b box) float64 { return b.xl })
+	rc.boxes()
+	s.boxes = rc.roc
+	order := s.sortBy(rc.fpLo, func(b box) float64 { return b.xl })
 	n := len(order)
 	// mins[j]: the smallest xh from the j-th box in xl order on, or 1.
 	s.mins = growFloats(s.mins, n+1)
@@ -221,8 +233,9 @@ func (s *rangeScratch) rocUpper(rc *rangeCurve) float64 {
 // after it; 0, the start, if no box does) and L(z) = min{yl_c : xh_c >= z}
 // over the boxes and the end (1, 1), or 0 at z = 0 (the start).
 func (s *rangeScratch) rocLower(rc *rangeCurve) float64 {
-	_, fpHi := s.rocBoxes(rc)
-	order := s.sortBy(fpHi, func(b box) float64 { return b.xh })
+	rc.boxes()
+	s.boxes = rc.roc
+	order := s.sortBy(rc.fpHi, func(b box) float64 { return b.xh })
 	n := len(order)
 	// mins[j]: the smallest yl from the j-th box in xh order on, or 1.
 	s.mins = growFloats(s.mins, n+1)
@@ -250,43 +263,6 @@ func (s *rangeScratch) rocLower(rc *rangeCurve) float64 {
 	return area
 }
 
-// prBoxes fills s.boxes with the (recall, precision) boxes of the tables,
-// after the start inside the first tie group when grouped (see Curve.PR).
-// The recall is bounded as the TPR of rocBoxes, the precision TP/(TP + FP)
-// by the TP at ka and kb over TP + FP, the instances at or above the
-// cut-off, which is the same for every k. On a positive-based curve the
-// recall ascends in rank order for every k; so that the boxes ascend too,
-// each low end is lowered to the least low end after it and each high end
-// raised to the greatest before it, which only widens them.
-func (s *rangeScratch) prBoxes(rc *rangeCurve) []box {
-	ta, tb := rc.ta, rc.tb
-	n := len(ta)
-	s.boxes = growBoxes(s.boxes, n+1)[:0]
-	pa, pb := ta[0].TP+ta[0].FN, tb[0].TP+tb[0].FN
-	generic := func(tpa, tpb, m, scale float64) box {
-		d := tpb - tpa
-		return box{xl: tpa / (pb - d) / scale, xh: min(tpb/(pa+d)/scale, 1), yl: tpa / m, yh: min(tpb/m, 1)}
-	}
-	if m := ta[0].TP + ta[0].FP; rc.m.r.ties == Grouped && m > 1 {
-		s.boxes = append(s.boxes, generic(ta[0].TP, tb[0].TP, m, m))
-	}
-	for c := range n {
-		b := generic(ta[c].TP, tb[c].TP, ta[c].TP+ta[c].FP, 1)
-		if _, pr, ok := rc.refined(c); ok {
-			b = b.intersect(pr)
-		}
-		s.boxes = append(s.boxes, b)
-	}
-	bx := s.boxes
-	for i := len(bx) - 2; i >= 0; i-- {
-		bx[i].xl = min(bx[i].xl, bx[i+1].xl)
-	}
-	for i := 1; i < len(bx); i++ {
-		bx[i].xh = max(bx[i].xh, bx[i-1].xh)
-	}
-	return bx
-}
-
 // prBound bounds the PR area over the range: from above (upper) by the
 // integral of the largest yh of the boxes that can hold a neighbour of x,
 // from below by that of the smallest yl over where every curve of the range
@@ -295,7 +271,8 @@ func (s *rangeScratch) prBoxes(rc *rangeCurve) []box {
 // with ascending boxes these are the boxes lo(x)..hi(x), both ascending in
 // x, so a sliding window gives the extreme in O(n).
 func (s *rangeScratch) prBound(rc *rangeCurve, upper bool) float64 {
-	bx := s.prBoxes(rc)
+	rc.boxes()
+	bx := rc.pr
 	n := len(bx)
 	// Breakpoints: every xl and xh, merged (both ascend).
 	s.keys = growFloats(s.keys, 2*n)[:0]

@@ -142,18 +142,26 @@ func (m *tableMaker) curves(counting Counting) (lower, upper Curve) {
 }
 
 // fill writes the tables of every cut-off at pu latent positives into lower
-// and upper (one entry per cut-off).
+// and upper (one entry per cut-off; a nil one is skipped).
 func (m *tableMaker) fill(lower, upper []Table, pu float64, counting Counting) {
 	r := m.r
 	for c := range r.cut {
 		cutU := float64(r.unl[c])
-		thetaL, thetaU := float64(m.tlb[c]*pu), float64(m.tub[c]*pu)
-		if counting == Rounded {
-			thetaL, thetaU = math.Floor(thetaL), math.Ceil(thetaU)
-		}
 		kp, kn := float64(r.pos[c]), float64(r.neg[c])
-		lower[c] = r.table(kp, kn, cutU, pu, thetaL)
-		upper[c] = r.table(kp, kn, cutU, pu, thetaU)
+		if lower != nil {
+			theta := float64(m.tlb[c] * pu)
+			if counting == Rounded {
+				theta = math.Floor(theta)
+			}
+			lower[c] = r.table(kp, kn, cutU, pu, theta)
+		}
+		if upper != nil {
+			theta := float64(m.tub[c] * pu)
+			if counting == Rounded {
+				theta = math.Ceil(theta)
+			}
+			upper[c] = r.table(kp, kn, cutU, pu, theta)
+		}
 	}
 }
 
