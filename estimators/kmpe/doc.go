@@ -217,6 +217,13 @@
 //     which on airfoil give estimates far above the truth). A constant
 //     feature is mapped to 0 by zscore and minmax and reported; all rows equal, a zero
 //     median distance or coinciding embeddings (delta = 0) are errors.
+//   - Features of any finite magnitude: squares overflow past about 1e154,
+//     so a feature whose largest magnitude lies outside [2^-300, 2^300]
+//     is multiplied by a power of two before it is scaled (exact, and
+//     zscore and minmax do not change under it), and raw features all by
+//     one power of two (the kernel, relative to the median distance, does
+//     not change; Result.RawExponent records it). Features within the
+//     range are computed as they are, bit for bit.
 //   - Distances are summed directly over the features (exact zero diagonal
 //     and symmetry); kernel rows and gradients are computed by row blocks
 //     on Options.Workers goroutines, each entry by one goroutine in a fixed

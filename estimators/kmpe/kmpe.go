@@ -90,6 +90,14 @@ type Result struct {
 	// ConstantFeatures are the feature columns constant over the pooled
 	// rows (0-based; nil for an estimate from a distance matrix).
 	ConstantFeatures []int
+	// RawExponent k says that raw features were multiplied by 2^k before
+	// their distances were computed: 0, unless their largest magnitude
+	// lies outside [2^-300, 2^300], where squared distances would
+	// overflow or lose their bits. MedianD2, SigmaMedian and Sigmas are in
+	// the units of the multiplied features; the kernel, and so every
+	// other number, does not depend on k. 0 for zscore, minmax and a
+	// distance matrix.
+	RawExponent int
 
 	MedianD2    float64    // numpy median of all (N+M)^2 squared distances
 	SigmaMedian float64    // sqrt(MedianD2)
@@ -149,7 +157,7 @@ func Estimate(ctx context.Context, mixture, component [][]float64, opt Options) 
 		return nil, err
 	}
 	opt = opt.withDefaults(len(pooled))
-	scaled, constant, err := scaleRows(pooled, opt.Scaling)
+	scaled, constant, rawExp, err := scaleRows(pooled, opt.Scaling)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +171,7 @@ func Estimate(ctx context.Context, mixture, component [][]float64, opt Options) 
 	if err != nil {
 		return nil, err
 	}
-	res.ConstantFeatures = constant
+	res.ConstantFeatures, res.RawExponent = constant, rawExp
 	return res, nil
 }
 
@@ -262,6 +270,9 @@ func (k *directKernels) pass(sigma float64, store bool) (sm, sc []float64) {
 func runWith(ctx context.Context, src kernelSource, n, nMix int, med float64, opt Options) (*Result, error) {
 	nComp := n - nMix
 	res := &Result{Scaling: opt.Scaling, N: nMix, M: nComp, MedianD2: med, SigmaMedian: math.Sqrt(med)}
+	if math.IsInf(med, 0) {
+		return nil, fmt.Errorf("kmpe: the median squared distance of the %d pooled rows is %v: the distances overflow", n, med)
+	}
 	if !(med > 0) {
 		return nil, fmt.Errorf("kmpe: the median squared distance of the %d pooled rows is %v: more than half the pairs coincide, no kernel width", n, med)
 	}

@@ -26,6 +26,7 @@ type Pool struct {
 	median   float64
 	scaling  Scaling // "" for a pool built from distances
 	constant []int
+	rawExp   int // Result.RawExponent
 
 	// The kernels at the pool's widths (sqrt(median) x WidthFactors),
 	// shared by the splits that use every pool row once: each width's row
@@ -66,13 +67,13 @@ func NewPool(rows [][]float64, s Scaling, workers int) (*Pool, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	s = s.orDefault()
-	scaled, constant, err := scaleRows(rows, s)
+	scaled, constant, rawExp, err := scaleRows(rows, s)
 	if err != nil {
 		return nil, err
 	}
 	n := len(scaled)
 	d2 := squaredDistances(scaled, workers)
-	return &Pool{n: n, d2: d2, median: medianAll(d2, n, workers), scaling: s, constant: constant}, nil
+	return &Pool{n: n, d2: d2, median: medianAll(d2, n, workers), scaling: s, constant: constant, rawExp: rawExp}, nil
 }
 
 // NewPoolD2 wraps a full n x n row-major matrix of squared distances
@@ -144,7 +145,7 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 		if err != nil {
 			return nil, err
 		}
-		res.ConstantFeatures = slices.Clone(p.constant)
+		res.ConstantFeatures, res.RawExponent = slices.Clone(p.constant), p.rawExp
 		return res, nil
 	}
 	d2 := gatherSquare(p.d2, p.n, idx, opt.Workers)
@@ -152,7 +153,7 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 	if err != nil {
 		return nil, err
 	}
-	res.ConstantFeatures = slices.Clone(p.constant)
+	res.ConstantFeatures, res.RawExponent = slices.Clone(p.constant), p.rawExp
 	return res, nil
 }
 
