@@ -147,7 +147,10 @@ type Solve struct {
 // Estimate returns KM1 and KM2 for the mixture rows (N x d) and the
 // component rows (M x d). The rows are pooled (mixture first), scaled by
 // opt.Scaling over the pooled rows, and the method of the package
-// documentation runs on them.
+// documentation runs on them. An estimate whose n x n matrices would not
+// fit in the memory available is refused before they are allocated, with
+// a [*SizeError] wrapping [ErrTooLarge] (one that would fit once
+// concurrent estimates end waits for them).
 func Estimate(ctx context.Context, mixture, component [][]float64, opt Options) (*Result, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
@@ -157,6 +160,14 @@ func Estimate(ctx context.Context, mixture, component [][]float64, opt Options) 
 		return nil, err
 	}
 	opt = opt.withDefaults(len(pooled))
+	n, d, w := saturating(len(pooled)), saturating(len(pooled[0])), saturating(opt.Workers)
+	release, err := gate.admit(ctx, directBytes(n, d, w), len(pooled), func(avail uint64) int {
+		return maxRowsFor(func(m uint64) uint64 { return directBytes(m, d, w) }, avail, len(pooled))
+	}, true)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	scaled, constant, rawExp, err := scaleRows(pooled, opt.Scaling)
 	if err != nil {
 		return nil, err
@@ -164,10 +175,9 @@ func Estimate(ctx context.Context, mixture, component [][]float64, opt Options) 
 	if err := context.Cause(ctx); err != nil {
 		return nil, fmt.Errorf("kmpe: %w", err)
 	}
-	n := len(scaled)
 	d2 := squaredDistances(scaled, opt.Workers)
-	med := medianAll(d2, n, opt.Workers)
-	res, err := run(ctx, d2, n, len(mixture), med, opt)
+	med := medianAll(d2, len(scaled), opt.Workers)
+	res, err := run(ctx, d2, len(scaled), len(mixture), med, opt)
 	if err != nil {
 		return nil, err
 	}
