@@ -9,8 +9,38 @@ import (
 	"slices"
 )
 
-// MinScores is the smallest number of scores each side must have.
+// MinScores is the smallest number of scores (or, for the feature-reading
+// estimators, rows) each side must have: every estimator refuses fewer.
 const MinScores = 10
+
+// FewUnlabeled and FewLabeled are the sample sizes below which every
+// estimator warns that its estimate is unreliable: the sizes below which
+// the published AlphaMax code warns (n < 100/0.1, n1 < 100), applied to
+// all of them so that estimates compared side by side warn alike.
+const (
+	FewUnlabeled = 1000
+	FewLabeled   = 100
+)
+
+// sampleWarnings returns the warnings of a sample of nL labeled and nU
+// unlabeled scores or rows (unit) that is small. AlphaMax's (published)
+// keep the words they have always had.
+func sampleWarnings(unit string, nL, nU int, published bool) []string {
+	why := func(n int) string {
+		if published {
+			return fmt.Sprintf("the published code warns below %d", n)
+		}
+		return fmt.Sprintf("every estimator warns below %d, as the published AlphaMax code does", n)
+	}
+	var w []string
+	if nU < FewUnlabeled {
+		w = append(w, fmt.Sprintf("only %d unlabeled %s (%s): the estimate is unreliable", nU, unit, why(FewUnlabeled)))
+	}
+	if nL < FewLabeled {
+		w = append(w, fmt.Sprintf("only %d labeled %s (%s): the estimate is unreliable", nL, unit, why(FewLabeled)))
+	}
+	return w
+}
 
 // alphaMax is the AlphaMax estimator (clean labels) or, with noisy set,
 // AlphaMax-N.
@@ -43,13 +73,7 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 	if labeled, err = subsample("labeled", labeled, e.o.MaxLabeled, rng, &est); err != nil {
 		return Estimate{}, err
 	}
-	// The published estimateMixprop warns below these sizes (n < 100/0.1, n1 < 100).
-	if len(unlabeled) < 1000 {
-		est.Warnings = append(est.Warnings, fmt.Sprintf("only %d unlabeled scores (the published code warns below 1000): the estimate is unreliable", len(unlabeled)))
-	}
-	if len(labeled) < 100 {
-		est.Warnings = append(est.Warnings, fmt.Sprintf("only %d labeled scores (the published code warns below 100): the estimate is unreliable", len(labeled)))
-	}
+	est.Warnings = append(est.Warnings, sampleWarnings("scores", len(labeled), len(unlabeled), true)...)
 
 	// Run 1: how much of the labeled distribution the unlabeled sample holds.
 	c1, w1, err := e.run(unlabeled, labeled, CurveUnlabeled)
