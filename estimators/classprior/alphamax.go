@@ -76,7 +76,7 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 	est.Warnings = append(est.Warnings, sampleWarnings("scores", len(labeled), len(unlabeled), true)...)
 
 	// Run 1: how much of the labeled distribution the unlabeled sample holds.
-	c1, w1, err := e.run(unlabeled, labeled, CurveUnlabeled)
+	c1, w1, err := e.run(ctx, unlabeled, labeled, CurveUnlabeled)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: unlabeled as mixture, labeled as component: %w", e.name, err)
 	}
@@ -90,7 +90,7 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 	if err := context.Cause(ctx); err != nil {
 		return Estimate{}, fmt.Errorf("%s: %w", e.name, err)
 	}
-	c2, w2, err := e.run(labeled, unlabeled, CurveLabeled)
+	c2, w2, err := e.run(ctx, labeled, unlabeled, CurveLabeled)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: labeled as mixture, unlabeled as component: %w", e.name, err)
 	}
@@ -176,8 +176,10 @@ func subsample(side string, s []float64, limit int, rng *rand.Rand, est *Estimat
 
 // run is one AlphaMax execution: the likelihood curve of mixture against
 // component on the grid, then the knee; with Shifts > 1, once per histogram
-// origin, the estimate being the mean over the origins.
-func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []string, error) {
+// origin, the estimate being the mean over the origins. A cancelled ctx
+// stops it within interrupt.Every scores of the binning, an EM iteration
+// or a grid point, with an error wrapping ctx's cause.
+func (e *alphaMax) run(ctx context.Context, mixture, component []float64, name string) (Curve, []string, error) {
 	w, err := binWidth(component)
 	if err != nil {
 		return Curve{}, nil, fmt.Errorf("component sample: %w", err)
@@ -186,11 +188,11 @@ func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []stri
 	var warnings []string
 	var sum float64
 	for j := range e.o.Shifts {
-		h, err := newHistogramAt(mixture, component, w, float64(j)/float64(e.o.Shifts))
+		h, err := newHistogramContext(ctx, mixture, component, w, float64(j)/float64(e.o.Shifts))
 		if err != nil {
 			return Curve{}, nil, err
 		}
-		raw, ll, err := llCurve(h, e.grid)
+		raw, ll, err := llCurveContext(ctx, h, e.grid)
 		if err != nil {
 			return Curve{}, nil, err
 		}

@@ -2,12 +2,15 @@ package classprior
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/pueval/pueval/internal/interrupt"
 )
 
 // puSample draws nL labeled rows (2-D Gaussian around (2, 2), as positives)
@@ -77,6 +80,41 @@ func TestSmallSampleWarningsAlike(t *testing.T) {
 		for _, w := range est.Warnings {
 			if strings.Contains(w, "only ") {
 				t.Errorf("%s on %d labeled and %d unlabeled rows warns %q", name, FewLabeled, FewUnlabeled, w)
+			}
+		}
+	}
+}
+
+// TestEstimatorsStopWhenCancelled: the score-reading estimators ask their
+// context throughout their loops over the scores (at least once per
+// interrupt.Every scores binned), and a context cancelled at any of those
+// checks (interrupt.Countdown: the first, the second, the middle one, the
+// last) stops the estimate with context.Canceled. Before, AlphaMax asked
+// only before each run (2 checks for 10^6 scores) and DistCurve only
+// before its curve.
+func TestEstimatorsStopWhenCancelled(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		nL, nU int
+	}{{AlphaMaxName, 100_000, 900_000}, {AlphaMaxNName, 100_000, 900_000}, {DistCurveName, 20_000, 60_000}} {
+		in := puSample(4, c.nL, c.nU)
+		in.LabeledFeatures, in.UnlabeledFeatures = nil, nil
+		cfg, _ := Defaults(c.name)
+		e, err := cfg.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := interrupt.NewCountdown(1 << 62)
+		if _, err := e.Estimate(all, in, rand.New(rand.NewPCG(1, 2))); err != nil {
+			t.Fatal(err)
+		}
+		total := all.Calls()
+		if min := int64((c.nL + c.nU) / interrupt.Every); total < min {
+			t.Errorf("%s on %d scores asked its context %d times, want at least %d (once per %d scores)", c.name, c.nL+c.nU, total, min, interrupt.Every)
+		}
+		for _, k := range []int64{1, 2, total / 2, total} {
+			if _, err := e.Estimate(interrupt.NewCountdown(k), in, rand.New(rand.NewPCG(1, 2))); !errors.Is(err, context.Canceled) {
+				t.Errorf("%s cancelled at check %d of %d: %v, want context.Canceled", c.name, k, total, err)
 			}
 		}
 	}
