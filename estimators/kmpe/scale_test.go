@@ -2,6 +2,7 @@ package kmpe
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 	"strings"
 	"testing"
@@ -146,4 +147,50 @@ func TestScaleRowsFinite(t *testing.T) {
 	if _, _, _, err := scaleRows([][]float64{{1}, {1}}, ZScore); err == nil || !strings.Contains(err.Error(), "constant") {
 		t.Errorf("constant rows: %v", err)
 	}
+}
+
+// FuzzScaleRows: rows of any finite features (the fuzzer's bytes read as
+// float64 bits, three features a row) scale to finite features under
+// every scaling, and their squared distances are finite. The seeds are
+// the magnitudes whose squares overflow (1e155, 1e300, -1e300) and
+// subnormals.
+func FuzzScaleRows(f *testing.F) {
+	row := func(xs ...float64) []byte {
+		var b []byte
+		for _, x := range xs {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+		return b
+	}
+	f.Add(append(row(1e155, 2e155, -3e155), row(5e154, 1, 0)...))
+	f.Add(append(row(1e300, -1e300, 7), row(-1e300, 1e300, 8)...))
+	f.Add(append(row(5e-324, 1e-310, math.MaxFloat64), row(0, -5e-324, -math.MaxFloat64)...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var rows [][]float64
+		for len(data) >= 24 {
+			r := make([]float64, 3)
+			for j := range r {
+				r[j] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*j:]))
+			}
+			data = data[24:]
+			if checkRows("fuzz", [][]float64{r}, 3) != nil {
+				return // not finite: refused before scaling
+			}
+			rows = append(rows, r)
+		}
+		if len(rows) < 2 || len(rows) > 64 {
+			return
+		}
+		for _, s := range []Scaling{ZScore, MinMax, Raw} {
+			out, _, _, err := scaleRows(rows, s)
+			if err != nil {
+				continue // every feature constant
+			}
+			for _, x := range squaredDistances(out, 1) {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					t.Fatalf("%s: a squared distance of the scaled rows is %v (rows %v)", s, x, rows)
+				}
+			}
+		}
+	})
 }
