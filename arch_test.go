@@ -59,6 +59,7 @@ var allowedImports = map[string][]string{
 	"internal/portmath":              {}, // a leaf every package may import (TestImportRules), like package math
 	"internal/linalg":                {}, // likewise: dense linear algebra in a fixed order (the same bits on every CPU)
 	"internal/oneclass":              {}, // likewise: the one-class error that metrics and the classifiers wrap (errors.Is across packages)
+	"internal/interrupt":             {}, // likewise: context checks in long loops and sorts
 	"internal/goldenbits":            {}, // the golden tests' bit hash (test imports only)
 	"internal/slurm":                 {},
 	"metrics":                        {},
@@ -110,7 +111,7 @@ func TestImportRules(t *testing.T) {
 			if !strings.HasPrefix(dep, module+"/") {
 				continue
 			}
-			if d := rel(dep); d != "internal/portmath" && d != "internal/linalg" && d != "internal/oneclass" && !slices.Contains(allowed, d) {
+			if d := rel(dep); d != "internal/portmath" && d != "internal/linalg" && d != "internal/oneclass" && d != "internal/interrupt" && !slices.Contains(allowed, d) {
 				t.Errorf("%s depends on %s; it may depend only on %v", pkg, d, allowed)
 			}
 		}

@@ -3,10 +3,11 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -55,17 +56,6 @@ func uninterrupted(t *testing.T, cfg string) []byte {
 	return plugintest.ResultsOnly(t, dir)
 }
 
-func exitStatus(err error) int {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		return -1
-	}
-	return 0
-}
-
 // Two runs into one directory: the second is refused at once, naming the
 // first's pid, and the first finishes with every record intact.
 func TestFaultConcurrentRuns(t *testing.T) {
@@ -79,6 +69,11 @@ func TestFaultConcurrentRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitRecords(t, first, dir, 3)
+	// The first run is stopped (SIGSTOP) while the second tries: it holds
+	// its lock mid-run however long the second takes to start.
+	if err := first.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
 	out, err := pueval(t, data, "run", cfg, "-o", dir, "--datasets", "b", "--no-score-cache").CombinedOutput()
 	if exitStatus(err) != exitError || !strings.Contains(string(out), fmt.Sprintf("in use by process %d", first.Process.Pid)) {
 		t.Errorf("second run: status %d, output:\n%s", exitStatus(err), out)
@@ -89,6 +84,9 @@ func TestFaultConcurrentRuns(t *testing.T) {
 	// A report of the directory is not a writer of it: it may run meanwhile.
 	if out, err := pueval(t, data, "report", dir).CombinedOutput(); err != nil {
 		t.Errorf("report during the run: %v\n%s", err, out)
+	}
+	if err := first.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
 	}
 	if err := first.Wait(); err != nil {
 		t.Fatalf("first run: %v\n%s", err, firstOut.String())
@@ -281,15 +279,30 @@ metrics: [acc]
 	if recs, err := results.ReadRecords(dir); err != nil || len(recs) != 2 {
 		t.Errorf("records: %d %v", len(recs), err)
 	}
-	// A signal is not a failed cell: SIGTERM mid-run exits 1.
-	long := writeFile(t, "fault.yaml", faultConfig)
-	cmd := pueval(t, t.TempDir(), "run", long, "-o", t.TempDir())
-	cmd.Start()
-	time.Sleep(300 * time.Millisecond)
-	sent := time.Now()
+	// A signal is not a failed cell: SIGTERM mid-run stops the run through
+	// its own check (Main's grace exit is ten minutes away) with status 1
+	// and its message, keeping every finished cell whole. 6,000 cells take
+	// minutes: the signal lands mid-run however slowly this test runs.
+	long := writeFile(t, "fault.yaml", strings.Replace(faultConfig, "repeats: 10", "repeats: 1000", 1))
+	runDir := t.TempDir()
+	cmd := puevalOwnStop(t, t.TempDir(), "run", long, "-o", runDir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitRecords(t, cmd, runDir, 1)
 	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); exitStatus(err) != exitError || time.Since(sent) > time.Second {
-		t.Errorf("SIGTERM: status %d after %v", exitStatus(err), time.Since(sent))
+	if status := waitExit(t, cmd, 5*time.Minute); status != exitError || !strings.Contains(stderr.String(), "interrupted after") ||
+		!strings.Contains(stderr.String(), "of 6000 cells") || strings.Contains(stderr.String(), "stopped by") {
+		t.Errorf("SIGTERM: status %d, stderr:\n%s", status, stderr.String())
+	}
+	recs, err := results.ReadRecords(runDir)
+	b, _ := os.ReadFile(filepath.Join(runDir, results.RecordsFile))
+	m, merr := results.ReadManifest(runDir)
+	if err != nil || merr != nil || len(recs) == 0 || bytes.Count(b, []byte("\n")) != len(recs) || m.Done != len(recs) || m.Finished != nil {
+		t.Errorf("after SIGTERM: %d records (%v), %d lines, manifest done %d, finished %v (%v)",
+			len(recs), err, bytes.Count(b, []byte("\n")), m.Done, m.Finished, merr)
 	}
 }
 
@@ -298,27 +311,167 @@ func sha256sum(b []byte) []byte {
 	return s[:]
 }
 
-// Every command stops within a second of SIGINT or SIGTERM, also one busy
-// in work that does not check for it (drawing the AAAI-2017 report's
-// figures, about a second), with the error status: either Main's grace exit
-// cuts the drawing off, or the report finishes first and writeReport then
-// sees the signal. (The test once assumed the drawing outlasts the grace;
-// on a faster day the report finished first and exited 0.)
+// A signal reaches pueval report while it draws the figures (work that does
+// not check the context): the report finishes, sees the signal at its own
+// check after the drawing, and says so with status 1; the report is whole,
+// every file the one an uninterrupted report writes, no temporary file
+// left, the records untouched. The signal lands at a known point, not
+// after a sleep: the results directory's manifest is a named pipe, which
+// the report opens after its first check of the context and before it
+// draws; the test signals once the report has opened it, then writes the
+// manifest into it. Main's grace exit is ten minutes away, so only the
+// report's own check can stop it.
 func TestFaultSignalStopsReport(t *testing.T) {
+	src := filepath.Join("..", "papers", "aaai2017", "testdata", "schema1", "scalar", "aaai2017-smoke")
+	whole := copyDir(t, src)
+	if _, stderr, err := runCLI(t, "report", whole); err != nil {
+		t.Fatalf("uninterrupted report: %v\n%s", err, stderr)
+	}
+	want := dirFiles(t, filepath.Join(whole, "report"))
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		dir := copyDir(t, filepath.Join("..", "papers", "aaai2017", "testdata", "schema1", "scalar", "aaai2017-smoke"))
-		cmd := pueval(t, t.TempDir(), "report", dir)
-		var out bytes.Buffer
-		cmd.Stderr = &out
+		dir := copyDir(t, src)
+		manifest := filepath.Join(dir, results.ManifestFile)
+		body, err := os.ReadFile(manifest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		records, _ := os.ReadFile(filepath.Join(dir, results.RecordsFile))
+		if err := os.Remove(manifest); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(manifest, 0o644); err != nil {
+			t.Skipf("no named pipes here: %v", err)
+		}
+		cmd := puevalOwnStop(t, t.TempDir(), "report", dir)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(500 * time.Millisecond)
-		sent := time.Now()
+		pipe := openWhenRead(t, cmd, manifest, &stderr)
 		cmd.Process.Signal(sig)
-		err := cmd.Wait()
-		if took := time.Since(sent); took > time.Second || exitStatus(err) != exitError {
-			t.Errorf("%v: exited after %v with status %d: %s", sig, took, exitStatus(err), out.String())
+		if _, err := pipe.Write(body); err != nil {
+			t.Fatal(err)
+		}
+		pipe.Close()
+		status := waitExit(t, cmd, 5*time.Minute)
+		msg := stderr.String()
+		cause := map[syscall.Signal]string{syscall.SIGINT: "interrupt", syscall.SIGTERM: "terminated"}[sig]
+		if status != exitError || !strings.Contains(msg, "stopped, after writing the report into "+filepath.Join(dir, "report")+" in full") ||
+			!strings.Contains(msg, cause) || strings.Contains(msg, "stopped by") {
+			t.Errorf("%v: status %d, stderr:\n%s", sig, status, msg)
+		}
+		if got := dirFiles(t, filepath.Join(dir, "report")); !sameTables(got, want) {
+			t.Errorf("%v: the report holds %d files, want the %d of an uninterrupted report with the same tables", sig, len(got), len(want))
+		}
+		if after, _ := os.ReadFile(filepath.Join(dir, results.RecordsFile)); !bytes.Equal(after, records) {
+			t.Errorf("%v: the records changed", sig)
+		}
+	}
+}
+
+// openWhenRead opens the named pipe for writing, which returns once cmd has
+// opened it for reading, and fails the test if cmd exits first or does not
+// open it within a minute (a broken build).
+func openWhenRead(t *testing.T, cmd *exec.Cmd, pipe string, stderr *bytes.Buffer) *os.File {
+	t.Helper()
+	opened := make(chan *os.File, 1)
+	go func() {
+		f, err := os.OpenFile(pipe, os.O_WRONLY, 0)
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- f
+	}()
+	select {
+	case f := <-opened:
+		if f == nil {
+			t.FailNow()
+		}
+		return f
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		cmd.Wait()
+		// Open the pipe for reading, so that the writer above returns.
+		if r, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close()
+		}
+		t.Fatalf("%v did not read its manifest within a minute:\n%s", cmd.Args[1:], stderr.String())
+		return nil
+	}
+}
+
+// dirFiles maps the names of the files in dir to their contents.
+func dirFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = b
+	}
+	return files
+}
+
+// sameTables reports whether two reports hold the same files (no
+// temporary one), with the same tables (Markdown, CSV, LaTeX; the figures'
+// bytes are not compared, nor the timing tables).
+func sameTables(got, want map[string][]byte) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			return false
+		}
+		switch filepath.Ext(name) {
+		case ".md", ".csv", ".tex":
+			if !strings.HasPrefix(name, "timing") && !bytes.Equal(g, w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// A command that never checks its context (a stand-in: envStuck) is ended
+// by Main's grace exit after SIGINT or SIGTERM, with status 1 and a message
+// that says what stopped it; the test waits for the exit, however long the
+// grace takes on a loaded machine, and checks only that it happens and
+// what it says.
+func TestFaultGraceExitEndsStuckCommand(t *testing.T) {
+	for _, c := range []struct {
+		sig   syscall.Signal
+		cause string
+	}{{syscall.SIGINT, "interrupt"}, {syscall.SIGTERM, "terminated"}} {
+		cmd := pueval(t, t.TempDir(), "version")
+		cmd.Env = append(cmd.Env, envStuck+"=1")
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// The command runs (so Main listens for signals) once it says so.
+		rd := bufio.NewReader(stderr)
+		if line, err := rd.ReadString('\n'); err != nil || !strings.HasPrefix(line, "working") {
+			cmd.Process.Kill()
+			t.Fatalf("stand-in command: %q, %v", line, err)
+		}
+		cmd.Process.Signal(c.sig)
+		rest, _ := io.ReadAll(rd)
+		status := waitExit(t, cmd, 5*time.Minute)
+		want := "pueval: stopped by " + c.cause + " signal received (what was finished is kept)"
+		if status != exitError || !strings.Contains(string(rest), want) {
+			t.Errorf("%v: status %d, stderr %q, want %d and %q", c.sig, status, rest, exitError, want)
 		}
 	}
 }

@@ -2,6 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,19 +21,81 @@ import (
 // TestMain lets the test binary stand in for the pueval binary: with
 // PUEVAL_TEST_RUN_MAIN=1 it runs Main on its arguments, as cmd/pueval's
 // main does, so a test can start, kill and restart a real pueval process
-// without building one.
+// without building one. envGrace and envStuck change that process for the
+// signal tests.
 func TestMain(m *testing.M) {
 	if os.Getenv("PUEVAL_TEST_RUN_MAIN") == "1" {
+		if g, err := time.ParseDuration(os.Getenv(envGrace)); err == nil {
+			signalGrace = g
+		}
+		if os.Getenv(envStuck) == "1" {
+			mainCommand = func(_ context.Context, _ []string, _, stderr io.Writer) error {
+				fmt.Fprintln(stderr, "working, without looking at the context")
+				time.Sleep(time.Hour)
+				return nil
+			}
+		}
 		os.Exit(Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
+
+// The environment of the test binary standing in for pueval.
+const (
+	// envGrace sets Main's signalGrace (a time.ParseDuration string).
+	envGrace = "PUEVAL_TEST_SIGNAL_GRACE"
+	// envStuck, "1", makes the command one that never checks its
+	// context: it says so on stderr and sleeps for an hour.
+	envStuck = "PUEVAL_TEST_STUCK"
+)
 
 func pueval(t *testing.T, dataDir string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "PUEVAL_TEST_RUN_MAIN=1", "PUEVAL_DATA="+dataDir)
 	return cmd
+}
+
+// puevalOwnStop is pueval with Main's grace exit ten minutes after a
+// signal: a command the test signals then stops by its own check, with its
+// own message, or the test's generous limit (waitExit) ends it as a
+// failure. No margin of the test depends on how loaded the machine is.
+func puevalOwnStop(t *testing.T, dataDir string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := pueval(t, dataDir, args...)
+	cmd.Env = append(cmd.Env, envGrace+"=10m")
+	return cmd
+}
+
+// exitStatus is the exit status of a finished command (-1 when it did not
+// exit normally).
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// waitExit waits for a started cmd and returns its exit status; after
+// limit (generous: it is there so that a broken build does not hang the
+// test) it kills cmd and fails the test.
+func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return exitStatus(err)
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v: still running %v after the signal", cmd.Args[1:], limit)
+		return -1
+	}
 }
 
 // biggerSmoke writes the smoke config with 10 repeats (3 x 3 x 10 = 90 cells),
@@ -134,14 +200,16 @@ func TestRunAndReportSmoke(t *testing.T) {
 	}
 }
 
-// Ctrl-C (SIGINT) stops a run cleanly: it exits with an error that says how to
-// continue, keeps the finished cells, and a re-run completes the grid.
+// Ctrl-C (SIGINT) stops a run cleanly: it exits, through its own check of
+// the context (Main's grace exit is ten minutes away), with an error that
+// says how to continue, keeps the finished cells, and a re-run completes
+// the grid.
 func TestInterruptedRunKeepsFinishedCells(t *testing.T) {
 	if os.Getenv(datasets.EnvMirror) == "" {
 		t.Skipf("%s is not set: this test needs the UCI data", datasets.EnvMirror)
 	}
 	data, cfg, out := t.TempDir(), biggerSmoke(t), t.TempDir()
-	cmd := pueval(t, data, "run", cfg, "-o", out, "-j", "2", "--no-score-cache")
+	cmd := puevalOwnStop(t, data, "run", cfg, "-o", out, "-j", "2", "--no-score-cache")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -149,14 +217,14 @@ func TestInterruptedRunKeepsFinishedCells(t *testing.T) {
 	}
 	waitRecords(t, cmd, out, 3)
 	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
+	status := waitExit(t, cmd, 5*time.Minute)
 	done, _ := os.ReadFile(filepath.Join(out, results.RecordsFile))
 	n := bytes.Count(done, []byte("\n"))
 	if n == 90 {
 		t.Skip("the run finished before the interrupt arrived")
 	}
-	if err == nil || !strings.Contains(stderr.String(), "interrupted after") || !strings.Contains(stderr.String(), "run the same command again") {
-		t.Fatalf("exit %v, stderr:\n%s", err, stderr.String())
+	if status != exitError || !strings.Contains(stderr.String(), "interrupted after") || !strings.Contains(stderr.String(), "run the same command again") {
+		t.Fatalf("exit status %d, stderr:\n%s", status, stderr.String())
 	}
 	m, err := results.ReadManifest(out)
 	if err != nil || m.Finished != nil || m.Done != n {

@@ -35,7 +35,7 @@ func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	returned := make(chan struct{})
 	go exitAfterSignal(ctx, returned, signalGrace)
-	err := Run(ctx, args, os.Stdout, os.Stderr)
+	err := mainCommand(ctx, args, os.Stdout, os.Stderr)
 	close(returned) // before stop, which cancels ctx too
 	stop()
 	if err != nil {
@@ -47,8 +47,14 @@ func Main(args []string) int {
 
 // signalGrace is how long a command has, after SIGINT or SIGTERM, to stop on
 // its own (commands check their context: a run cancels its cells and says how
-// to continue) before exitAfterSignal ends the process.
-const signalGrace = 800 * time.Millisecond
+// to continue) before exitAfterSignal ends the process. A variable so that the
+// tests' pueval processes can lengthen it: a command that stops must do so by
+// its own check there, not by this exit.
+var signalGrace = 800 * time.Millisecond
+
+// mainCommand is what Main runs: Run, or, in the tests' pueval processes, a
+// stand-in for a command that never checks its context.
+var mainCommand = Run
 
 // exitAfterSignal ends the process when a signal has cancelled ctx and the
 // command has not returned (closed returned) within grace: every command

@@ -57,6 +57,20 @@
 // for any Options.Workers, and the JSON form of a [Result] is a function
 // of the input, the options and the seed (timings are kept out of it).
 //
+// # Cancellation
+//
+// A cancelled context ends Run, Estimate and BootstrapScores with an error
+// wrapping its cause and no result. Every pass over the rows or the
+// thresholds asks the context at least once per 16,384 elements
+// (internal/interrupt): the ranking (metrics.RankContext), the split, the
+// estimators' loops, the recovery and the sort of its curve
+// (recovery.NewContext, Recovery.PrepareROC), the bootstrap's draws; the
+// passes that do not ask (a measure's maximum over the thresholds, a
+// curve's thinning) are asked between, and take under 0.1 s each on 10^7
+// rows. Claesen's ranking (bounds.Rank, about 1.3 s on 10^7 rows) takes no
+// context: it runs on a goroutine of its own, and a cancellation returns
+// at once, leaving it to finish unread.
+//
 // # Which set each number is about
 //
 // AUC and AUC-PR are about U with its true labels, the threshold measures

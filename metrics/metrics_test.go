@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/big"
@@ -329,7 +330,7 @@ func TestSortKeysRadix(t *testing.T) {
 		}
 		want := slices.Clone(a)
 		slices.Sort(want)
-		sortKeys(a)
+		sortKeys(context.Background(), a)
 		if !slices.Equal(a, want) {
 			t.Fatalf("n=%d: radix sort differs from slices.Sort", n)
 		}

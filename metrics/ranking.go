@@ -1,10 +1,13 @@
 package metrics
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"sync"
 
+	"github.com/pueval/pueval/internal/interrupt"
 	"github.com/pueval/pueval/internal/oneclass"
 )
 
@@ -32,9 +35,22 @@ var ErrOneClass = oneclass.New("sample needs at least one positive and one negat
 // empty. It runs in O(n) for large n (LSD radix sort on the float bits) and
 // does not modify its arguments.
 func Rank(scores []float64, labels []bool) (*Ranking, error) {
+	return RankContext(context.Background(), scores, labels)
+}
+
+// RankContext is [Rank] stopped by ctx: every loop over the scores (the
+// checks, the split by class, each radix pass, the merge) asks ctx every
+// interrupt.Every elements, so that ranking 10^7 scores (about 0.6 s) ends
+// within a millisecond of a cancellation, with an error wrapping ctx's
+// cause. The checks change nothing else.
+func RankContext(ctx context.Context, scores []float64, labels []bool) (*Ranking, error) {
 	if len(scores) != len(labels) {
 		return nil, fmt.Errorf("metrics: %d scores but %d labels", len(scores), len(labels))
 	}
+	stopped := func(err error) error { return fmt.Errorf("metrics: ranking %d scores: %w", len(scores), err) }
+	// ctx is asked every interrupt.Every scores, counted down in a local
+	// variable (a register): the loops cost what they did without it.
+	left := interrupt.Every
 	var nPos int
 	for i, s := range scores {
 		if math.IsNaN(s) || math.IsInf(s, 0) {
@@ -42,6 +58,12 @@ func Rank(scores []float64, labels []bool) (*Ranking, error) {
 		}
 		if labels[i] {
 			nPos++
+		}
+		if left--; left == 0 {
+			left = interrupt.Every
+			if err := interrupt.Check(ctx); err != nil {
+				return nil, stopped(err)
+			}
 		}
 	}
 	nNeg := len(scores) - nPos
@@ -56,25 +78,45 @@ func Rank(scores []float64, labels []bool) (*Ranking, error) {
 		} else {
 			neg = append(neg, sortKey(s))
 		}
+		if left--; left == 0 {
+			left = interrupt.Every
+			if err := interrupt.Check(ctx); err != nil {
+				return nil, stopped(err)
+			}
+		}
 	}
+	var errPos, errNeg error
 	if len(scores) >= parallelMin {
 		// The two classes sort independently: use a second core for one of them.
 		var wg sync.WaitGroup
-		wg.Go(func() { sortKeys(pos) })
-		sortKeys(neg)
+		wg.Go(func() { errPos = sortKeys(ctx, pos) })
+		errNeg = sortKeys(ctx, neg)
 		wg.Wait()
 	} else {
-		sortKeys(pos)
-		sortKeys(neg)
+		errPos, errNeg = sortKeys(ctx, pos), sortKeys(ctx, neg)
 	}
-	return merge(pos, neg), nil
+	if err := cmp.Or(errPos, errNeg); err != nil {
+		return nil, stopped(err)
+	}
+	r, err := merge(ctx, pos, neg)
+	if err != nil {
+		return nil, stopped(err)
+	}
+	return r, nil
 }
 
 // merge walks the two ascending key lists from their ends (largest first) and
 // groups equal keys into one threshold.
-func merge(pos, neg []uint64) *Ranking {
+func merge(ctx context.Context, pos, neg []uint64) (*Ranking, error) {
+	if err := interrupt.Check(ctx); err != nil {
+		return nil, err
+	}
+	left := interrupt.Every // as in RankContext
 	r := &Ranking{nPos: len(pos), nNeg: len(neg)}
 	groups := countGroups(pos, neg)
+	if err := interrupt.Check(ctx); err != nil {
+		return nil, err
+	}
 	r.thresholds = make([]float64, 1, groups+1)
 	r.tp = make([]int, 1, groups+1)
 	r.fp = make([]int, 1, groups+1)
@@ -102,8 +144,14 @@ func merge(pos, neg []uint64) *Ranking {
 		r.thresholds = append(r.thresholds, keyFloat(key))
 		r.tp = append(r.tp, tp)
 		r.fp = append(r.fp, fp)
+		if left--; left == 0 {
+			left = interrupt.Every
+			if err := interrupt.Check(ctx); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return r
+	return r, nil
 }
 
 // countGroups returns the number of distinct keys in the union of two sorted lists.

@@ -9,8 +9,38 @@ import (
 	"slices"
 )
 
-// MinScores is the smallest number of scores each side must have.
+// MinScores is the smallest number of scores (or, for the feature-reading
+// estimators, rows) each side must have: every estimator refuses fewer.
 const MinScores = 10
+
+// FewUnlabeled and FewLabeled are the sample sizes below which every
+// estimator warns that its estimate is unreliable: the sizes below which
+// the published AlphaMax code warns (n < 100/0.1, n1 < 100), applied to
+// all of them so that estimates compared side by side warn alike.
+const (
+	FewUnlabeled = 1000
+	FewLabeled   = 100
+)
+
+// sampleWarnings returns the warnings of a sample of nL labeled and nU
+// unlabeled scores or rows (unit) that is small. AlphaMax's (published)
+// keep the words they have always had.
+func sampleWarnings(unit string, nL, nU int, published bool) []string {
+	why := func(n int) string {
+		if published {
+			return fmt.Sprintf("the published code warns below %d", n)
+		}
+		return fmt.Sprintf("every estimator warns below %d, as the published AlphaMax code does", n)
+	}
+	var w []string
+	if nU < FewUnlabeled {
+		w = append(w, fmt.Sprintf("only %d unlabeled %s (%s): the estimate is unreliable", nU, unit, why(FewUnlabeled)))
+	}
+	if nL < FewLabeled {
+		w = append(w, fmt.Sprintf("only %d labeled %s (%s): the estimate is unreliable", nL, unit, why(FewLabeled)))
+	}
+	return w
+}
 
 // alphaMax is the AlphaMax estimator (clean labels) or, with noisy set,
 // AlphaMax-N.
@@ -43,16 +73,10 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 	if labeled, err = subsample("labeled", labeled, e.o.MaxLabeled, rng, &est); err != nil {
 		return Estimate{}, err
 	}
-	// The published estimateMixprop warns below these sizes (n < 100/0.1, n1 < 100).
-	if len(unlabeled) < 1000 {
-		est.Warnings = append(est.Warnings, fmt.Sprintf("only %d unlabeled scores (the published code warns below 1000): the estimate is unreliable", len(unlabeled)))
-	}
-	if len(labeled) < 100 {
-		est.Warnings = append(est.Warnings, fmt.Sprintf("only %d labeled scores (the published code warns below 100): the estimate is unreliable", len(labeled)))
-	}
+	est.Warnings = append(est.Warnings, sampleWarnings("scores", len(labeled), len(unlabeled), true)...)
 
 	// Run 1: how much of the labeled distribution the unlabeled sample holds.
-	c1, w1, err := e.run(unlabeled, labeled, CurveUnlabeled)
+	c1, w1, err := e.run(ctx, unlabeled, labeled, CurveUnlabeled)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: unlabeled as mixture, labeled as component: %w", e.name, err)
 	}
@@ -66,7 +90,7 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 	if err := context.Cause(ctx); err != nil {
 		return Estimate{}, fmt.Errorf("%s: %w", e.name, err)
 	}
-	c2, w2, err := e.run(labeled, unlabeled, CurveLabeled)
+	c2, w2, err := e.run(ctx, labeled, unlabeled, CurveLabeled)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: labeled as mixture, unlabeled as component: %w", e.name, err)
 	}
@@ -152,8 +176,10 @@ func subsample(side string, s []float64, limit int, rng *rand.Rand, est *Estimat
 
 // run is one AlphaMax execution: the likelihood curve of mixture against
 // component on the grid, then the knee; with Shifts > 1, once per histogram
-// origin, the estimate being the mean over the origins.
-func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []string, error) {
+// origin, the estimate being the mean over the origins. A cancelled ctx
+// stops it within interrupt.Every scores of the binning, an EM iteration
+// or a grid point, with an error wrapping ctx's cause.
+func (e *alphaMax) run(ctx context.Context, mixture, component []float64, name string) (Curve, []string, error) {
 	w, err := binWidth(component)
 	if err != nil {
 		return Curve{}, nil, fmt.Errorf("component sample: %w", err)
@@ -162,11 +188,11 @@ func (e *alphaMax) run(mixture, component []float64, name string) (Curve, []stri
 	var warnings []string
 	var sum float64
 	for j := range e.o.Shifts {
-		h, err := newHistogramAt(mixture, component, w, float64(j)/float64(e.o.Shifts))
+		h, err := newHistogramContext(ctx, mixture, component, w, float64(j)/float64(e.o.Shifts))
 		if err != nil {
 			return Curve{}, nil, err
 		}
-		raw, ll, err := llCurve(h, e.grid)
+		raw, ll, err := llCurveContext(ctx, h, e.grid)
 		if err != nil {
 			return Curve{}, nil, err
 		}

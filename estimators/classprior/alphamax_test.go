@@ -3,6 +3,7 @@ package classprior
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -393,6 +394,7 @@ func TestConcentratedComponent(t *testing.T) {
 func FuzzEstimate(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}, uint8(10))
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 255, 7}, uint8(12))
+	f.Add([]byte{0, 1, 0, 9, 3, 0}, uint8(1)) // 3 scores: refused, as by every estimator
 	e := mustNew(f, "alphamax-n", Options{})
 	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
 		var scores []float64
@@ -409,6 +411,9 @@ func FuzzEstimate(f *testing.F) {
 		}
 		if !(est.Alpha >= 0 && est.Alpha <= 1 && est.Beta >= 0 && est.Beta <= 1) {
 			t.Errorf("estimate (%v, %v) outside [0, 1]", est.Alpha, est.Beta)
+		}
+		if want := fmt.Sprintf("only %d labeled scores", k); k < FewLabeled && !strings.Contains(strings.Join(est.Warnings, "\n"), want) {
+			t.Errorf("an estimate from %d labeled scores warns %q: want %q", k, est.Warnings, want)
 		}
 	})
 }

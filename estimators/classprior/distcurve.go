@@ -109,7 +109,7 @@ func (e *distCurve) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Est
 	if rng == nil {
 		return Estimate{}, fmt.Errorf("distcurve: no random stream")
 	}
-	curve, err := distcurve.Curve(in.Labeled, in.Unlabeled, e.repeats, rng)
+	curve, err := distcurve.CurveContext(ctx, in.Labeled, in.Unlabeled, e.repeats, rng)
 	if err != nil {
 		return Estimate{}, err
 	}
@@ -117,7 +117,11 @@ func (e *distCurve) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Est
 	if err != nil {
 		return Estimate{}, err
 	}
-	return Estimate{Method: DistCurveName, Alpha: a, Beta: 1, Warnings: []string{}}, nil
+	w := sampleWarnings("scores", len(in.Labeled), len(in.Unlabeled), false)
+	if w == nil {
+		w = []string{}
+	}
+	return Estimate{Method: DistCurveName, Alpha: a, Beta: 1, Warnings: w}, nil
 }
 
 // Compile-time checks.

@@ -314,10 +314,14 @@
 // MinScores (10) scores, a NaN or infinite score, a constant side, or a
 // component sample too concentrated for a histogram (more than 10^7 bins).
 // Warnings come back with the estimate, which is never altered: fewer than
-// 1000 unlabeled or 100 labeled scores (the published code warns there too),
-// a flat likelihood curve, subsampling, and for AlphaMax-N beta-hat <=
-// alpha-hat or beta-hat - alpha-hat < SmallGap (0.05), where the corrections
-// that divide by beta - alpha become unstable. With both runs inside (0, 1)
+// FewUnlabeled (1000) unlabeled or FewLabeled (100) labeled scores (the
+// published code warns there too), a flat likelihood curve, subsampling,
+// and for AlphaMax-N beta-hat <= alpha-hat or beta-hat - alpha-hat <
+// SmallGap (0.05), where the corrections that divide by beta - alpha
+// become unstable. The other estimators treat small samples alike: DistCurve
+// and KM1/KM2 refuse fewer than MinScores scores or rows on a side and warn
+// below FewUnlabeled and FewLabeled, so that estimates compared side by side
+// carry the same warnings. With both runs inside (0, 1)
 // the algebra above gives beta - alpha = al (1 - au)/(1 - au kappa) > 0, so
 // the first of these cannot arise from the runs; it is checked anyway.
 //

@@ -1,6 +1,7 @@
 package classprior
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -126,12 +127,12 @@ func TestShiftedEdges(t *testing.T) {
 // bin 1. From equal weights, EM gives bin 1 the weight 2*w1/(w0+w1)/4 = w1/2
 // each step (w0 + w1 = 1), so after 1000 steps w1 = 0.5^1001 and w0 = 1 - w1.
 func TestEMWeights(t *testing.T) {
-	w := emWeights([]float64{2, 0}, []float64{2}, 4)
+	w, _ := emWeights(context.Background(), []float64{2, 0}, []float64{2}, 4)
 	if want := math.Pow(0.5, 1001); math.Abs(w[1]-want) > 1e-9*want || w[0] != 1 { // 1 - 0.5^1001 rounds to 1
 		t.Errorf("weights %v, want [1 %g]", w, want)
 	}
 	// No edge points: relative frequencies.
-	w = emWeights([]float64{1, 3}, []float64{0}, 4)
+	w, _ = emWeights(context.Background(), []float64{1, 3}, []float64{0}, 4)
 	if w[0] != 0.25 || w[1] != 0.75 {
 		t.Errorf("weights %v, want [0.25 0.75]", w)
 	}

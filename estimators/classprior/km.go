@@ -36,7 +36,9 @@ func init() {
 // and "km2" (the gradient threshold nu1). They read the feature rows of
 // [Input]: the unlabeled rows are the mixture, the labeled rows the
 // component, and the estimate's Alpha is kappa (the positive fraction of
-// the unlabeled set), Beta = 1.
+// the unlabeled set), Beta = 1. Like the other estimators they refuse
+// fewer than MinScores rows on a side and warn below FewLabeled labeled
+// or FewUnlabeled unlabeled rows.
 type KM struct {
 	name string
 	// Features is the scaling over the pooled rows: "zscore" (default,
@@ -126,11 +128,21 @@ func (e *kmEstimator) Estimate(ctx context.Context, in Input, _ *rand.Rand) (Est
 	if in.UnlabeledFeatures == nil || in.LabeledFeatures == nil {
 		return Estimate{}, fmt.Errorf("%s: reads feature rows: Input.UnlabeledFeatures and LabeledFeatures are required", e.name)
 	}
+	nL, _ := in.LabeledFeatures.Dims()
+	nU, _ := in.UnlabeledFeatures.Dims()
+	for _, side := range []struct {
+		name string
+		n    int
+	}{{"labeled", nL}, {"unlabeled", nU}} {
+		if side.n < MinScores {
+			return Estimate{}, fmt.Errorf("%s: only %d %s rows: need at least %d", e.name, side.n, side.name, MinScores)
+		}
+	}
 	r, err := kmResults.get(ctx, in, e.opt)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: %w", e.name, err)
 	}
-	est := Estimate{Method: e.name, Alpha: r.KM2, Beta: 1, KM: r}
+	est := Estimate{Method: e.name, Alpha: r.KM2, Beta: 1, KM: r, Warnings: sampleWarnings("rows", nL, nU, false)}
 	lambda := r.Lambda2
 	if e.name == KM1Name {
 		est.Alpha, lambda = r.KM1, r.Lambda1

@@ -1,9 +1,11 @@
 package classprior
 
 import (
+	"context"
 	"fmt"
 	"math"
 
+	"github.com/pueval/pueval/internal/interrupt"
 	"github.com/pueval/pueval/internal/portmath"
 )
 
@@ -455,10 +457,18 @@ func (h *histogram) logLik(beta []float64) float64 {
 // monotone correction (each value raised to the largest value at any larger
 // alpha, so the curve does not increase with alpha).
 func llCurve(h *histogram, grid []float64) (raw, corrected []float64, err error) {
+	return llCurveContext(context.Background(), h, grid)
+}
+
+// llCurveContext is llCurve asking ctx before every grid point.
+func llCurveContext(ctx context.Context, h *histogram, grid []float64) (raw, corrected []float64, err error) {
 	pr := newProblem(h)
 	raw = make([]float64, len(grid))
 	var warm *solution
 	for g, alpha := range grid {
+		if err := interrupt.Check(ctx); err != nil {
+			return nil, nil, err
+		}
 		sol, err := pr.solveAt(alpha, warm)
 		if err != nil {
 			return nil, nil, err

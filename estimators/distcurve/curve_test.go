@@ -1,11 +1,14 @@
 package distcurve
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pueval/pueval/internal/interrupt"
 )
 
 // bruteAveraged is the O(|M|^2) reference of the published code: for each
@@ -270,4 +273,63 @@ func FuzzCurveBruteForce(f *testing.F) {
 			t.Fatalf("fast %v, brute force %v", got, want)
 		}
 	})
+}
+
+// countingSource is a PCG that counts its draws.
+type countingSource struct {
+	rand.PCG
+	n int
+}
+
+func (s *countingSource) Uint64() uint64 { s.n++; return s.PCG.Uint64() }
+
+// TestCurveStopsWhenCancelled: a context cancelled at its k-th check
+// (interrupt.Countdown, no clock) stops CurveContext with context.Canceled
+// after at most k interrupt.Every draws: the sorts, the lookups and every
+// removal pass ask it. A cancellation that comes in the first sort stops
+// the curve before its first draw; later ones stop it mid-pass. Before,
+// a curve ran all its repeats (here 10 x 200,000 draws) whatever the
+// context.
+func TestCurveStopsWhenCancelled(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	mix, comp := make([]float64, 200_000), make([]float64, 50_000)
+	for i := range mix {
+		mix[i] = r.Float64()
+	}
+	for i := range comp {
+		comp[i] = r.Float64() * 0.5
+	}
+	// The checks of a whole curve, counted; then cancellations at the
+	// first, the third, the middle one and the last.
+	all := interrupt.NewCountdown(1 << 62)
+	if _, err := CurveContext(all, comp, mix, DefaultRepeats, rand.New(rand.NewPCG(1, 2))); err != nil {
+		t.Fatal(err)
+	}
+	total := all.Calls()
+	for _, k := range []int64{1, 3, total / 2, total} {
+		ctx := interrupt.NewCountdown(k)
+		src := &countingSource{PCG: *rand.NewPCG(1, 2)}
+		_, err := CurveContext(ctx, comp, mix, DefaultRepeats, rand.New(src))
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled at check %d: %v, want context.Canceled", k, err)
+		}
+		if limit := int(k) * interrupt.Every; src.n > limit {
+			t.Errorf("cancelled at check %d: %d draws, want at most %d", k, src.n, limit)
+		}
+		if k == 1 && src.n != 0 {
+			t.Errorf("cancelled at the first check: %d draws, want none", src.n)
+		}
+		if k == total/2 && src.n == 0 {
+			t.Errorf("cancelled at check %d of %d: no draw made: the test no longer reaches the removal passes", k, total)
+		}
+	}
+	// Not cancelled: Curve's result, bit for bit.
+	want, err := Curve(comp[:500], mix[:2000], 3, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := CurveContext(context.Background(), comp[:500], mix[:2000], 3, rand.New(rand.NewPCG(1, 2)))
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("CurveContext %v, %v; Curve %v", got[:3], err, want[:3])
+	}
 }

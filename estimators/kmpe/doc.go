@@ -206,6 +206,31 @@
 // bisection decisions, d to about 1e-10), and does not depend on the order
 // in which a pool serves its splits.
 //
+// # Memory
+//
+// An estimate on n pooled rows holds n x n matrices: the squared
+// distances, overwritten by the kernel ([Estimate]; a [Cache] also keeps
+// the pool's distances and kernel and gathers the split's kernel from
+// it), and the QP's Cholesky factors, the stored ones within their budget
+// of 2 n^2 floats and the one being updated, up to n(n+1)/2 more: about
+// 33 n^2 bytes for [Estimate] and 49 n^2 for [Cache.Estimate] (18 GiB for
+// 20,000 rows), counted from the code (mem.go; TestMemoryCount checks the
+// counts against the heap sampled from runtime.MemStats, which on the
+// tests' data stays at a quarter to a half of them: the factors seldom
+// fill their budget). Every entry point compares its count with what the
+// machine can give (on Linux the least of MemAvailable and what the
+// memory cgroup's limit leaves; a Go memory limit, GOMEMLIMIT, where set;
+// a fixed 4 GiB elsewhere) before it allocates anything of that size, and
+// refuses with a [*SizeError] wrapping [ErrTooLarge] that states the
+// rows, both sizes and the largest row count that fits. Estimates running
+// at once reserve their counts: one that fits only once the others end
+// waits for them, so that which estimate is refused does not depend on
+// the order in which they start. While an estimate that takes more than a
+// quarter of what is available runs, the Go memory limit is lowered to
+// what the process uses plus what was available, so that the collector
+// (which otherwise lets the heap grow to twice what was live) collects the
+// factors' garbage before the system runs out.
+//
 // # Choices and deviations
 //
 //   - Exact QPs instead of the published solver's default tolerances
@@ -217,6 +242,13 @@
 //     which on airfoil give estimates far above the truth). A constant
 //     feature is mapped to 0 by zscore and minmax and reported; all rows equal, a zero
 //     median distance or coinciding embeddings (delta = 0) are errors.
+//   - Features of any finite magnitude: squares overflow past about 1e154,
+//     so a feature whose largest magnitude lies outside [2^-300, 2^300]
+//     is multiplied by a power of two before it is scaled (exact, and
+//     zscore and minmax do not change under it), and raw features all by
+//     one power of two (the kernel, relative to the median distance, does
+//     not change; Result.RawExponent records it). Features within the
+//     range are computed as they are, bit for bit.
 //   - Distances are summed directly over the features (exact zero diagonal
 //     and symmetry); kernel rows and gradients are computed by row blocks
 //     on Options.Workers goroutines, each entry by one goroutine in a fixed

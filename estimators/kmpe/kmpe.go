@@ -90,6 +90,14 @@ type Result struct {
 	// ConstantFeatures are the feature columns constant over the pooled
 	// rows (0-based; nil for an estimate from a distance matrix).
 	ConstantFeatures []int
+	// RawExponent k says that raw features were multiplied by 2^k before
+	// their distances were computed: 0, unless their largest magnitude
+	// lies outside [2^-300, 2^300], where squared distances would
+	// overflow or lose their bits. MedianD2, SigmaMedian and Sigmas are in
+	// the units of the multiplied features; the kernel, and so every
+	// other number, does not depend on k. 0 for zscore, minmax and a
+	// distance matrix.
+	RawExponent int
 
 	MedianD2    float64    // numpy median of all (N+M)^2 squared distances
 	SigmaMedian float64    // sqrt(MedianD2)
@@ -139,7 +147,10 @@ type Solve struct {
 // Estimate returns KM1 and KM2 for the mixture rows (N x d) and the
 // component rows (M x d). The rows are pooled (mixture first), scaled by
 // opt.Scaling over the pooled rows, and the method of the package
-// documentation runs on them.
+// documentation runs on them. An estimate whose n x n matrices would not
+// fit in the memory available is refused before they are allocated, with
+// a [*SizeError] wrapping [ErrTooLarge] (one that would fit once
+// concurrent estimates end waits for them).
 func Estimate(ctx context.Context, mixture, component [][]float64, opt Options) (*Result, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
@@ -149,21 +160,28 @@ func Estimate(ctx context.Context, mixture, component [][]float64, opt Options) 
 		return nil, err
 	}
 	opt = opt.withDefaults(len(pooled))
-	scaled, constant, err := scaleRows(pooled, opt.Scaling)
+	n, d, w := saturating(len(pooled)), saturating(len(pooled[0])), saturating(opt.Workers)
+	release, err := gate.admit(ctx, directBytes(n, d, w), len(pooled), func(avail uint64) int {
+		return maxRowsFor(func(m uint64) uint64 { return directBytes(m, d, w) }, avail, len(pooled))
+	}, true)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	scaled, constant, rawExp, err := scaleRows(pooled, opt.Scaling)
 	if err != nil {
 		return nil, err
 	}
 	if err := context.Cause(ctx); err != nil {
 		return nil, fmt.Errorf("kmpe: %w", err)
 	}
-	n := len(scaled)
 	d2 := squaredDistances(scaled, opt.Workers)
-	med := medianAll(d2, n, opt.Workers)
-	res, err := run(ctx, d2, n, len(mixture), med, opt)
+	med := medianAll(d2, len(scaled), opt.Workers)
+	res, err := run(ctx, d2, len(scaled), len(mixture), med, opt)
 	if err != nil {
 		return nil, err
 	}
-	res.ConstantFeatures = constant
+	res.ConstantFeatures, res.RawExponent = constant, rawExp
 	return res, nil
 }
 
@@ -262,6 +280,9 @@ func (k *directKernels) pass(sigma float64, store bool) (sm, sc []float64) {
 func runWith(ctx context.Context, src kernelSource, n, nMix int, med float64, opt Options) (*Result, error) {
 	nComp := n - nMix
 	res := &Result{Scaling: opt.Scaling, N: nMix, M: nComp, MedianD2: med, SigmaMedian: math.Sqrt(med)}
+	if math.IsInf(med, 0) {
+		return nil, fmt.Errorf("kmpe: the median squared distance of the %d pooled rows is %v: the distances overflow", n, med)
+	}
 	if !(med > 0) {
 		return nil, fmt.Errorf("kmpe: the median squared distance of the %d pooled rows is %v: more than half the pairs coincide, no kernel width", n, med)
 	}

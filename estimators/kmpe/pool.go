@@ -26,6 +26,7 @@ type Pool struct {
 	median   float64
 	scaling  Scaling // "" for a pool built from distances
 	constant []int
+	rawExp   int // Result.RawExponent
 
 	// The kernels at the pool's widths (sqrt(median) x WidthFactors),
 	// shared by the splits that use every pool row once: each width's row
@@ -48,7 +49,8 @@ const keptKernels = 1
 
 // NewPool scales the rows (s, over all rows; empty = zscore) and computes
 // their squared distances and median with workers goroutines (0 =
-// GOMAXPROCS).
+// GOMAXPROCS). Distances that would not fit in the memory available are
+// refused before they are allocated, with a [*SizeError].
 func NewPool(rows [][]float64, s Scaling, workers int) (*Pool, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("kmpe: %w", err)
@@ -65,14 +67,26 @@ func NewPool(rows [][]float64, s Scaling, workers int) (*Pool, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s = s.orDefault()
-	scaled, constant, err := scaleRows(rows, s)
+	n, d, w := saturating(len(rows)), saturating(len(rows[0])), saturating(workers)
+	release, err := gate.admit(context.Background(), distanceBytes(n, d, w), len(rows), func(avail uint64) int {
+		return maxRowsFor(func(m uint64) uint64 { return distanceBytes(m, d, w) }, avail, len(rows))
+	}, false)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return newPool(rows, s.orDefault(), workers)
+}
+
+// newPool is NewPool on checked rows, without the memory check.
+func newPool(rows [][]float64, s Scaling, workers int) (*Pool, error) {
+	scaled, constant, rawExp, err := scaleRows(rows, s)
 	if err != nil {
 		return nil, err
 	}
 	n := len(scaled)
 	d2 := squaredDistances(scaled, workers)
-	return &Pool{n: n, d2: d2, median: medianAll(d2, n, workers), scaling: s, constant: constant}, nil
+	return &Pool{n: n, d2: d2, median: medianAll(d2, n, workers), scaling: s, constant: constant, rawExp: rawExp}, nil
 }
 
 // NewPoolD2 wraps a full n x n row-major matrix of squared distances
@@ -109,8 +123,15 @@ func (p *Pool) Len() int { return p.n }
 // component (as the component), in that order. Rows may repeat; when the
 // two lists together use every pool row exactly once, the pool's median is
 // reused, otherwise the median of the selected rows' distances is
-// computed. opt.Scaling is ignored: the pool's scaling is recorded.
+// computed. opt.Scaling is ignored: the pool's scaling is recorded. An
+// estimate that would not fit in the memory available is refused as
+// [Estimate] refuses it.
 func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Options) (*Result, error) {
+	return p.estimate(ctx, mixture, component, opt, true)
+}
+
+// estimate is Estimate, with the memory check when check is set.
+func (p *Pool) estimate(ctx context.Context, mixture, component []int, opt Options, check bool) (*Result, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
@@ -137,6 +158,15 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 	n := len(idx)
 	opt = opt.withDefaults(n)
 	opt.Scaling = p.scaling
+	if check {
+		pn, w := saturating(p.n), saturating(opt.Workers)
+		need := func(m uint64) uint64 { return poolEstimateBytes(m, pn, w, partition) }
+		release, err := gate.admit(ctx, need(saturating(n)), n, func(avail uint64) int { return maxRowsFor(need, avail, n) }, true)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	if partition {
 		// Every pool row once: the pool's median, widths and kernels.
 		src := &poolKernels{p: p, idx: idx, nMix: len(mixture), workers: opt.Workers}
@@ -144,7 +174,7 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 		if err != nil {
 			return nil, err
 		}
-		res.ConstantFeatures = slices.Clone(p.constant)
+		res.ConstantFeatures, res.RawExponent = slices.Clone(p.constant), p.rawExp
 		return res, nil
 	}
 	d2 := gatherSquare(p.d2, p.n, idx, opt.Workers)
@@ -152,7 +182,7 @@ func (p *Pool) Estimate(ctx context.Context, mixture, component []int, opt Optio
 	if err != nil {
 		return nil, err
 	}
-	res.ConstantFeatures = slices.Clone(p.constant)
+	res.ConstantFeatures, res.RawExponent = slices.Clone(p.constant), p.rawExp
 	return res, nil
 }
 
@@ -183,7 +213,9 @@ func NewCache(capacity int) *Cache { return &Cache{capacity: max(1, capacity)} }
 // Estimate is [Estimate] with the distances taken from (or added to) the
 // cache. Its result equals Estimate's up to the rounding of the scaling
 // statistics (summed in the canonical row order here); for raw features
-// they are identical.
+// they are identical. An estimate that would not fit in the memory
+// available, with the pool it adds to the cache, is refused before
+// anything of its size is allocated (and nothing is cached).
 func (c *Cache) Estimate(ctx context.Context, mixture, component [][]float64, opt Options) (*Result, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
@@ -217,27 +249,47 @@ func (c *Cache) Estimate(ctx context.Context, mixture, component [][]float64, op
 		canon[k] = pooled[i]
 	}
 	key := string(h.Sum(nil))
-	e := c.entry(key)
+	// A pool not yet cached is admitted with the estimate on it: both are
+	// allocated here.
+	release, admitted := func() {}, false
+	e := c.lookup(key)
+	if e == nil {
+		n, d, w := saturating(len(pooled)), saturating(len(pooled[0])), saturating(opt.withDefaults(len(pooled)).Workers)
+		need := func(m uint64) uint64 { return cacheBytes(m, d, w) }
+		var err error
+		if release, err = gate.admit(ctx, need(n), len(pooled), func(avail uint64) int { return maxRowsFor(need, avail, len(pooled)) }, true); err != nil {
+			return nil, err
+		}
+		e, admitted = c.entry(key), true
+	}
+	defer func() { release() }()
 	e.once.Do(func() {
 		rows := make([][]float64, len(canon))
 		for k, r := range canon {
 			rows[k] = slices.Clone(r)
 		}
 		e.rows = rows
-		e.pool, e.err = NewPool(rows, s, opt.Workers)
+		workers := opt.Workers
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		e.pool, e.err = newPool(rows, s, workers)
 	})
 	if e.err != nil {
 		return nil, e.err
 	}
 	if !sameRows(e.rows, canon) {
-		// A hash collision: compute without the cache.
+		// A hash collision: compute without the cache (and without this
+		// reservation, which Estimate makes again).
+		release()
+		release = func() {}
 		return Estimate(ctx, mixture, component, opt)
 	}
 	pos := make([]int, len(pooled)) // pooled row -> pool row
 	for k, i := range order {
 		pos[i] = k
 	}
-	return e.pool.Estimate(ctx, pos[:len(mixture)], pos[len(mixture):], opt)
+	return e.pool.estimate(ctx, pos[:len(mixture)], pos[len(mixture):], opt, !admitted)
 }
 
 // signFlip makes the bits of a float64 sort as the numbers do.
@@ -258,6 +310,20 @@ func sameRows(a, b [][]float64) bool {
 		}
 	}
 	return true
+}
+
+// lookup returns the entry for key (marking it the most recently used), or
+// nil.
+func (c *Cache) lookup(key string) *cacheEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.entries {
+		if e.key == key {
+			c.entries = append(append(c.entries[:k], c.entries[k+1:]...), e)
+			return e
+		}
+	}
+	return nil
 }
 
 // entry returns the entry for key, adding an empty one (evicting the least

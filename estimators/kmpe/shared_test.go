@@ -35,7 +35,7 @@ func airfoilInput(t testing.TB, zscore bool) (mix, comp [][]float64) {
 		rows = append(rows, r)
 	}
 	if zscore {
-		if rows, _, err = scaleRows(rows, ZScore); err != nil {
+		if rows, _, _, err = scaleRows(rows, ZScore); err != nil {
 			t.Fatal(err)
 		}
 	}

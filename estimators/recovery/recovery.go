@@ -2,12 +2,14 @@ package recovery
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sync"
 
+	"github.com/pueval/pueval/internal/interrupt"
 	"github.com/pueval/pueval/metrics"
 )
 
@@ -37,11 +39,14 @@ type Recovery struct {
 	// use: the AUC and every PR reading derived from the curve ask for it,
 	// and its sort is their cost (the AAAI-2017 config asks six times per
 	// recovery for two distinct curves).
-	rocs [len(Outsides)]rocOnce
+	rocs [len(Outsides)]rocCache
 }
 
-type rocOnce struct {
-	once sync.Once
+// rocCache is a curve computed once; a computation stopped by its context
+// leaves it empty, for the next call to compute.
+type rocCache struct {
+	mu   sync.Mutex
+	done bool
 	pts  []metrics.ROCPoint
 }
 
@@ -51,6 +56,13 @@ type rocOnce struct {
 // thresholds). It returns an error when beta - alpha <= 0 or alpha, beta are
 // not proportions (wrapping [ErrPriors]), or r is nil.
 func New(r *metrics.Ranking, alpha, beta float64) (*Recovery, error) {
+	return NewContext(context.Background(), r, alpha, beta)
+}
+
+// NewContext is [New] stopped by ctx (asked every interrupt.Every
+// thresholds: 10^7 of them take about 0.3 s), with an error wrapping ctx's
+// cause.
+func NewContext(ctx context.Context, r *metrics.Ranking, alpha, beta float64) (*Recovery, error) {
 	if r == nil {
 		return nil, errors.New("recovery: nil ranking")
 	}
@@ -61,7 +73,11 @@ func New(r *metrics.Ranking, alpha, beta float64) (*Recovery, error) {
 	c := float64(r.Positives()) / n
 	rc := &Recovery{r: r, alpha: alpha, beta: beta, c: c, pi: float64(c*beta) + float64((1-c)*alpha), lastK: r.Len() - 1}
 	rc.pts = make([]Point, r.Len())
+	tick := interrupt.New(ctx)
 	for k := range rc.pts {
+		if err := tick.Tick(); err != nil {
+			return nil, fmt.Errorf("recovery: %d thresholds: %w", len(rc.pts), err)
+		}
 		cm := r.Confusion(k)
 		gpu, epu := r.TPR(k), r.FPR(k)
 		g, e := recoverRates(gpu, epu, alpha, beta)
@@ -142,19 +158,51 @@ func (rc *Recovery) ROC(o Outside) []metrics.ROCPoint {
 	return slices.Clone(rc.sharedROC(o))
 }
 
+// PrepareROC computes the curve of [Recovery.ROC] under o, which the
+// areas and PR readings of o share, and keeps it, stopped by ctx: its sort
+// and loops ask ctx every interrupt.Every points (10^7 thresholds take
+// about 2 s), and a stopped computation keeps nothing. Later calls under o
+// read the kept curve. An unknown o is an error.
+func (rc *Recovery) PrepareROC(ctx context.Context, o Outside) error {
+	if o < 0 || int(o) >= len(rc.rocs) {
+		return fmt.Errorf("recovery: unknown outside mode %d", o)
+	}
+	_, err := rc.cachedROC(ctx, o)
+	return err
+}
+
 // sharedROC is [Recovery.ROC] without the copy, for the package's readers
 // of the curve, which do not modify it.
 func (rc *Recovery) sharedROC(o Outside) []metrics.ROCPoint {
 	if o < 0 || int(o) >= len(rc.rocs) {
-		return rc.roc(o)
+		pts, _ := rc.roc(context.Background(), o)
+		return pts
 	}
-	c := &rc.rocs[o]
-	c.once.Do(func() { c.pts = rc.roc(o) })
-	return c.pts
+	pts, _ := rc.cachedROC(context.Background(), o)
+	return pts
 }
 
-// roc computes the curve of [Recovery.ROC].
-func (rc *Recovery) roc(o Outside) []metrics.ROCPoint {
+// cachedROC returns the kept curve under o, computing it when it is not.
+func (rc *Recovery) cachedROC(ctx context.Context, o Outside) ([]metrics.ROCPoint, error) {
+	c := &rc.rocs[o]
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.done {
+		pts, err := rc.roc(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		c.pts, c.done = pts, true
+	}
+	return c.pts, nil
+}
+
+// roc computes the curve of [Recovery.ROC], stopped by ctx. The sort's
+// order is total (the thresholds are distinct), so it is the one order of
+// the points whatever sorts them.
+func (rc *Recovery) roc(ctx context.Context, o Outside) ([]metrics.ROCPoint, error) {
+	stopped := func(err error) error { return fmt.Errorf("recovery: ROC curve of %d thresholds: %w", len(rc.pts), err) }
+	tick := interrupt.New(ctx)
 	out := make([]metrics.ROCPoint, 1, len(rc.pts))
 	out[0] = metrics.ROCPoint{Threshold: math.Inf(1)}
 	for k := 1; k < rc.lastK; k++ {
@@ -162,14 +210,22 @@ func (rc *Recovery) roc(o Outside) []metrics.ROCPoint {
 		if e, g, ok := o.apply(p.Eta, p.Gamma); ok {
 			out = append(out, metrics.ROCPoint{Threshold: p.Threshold, FPR: e, TPR: g})
 		}
+		if err := tick.Tick(); err != nil {
+			return nil, stopped(err)
+		}
 	}
 	byGamma := func(a, b metrics.ROCPoint) int {
 		return cmp.Or(cmp.Compare(a.TPR, b.TPR), cmp.Compare(b.Threshold, a.Threshold))
 	}
 	pts := out[1:]
-	slices.SortFunc(pts, func(a, b metrics.ROCPoint) int { return cmp.Or(cmp.Compare(a.FPR, b.FPR), byGamma(a, b)) })
+	if err := interrupt.SortFunc(ctx, pts, func(a, b metrics.ROCPoint) int { return cmp.Or(cmp.Compare(a.FPR, b.FPR), byGamma(a, b)) }); err != nil {
+		return nil, stopped(err)
+	}
 	tol := tieTolerance(rc.alpha, rc.beta)
 	for i := 0; i < len(pts); {
+		if err := tick.Tick(); err != nil {
+			return nil, stopped(err)
+		}
 		j := i + 1
 		for j < len(pts) && pts[j].FPR-pts[j-1].FPR <= tol {
 			j++
@@ -188,7 +244,7 @@ func (rc *Recovery) roc(o Outside) []metrics.ROCPoint {
 	for i := 1; i < len(out); i++ {
 		out[i].TPR = max(out[i].TPR, out[i-1].TPR)
 	}
-	return out
+	return out, nil
 }
 
 // tieTolerance is how close two recovered etas must be to count as equal in
