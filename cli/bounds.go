@@ -157,7 +157,7 @@ func runBounds(ctx context.Context, e *env, args []string) error {
 			labels[i] = bounds.Negative
 		}
 	}
-	r, err := bounds.Rank(d.Scores, labels, opts.ties)
+	r, err := bounds.RankContext(ctx, d.Scores, labels, opts.ties)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.input, err)
 	}
@@ -399,7 +399,7 @@ func computeBounds(ctx context.Context, r *bounds.Ranking, f boundsFlags, o boun
 		if f.band == "dkw" {
 			return r.DKW(f.level)
 		}
-		return r.Bootstrap(rand.New(rand.NewPCG(f.seed, stream)), f.resamples, f.level)
+		return r.BootstrapContext(ctx, rand.New(rand.NewPCG(f.seed, stream)), f.resamples, f.level)
 	}
 	pb, err := band(r, 1)
 	if err != nil {

@@ -290,6 +290,7 @@ func estimateAll(ctx context.Context, e *env, f *estimateFlags) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.input, err)
 	}
+	hintKMRows(ms)
 	rep := estimateAllReport{Methods: ms, Agreement: agree, NLabeled: t.Count(scorefile.Labeled), Columns: t.Columns,
 		Warnings: t.SuspectFeatures(suspectHint)}
 	rep.NUnlabeled = t.N() - rep.NLabeled

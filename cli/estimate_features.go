@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/estimators/kmpe"
+	"github.com/pueval/pueval/evaluate"
 	"github.com/pueval/pueval/internal/scorefile"
 )
 
@@ -64,39 +65,24 @@ func someOfEach(t *scorefile.Table, path string) error {
 // subsample of --km-max-rows rows.
 const kmSubsampleStream = 3
 
-// subsampleRows draws at most limit of the rows l and u together, in
-// their proportions (each side at least min(10, its size)), without
-// replacement, keeping their order; below limit it returns them unchanged.
-// It draws as the evaluate package subsamples for --method all.
-func subsampleRows(l, u []int, limit int, rng *rand.Rand) ([]int, []int, bool) {
-	n := len(l) + len(u)
-	if n <= limit {
-		return l, u, false
+// kmRowsHint is what to add to an error of km1 or km2: how to read fewer
+// rows when their n x n matrices do not fit in memory.
+func kmRowsHint(err error) string {
+	var size *kmpe.SizeError
+	if !errors.As(err, &size) {
+		return ""
 	}
-	kL := int(math.Round(float64(limit) * float64(len(l)) / float64(n)))
-	kL = min(len(l), max(kL, min(10, len(l))))
-	kU := min(len(u), limit-kL)
-	return drawRows(l, kL, rng), drawRows(u, kU, rng), true
+	return fmt.Sprintf("; read a random subsample with --km-max-rows %d (or fewer)", size.MaxRows)
 }
 
-// drawRows returns k of the entries of idx without replacement, in their
-// order in idx.
-func drawRows(idx []int, k int, rng *rand.Rand) []int {
-	pos := make([]int, len(idx))
-	for i := range pos {
-		pos[i] = i
+// hintKMRows adds kmRowsHint's advice to the errors of estimators that
+// refused their rows for lack of memory.
+func hintKMRows(rs []evaluate.EstimatorResult) {
+	for i := range rs {
+		if n := rs[i].MaxRows; n > 0 {
+			rs[i].Error += fmt.Sprintf("; lower --km-max-rows to %d or fewer", n)
+		}
 	}
-	for i := range k {
-		j := i + rng.IntN(len(pos)-i)
-		pos[i], pos[j] = pos[j], pos[i]
-	}
-	pos = pos[:k]
-	slices.Sort(pos)
-	out := make([]int, k)
-	for i, p := range pos {
-		out[i] = idx[p]
-	}
-	return out
 }
 
 // kmSpec is how km1 and km2 read the input: every column but the label,
@@ -160,14 +146,14 @@ func estimateKM(ctx context.Context, e *env, f *estimateFlags) error {
 	note := "features " + f.features + " over " + strconv.Itoa(len(t.Columns.Features)) + " columns"
 	if f.set["km-max-rows"] {
 		var sub bool
-		lRows, uRows, sub = subsampleRows(lRows, uRows, f.kmRows, rand.New(rand.NewPCG(f.seed, kmSubsampleStream)))
+		lRows, uRows, sub = evaluate.SubsampleRows(lRows, uRows, f.kmRows, rand.New(rand.NewPCG(f.seed, kmSubsampleStream)))
 		if sub {
 			note += fmt.Sprintf(", a random subsample of %d of the %d rows (seed %d)", len(lRows)+len(uRows), t.N(), f.seed)
 		}
 	}
 	r, err := est.Estimate(ctx, classprior.Input{LabeledFeatures: featureRows(t, lRows), UnlabeledFeatures: featureRows(t, uRows)}, nil)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.input, err)
+		return fmt.Errorf("%s: %w%s", f.input, err, kmRowsHint(err))
 	}
 	r.Warnings = append(r.Warnings, t.SuspectFeatures(suspectHint)...)
 	return writeEstimate(e, f.format, r, len(lRows), len(uRows), note, t.Columns)

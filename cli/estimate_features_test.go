@@ -2,9 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,5 +175,46 @@ func TestEstimateDistCurve(t *testing.T) {
 	var rep estimateReport
 	if err := json.Unmarshal([]byte(a), &rep); err != nil || a != again || rep.Alpha < 0 || rep.Alpha > 1 || rep.Method != "distcurve" {
 		t.Errorf("%v %q vs %q", err, a, again)
+	}
+}
+
+// KM refuses, before allocating, rows whose n x n matrices do not fit in the
+// memory available, and the CLI names the flag that lowers them: with a Go
+// memory limit of 400 MiB, 6,000 rows (about 1.1 GiB by kmpe's count, 33 n^2
+// bytes) are refused by km1 with the --km-max-rows hint, and by --method all
+// in each estimator's error.
+func TestKMTooLargeNamesFlag(t *testing.T) {
+	old := debug.SetMemoryLimit(400 << 20)
+	defer debug.SetMemoryLimit(old)
+	var b strings.Builder
+	b.WriteString("x1,x2,label\n")
+	for i := range 6000 {
+		fmt.Fprintf(&b, "%d.5,%d.25,%d\n", i%97, i%89, i%3/2)
+	}
+	in := filepath.Join(t.TempDir(), "f.csv")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCLI(t, "estimate", "--method", "km1", "--input", in)
+	if err == nil || !strings.Contains(err.Error(), "too many rows for the memory available") || !strings.Contains(err.Error(), "read a random subsample with --km-max-rows ") {
+		t.Errorf("km1 on 6,000 rows: %v", err)
+	}
+	out, _, err := runCLI(t, "estimate", "--method", "all", "--input", in, "--km-max-rows", "6000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Methods []struct {
+			Method, Error string
+			MaxRows       int `json:"max_rows"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range rep.Methods {
+		if !strings.Contains(m.Error, "lower --km-max-rows to ") || !(m.MaxRows > 0 && m.MaxRows < 6000) {
+			t.Errorf("%s: error %q, max_rows %d", m.Method, m.Error, m.MaxRows)
+		}
 	}
 }

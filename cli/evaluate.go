@@ -93,6 +93,7 @@ func runEvaluate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.input, err)
 	}
+	hintKMRows(res.Estimators)
 	for _, w := range t.SuspectFeatures(suspectHint) {
 		res.Warnings = append(res.Warnings, evaluate.Warning{Code: warnSuspectFeature, Message: w})
 	}

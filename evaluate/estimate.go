@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pueval/pueval/estimators/classprior"
+	"github.com/pueval/pueval/estimators/kmpe"
 )
 
 // Stream tags: every random draw of Run comes from a PCG stream seeded by
@@ -110,6 +112,10 @@ func runEstimator(ctx context.Context, name string, labeled, unlabeled []float64
 	e.CleanLabels = name != classprior.AlphaMaxNName
 	if err != nil {
 		e.Error = err.Error()
+		var size *kmpe.SizeError
+		if errors.As(err, &size) {
+			e.MaxRows = size.MaxRows
+		}
 		return estimated{e, err}
 	}
 	e.Alpha, e.Beta, e.BetaMinusAlpha = Float(est.Alpha), Float(est.Beta), Float(est.Beta-est.Alpha)
@@ -139,16 +145,18 @@ func estimateOn(ctx context.Context, name string, s sample, features *mat.Dense,
 	if features == nil {
 		return classprior.Estimate{}, 0, false, fmt.Errorf("%s reads the examples' features; the input has none", name)
 	}
-	lRows, uRows, subsampled := subsample(s.lRows, s.uRows, opts.KMMaxRows, sub)
+	lRows, uRows, subsampled := SubsampleRows(s.lRows, s.uRows, opts.KMMaxRows, sub)
 	in := classprior.Input{LabeledFeatures: gather(features, lRows), UnlabeledFeatures: gather(features, uRows)}
 	e, err := est.Estimate(ctx, in, rng)
 	return e, len(lRows) + len(uRows), subsampled, err
 }
 
-// subsample draws at most limit rows from l and u together, in their
-// proportions (each side at least min(10, its size)), without replacement,
-// keeping their order. Below limit it returns them unchanged.
-func subsample(l, u []int, limit int, rng *rand.Rand) ([]int, []int, bool) {
+// SubsampleRows draws at most limit rows from l and u (row indices of the
+// labeled and the unlabeled) together, in their proportions (each side at
+// least min(10, its size)), without replacement, keeping their order, and
+// says whether it drew. Below limit it returns them unchanged. The
+// feature-reading estimators read such a subsample (KMMaxRows).
+func SubsampleRows(l, u []int, limit int, rng *rand.Rand) ([]int, []int, bool) {
 	n := len(l) + len(u)
 	if n <= limit {
 		return l, u, false

@@ -1,10 +1,13 @@
 package bounds
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/pueval/pueval/internal/interrupt"
 )
 
 // MaxBootstrapCells bounds the memory of [Ranking.Bootstrap]: resamples
@@ -29,8 +32,16 @@ const MaxBootstrapCells = 1 << 28
 // for the published code's single-precision quirk). Cost: O(resamples
 // (|P_L| + distinct ranks)) time, and 2 or 4 bytes per resample and distinct
 // rank of memory (8 MB for 2,000 x 2,000); an error beyond
-// [MaxBootstrapCells].
+// [MaxBootstrapCells]. It is BootstrapContext with a context that is never
+// done.
 func (r *Ranking) Bootstrap(rng *rand.Rand, resamples int, level float64) (Band, error) {
+	return r.BootstrapContext(context.Background(), rng, resamples, level)
+}
+
+// BootstrapContext is [Ranking.Bootstrap] that stops, with an error wrapping
+// ctx's cause, when ctx is done (checked every 64 resamples and every few
+// thousand ranks of the quantiles); a band it finishes is Bootstrap's.
+func (r *Ranking) BootstrapContext(ctx context.Context, rng *rand.Rand, resamples int, level float64) (Band, error) {
 	if rng == nil {
 		return Band{}, errors.New("bounds: bootstrap needs a random source")
 	}
@@ -57,10 +68,14 @@ func (r *Ranking) Bootstrap(rng *rand.Rand, resamples int, level float64) (Band,
 	k := int(math.Floor(float64(float64(resamples)*(1-level)/2) + 1e-9))
 	lo, hi := k, min(resamples-k, resamples-1)
 	b := Band{Ranks: distinct, Lower: make([]float64, len(distinct)), Upper: make([]float64, len(distinct))}
+	var err error
 	if len(r.posRanks) <= math.MaxUint16 {
-		bootstrapQuantiles[uint16](rng, of, resamples, lo, hi, b)
+		err = bootstrapQuantiles[uint16](ctx, rng, of, resamples, lo, hi, b)
 	} else {
-		bootstrapQuantiles[uint32](rng, of, resamples, lo, hi, b)
+		err = bootstrapQuantiles[uint32](ctx, rng, of, resamples, lo, hi, b)
+	}
+	if err != nil {
+		return Band{}, fmt.Errorf("bounds: bootstrap of %d resamples: %w", resamples, err)
 	}
 	return b, nil
 }
@@ -69,7 +84,7 @@ func (r *Ranking) Bootstrap(rng *rand.Rand, resamples int, level float64) (Band,
 // smallest resampled ECDF values at each distinct rank. The resampled counts
 // are kept column by column (one column per distinct rank), in T, which
 // must hold |P_L|.
-func bootstrapQuantiles[T uint16 | uint32](rng *rand.Rand, of []int32, resamples, lo, hi int, b Band) {
+func bootstrapQuantiles[T uint16 | uint32](ctx context.Context, rng *rand.Rand, of []int32, resamples, lo, hi int, b Band) error {
 	n, m := len(of), len(b.Ranks)
 	counts := make([]T, m*resamples) // counts[j*resamples+s]: #{resample s <= rank j}
 	colMin, colMax := make([]T, m), make([]T, m)
@@ -83,6 +98,9 @@ func bootstrapQuantiles[T uint16 | uint32](rng *rand.Rand, of []int32, resamples
 	hist := make([]int32, m)
 	u := newUniform(n)
 	for s0 := 0; s0 < resamples; s0 += block {
+		if err := interrupt.Check(ctx); err != nil {
+			return err
+		}
 		nb := min(block, resamples-s0)
 		for s := range nb {
 			clear(hist)
@@ -110,7 +128,11 @@ func bootstrapQuantiles[T uint16 | uint32](rng *rand.Rand, of []int32, resamples
 	// of a few binomial standard deviations, so this is O(resamples +
 	// window) per column rather than a sort.
 	freq := make([]int32, n+1)
+	tick := interrupt.New(ctx)
 	for j := range m {
+		if err := tick.Tick(); err != nil {
+			return err
+		}
 		col := counts[j*resamples : (j+1)*resamples]
 		vmin := colMin[j]
 		window := freq[:int(colMax[j]-vmin)+1]
@@ -121,6 +143,7 @@ func bootstrapQuantiles[T uint16 | uint32](rng *rand.Rand, of []int32, resamples
 		b.Lower[j] = float64(int(vmin)+orderStat(window, lo)) / float64(n)
 		b.Upper[j] = float64(int(vmin)+orderStat(window, hi)) / float64(n)
 	}
+	return nil
 }
 
 // orderStat returns the offset of the k-th smallest (0-based) value of a

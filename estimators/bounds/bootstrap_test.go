@@ -1,6 +1,9 @@
 package bounds
 
 import (
+	"context"
+	"errors"
+	"github.com/pueval/pueval/internal/interrupt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -182,4 +185,33 @@ func bandContainsLatent(r *Ranking, band Band, truth []bool, labels []Label) flo
 		c++
 	}
 	return float64(in) / float64(r.Cutoffs())
+}
+
+// BootstrapContext gives Bootstrap's band when never cancelled and stops with
+// context.Canceled at any of its checks (a countdown context: no clock).
+func TestBootstrapContextStops(t *testing.T) {
+	scores, _, labels := simulate(t, rand.New(rand.NewPCG(5, 5)), d1, 20000, 20000, 0.5, 0)
+	r := mustRank(t, scores, labels, InputOrder)
+	all := interrupt.NewCountdown(1 << 62)
+	got, err := r.BootstrapContext(all, rand.New(rand.NewPCG(1, 1)), 300, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := r.Bootstrap(rand.New(rand.NewPCG(1, 1)), 300, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Lower, want.Lower) || !slices.Equal(got.Upper, want.Upper) {
+		t.Error("BootstrapContext's band differs from Bootstrap's")
+	}
+	total := all.Calls()
+	if total < 300/64 {
+		t.Errorf("300 resamples asked the context %d times, want one every 64 at least", total)
+	}
+	for _, k := range []int64{1, total / 2, total} {
+		ctx := interrupt.NewCountdown(k)
+		if _, err := r.BootstrapContext(ctx, rand.New(rand.NewPCG(1, 1)), 300, 0.95); !errors.Is(err, context.Canceled) || ctx.Calls() > k+1 {
+			t.Errorf("cancelled at check %d of %d: %v after %d checks", k, total, err, ctx.Calls())
+		}
+	}
 }

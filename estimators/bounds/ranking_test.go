@@ -2,7 +2,9 @@ package bounds
 
 import (
 	"cmp"
+	"context"
 	"errors"
+	"github.com/pueval/pueval/internal/interrupt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -33,7 +35,7 @@ func TestDescendingOrder(t *testing.T) {
 			want[i] = i
 		}
 		slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
-		if got := descendingOrder(scores); !slices.Equal(got, want) {
+		if got, _ := descendingOrder(context.Background(), scores); !slices.Equal(got, want) {
 			t.Errorf("n = %d: radix order differs from the stable comparison sort", n)
 		}
 	}
@@ -187,6 +189,33 @@ func TestReadBand(t *testing.T) {
 	} {
 		if _, err := ReadBand(strings.NewReader(c.in), "b.csv"); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ReadBand(%q): error %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// RankContext asks its context every few thousand instances and before
+// each pass of the sort, gives Rank's ranking when never cancelled, and
+// stops with context.Canceled at once when cancelled at any of its checks
+// (a countdown context: no clock).
+func TestRankContextStops(t *testing.T) {
+	scores, _, labels := simulate(t, rand.New(rand.NewPCG(3, 4)), d1, 100_000, 200_000, 0.2, 0.1)
+	all := interrupt.NewCountdown(1 << 62)
+	got, err := RankContext(all, scores, labels, Grouped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustRank(t, scores, labels, Grouped)
+	if !slices.Equal(got.order, want.order) || !slices.Equal(got.cut, want.cut) || !slices.Equal(got.pos, want.pos) {
+		t.Error("RankContext's ranking differs from Rank's")
+	}
+	total := all.Calls()
+	if min := int64(2 * len(scores) / interrupt.Every); total < min {
+		t.Errorf("ranking %d scores asked the context %d times, want at least %d", len(scores), total, min)
+	}
+	for _, k := range []int64{1, 2, total / 3, total / 2, total} {
+		ctx := interrupt.NewCountdown(k)
+		if _, err := RankContext(ctx, scores, labels, Grouped); !errors.Is(err, context.Canceled) || ctx.Calls() > k+2 {
+			t.Errorf("cancelled at check %d of %d: %v after %d checks, want context.Canceled at once", k, total, err, ctx.Calls())
 		}
 	}
 }

@@ -1,6 +1,11 @@
 package bounds
 
-import "math"
+import (
+	"context"
+	"math"
+
+	"github.com/pueval/pueval/internal/interrupt"
+)
 
 // descendingOrder returns the indices of scores sorted by score descending,
 // ties in input order (a stable sort, as Python's sorted(..., reverse=True)
@@ -8,7 +13,8 @@ import "math"
 // float bits, O(n) (8 passes of 8 bits, a pass skipped when every key has
 // the same byte there): several times faster than a comparison sort at the
 // sizes of the papers (40,000-100,000 scores). The scores must not be NaN.
-func descendingOrder(scores []float64) []int {
+// It stops with ctx's cause, checked before each pass, when ctx is done.
+func descendingOrder(ctx context.Context, scores []float64) ([]int, error) {
 	n := len(scores)
 	type item struct {
 		key uint64
@@ -31,6 +37,9 @@ func descendingOrder(scores []float64) []int {
 	}
 	var count [256]int
 	for shift := uint(0); shift < 64; shift += 8 {
+		if err := interrupt.Check(ctx); err != nil {
+			return nil, err
+		}
 		count = [256]int{}
 		for _, it := range a {
 			count[byte(it.key>>shift)]++
@@ -53,5 +62,5 @@ func descendingOrder(scores []float64) []int {
 	for i, it := range a {
 		order[i] = int(it.idx)
 	}
-	return order
+	return order, nil
 }
