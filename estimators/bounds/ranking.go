@@ -128,12 +128,31 @@ func RankContext(ctx context.Context, scores []float64, labels []Label, ties Tie
 		return nil, fmt.Errorf("bounds: ranking %d scores: %w", len(scores), err)
 	}
 	tick := interrupt.New(ctx)
-	for i, s := range scores {
-		if err := tick.Tick(); err != nil {
+	if err := r.count(tick, scores, labels); err != nil {
+		if ctx.Err() != nil {
 			return stopped(err)
 		}
+		return nil, err
+	}
+	var err error
+	if r.order, err = descendingOrder(ctx, scores); err != nil {
+		return stopped(err)
+	}
+	if err := r.cutoffs(tick, scores, labels); err != nil {
+		return stopped(err)
+	}
+	return r, nil
+}
+
+// count checks the scores and labels and counts the known positives, known
+// negatives and unlabeled instances.
+func (r *Ranking) count(tick *interrupt.Ticker, scores []float64, labels []Label) error {
+	for i, s := range scores {
+		if err := tick.Tick(); err != nil {
+			return err
+		}
 		if math.IsNaN(s) || math.IsInf(s, 0) {
-			return nil, fmt.Errorf("bounds: score %d is %v (want a finite number)", i, s)
+			return fmt.Errorf("bounds: score %d is %v (want a finite number)", i, s)
 		}
 		switch labels[i] {
 		case Positive:
@@ -143,22 +162,23 @@ func RankContext(ctx context.Context, scores []float64, labels []Label, ties Tie
 		case Unlabeled:
 			r.nUnl++
 		default:
-			return nil, fmt.Errorf("bounds: label %d is %v (want Unlabeled, Positive or Negative)", i, labels[i])
+			return fmt.Errorf("bounds: label %d is %v (want Unlabeled, Positive or Negative)", i, labels[i])
 		}
 	}
 	if r.nPos == 0 {
-		return nil, ErrNoKnownPositive
+		return ErrNoKnownPositive
 	}
 	if r.nNeg+r.nUnl == 0 {
-		return nil, ErrNoNegative
+		return ErrNoNegative
 	}
-	var err error
-	if r.order, err = descendingOrder(ctx, scores); err != nil {
-		return stopped(err)
-	}
+	return nil
+}
 
+// cutoffs places the cut-offs down r.order (one per position, or per tie
+// group's end) with the counts at each, and the known instances' ranks.
+func (r *Ranking) cutoffs(tick *interrupt.Ticker, scores []float64, labels []Label) error {
 	ncut := r.n
-	if ties == Grouped {
+	if r.ties == Grouped {
 		ncut = 0
 		for k := range r.order {
 			if k == r.n-1 || scores[r.order[k+1]] != scores[r.order[k]] {
@@ -176,7 +196,7 @@ func RankContext(ctx context.Context, scores []float64, labels []Label, ties Tie
 	groupStart := 0 // first rank of the current tie group (grouped mode)
 	for k, i := range r.order {
 		if err := tick.Tick(); err != nil {
-			return stopped(err)
+			return err
 		}
 		switch labels[i] {
 		case Positive:
@@ -186,8 +206,7 @@ func RankContext(ctx context.Context, scores []float64, labels []Label, ties Tie
 		default:
 			u++
 		}
-		end := ties == InputOrder || k == r.n-1 || scores[r.order[k+1]] != scores[i]
-		if !end {
+		if r.ties == Grouped && k < r.n-1 && scores[r.order[k+1]] == scores[i] {
 			continue
 		}
 		// Every known instance of the group gets the group's end rank.
@@ -205,7 +224,7 @@ func RankContext(ctx context.Context, scores []float64, labels []Label, ties Tie
 		r.neg = append(r.neg, q)
 		r.unl = append(r.unl, u)
 	}
-	return r, nil
+	return nil
 }
 
 // Flip returns the ranking with the known positives and known negatives
