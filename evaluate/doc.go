@@ -23,9 +23,11 @@
 //     "direct") and the best accuracy, balanced accuracy, F1 and MCC on D
 //     = L u U with their thresholds (PSB-2019).
 //  3. Claesen et al.'s (2015) bounds on the curves of D, with the labeled
-//     rows as known positives, over the range of the estimators' alpha
-//     (which is Claesen's beta: the fraction of positives among the
-//     unlabeled), from a bootstrap band on the known positives' rank CDF.
+//     rows as known positives, for every alpha in the range of the
+//     estimators' alphas (which is Claesen's beta: the fraction of positives
+//     among the unlabeled; the lower bound the smallest over the range, the
+//     upper the largest), from a bootstrap band on the known positives' rank
+//     CDF.
 //  4. With Options.Bootstrap = N, percentile bootstrap intervals: L and U
 //     are resampled separately with replacement (sizes kept), alpha and
 //     beta are estimated again in every resample by the first estimator
@@ -67,9 +69,9 @@
 // (recovery.NewContext, Recovery.PrepareROC), the bootstrap's draws; the
 // passes that do not ask (a measure's maximum over the thresholds, a
 // curve's thinning) are asked between, and take under 0.1 s each on 10^7
-// rows. Claesen's ranking (bounds.Rank, about 1.3 s on 10^7 rows) takes no
-// context: it runs on a goroutine of its own, and a cancellation returns
-// at once, leaving it to finish unread.
+// rows. Claesen's bounds ask too: their ranking (bounds.RankContext), band
+// (Ranking.BootstrapContext) and the search over the alphas
+// (Ranking.BoundsContext).
 //
 // # Which set each number is about
 //
