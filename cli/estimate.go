@@ -137,8 +137,8 @@ func (f *estimateFlags) check() error {
 	if !slices.Contains(classprior.Knees(), f.knee) {
 		return fmt.Errorf("--knee %q: want one of %s", f.knee, strings.Join(classprior.Knees(), ", "))
 	}
-	if f.set["km-max-rows"] && f.kmRows < 20 {
-		return fmt.Errorf("--km-max-rows %d: want at least 20", f.kmRows)
+	if f.set["km-max-rows"] && f.kmRows < minKMRows {
+		return fmt.Errorf("--km-max-rows %d: want at least %d", f.kmRows, minKMRows)
 	}
 	return notInput("--curve", f.curve, f.input)
 }

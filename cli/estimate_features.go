@@ -65,6 +65,9 @@ func someOfEach(t *scorefile.Table, path string) error {
 // subsample of --km-max-rows rows.
 const kmSubsampleStream = 3
 
+// minKMRows is the fewest rows --km-max-rows takes.
+const minKMRows = 20
+
 // kmRowsHint is what to add to an error of km1 or km2: how to read fewer
 // rows when their n x n matrices do not fit in memory.
 func kmRowsHint(err error) string {
@@ -72,15 +75,24 @@ func kmRowsHint(err error) string {
 	if !errors.As(err, &size) {
 		return ""
 	}
-	return fmt.Sprintf("; read a random subsample with --km-max-rows %d (or fewer)", size.MaxRows)
+	return fewerKMRows(size.MaxRows, "read a random subsample with --km-max-rows %d (or fewer)")
+}
+
+// fewerKMRows says how to read at most maxRows rows (format takes it), or
+// that not even the fewest --km-max-rows takes fit.
+func fewerKMRows(maxRows int, format string) string {
+	if maxRows < minKMRows {
+		return fmt.Sprintf("; not even %d rows (the fewest --km-max-rows takes) fit in the memory available: free some, or raise GOMEMLIMIT where it is set", minKMRows)
+	}
+	return "; " + fmt.Sprintf(format, maxRows)
 }
 
 // hintKMRows adds kmRowsHint's advice to the errors of estimators that
 // refused their rows for lack of memory.
 func hintKMRows(rs []evaluate.EstimatorResult) {
 	for i := range rs {
-		if n := rs[i].MaxRows; n > 0 {
-			rs[i].Error += fmt.Sprintf("; lower --km-max-rows to %d or fewer", n)
+		if n := rs[i].MaxRows; n != nil {
+			rs[i].Error += fewerKMRows(*n, "lower --km-max-rows to %d or fewer")
 		}
 	}
 }

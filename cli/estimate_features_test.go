@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -180,11 +181,13 @@ func TestEstimateDistCurve(t *testing.T) {
 
 // KM refuses, before allocating, rows whose n x n matrices do not fit in the
 // memory available, and the CLI names the flag that lowers them: with a Go
-// memory limit of 400 MiB, 6,000 rows (about 1.1 GiB by kmpe's count, 33 n^2
-// bytes) are refused by km1 with the --km-max-rows hint, and by --method all
-// in each estimator's error.
+// memory limit 400 MiB above what this test process holds, 6,000 rows
+// (about 1.1 GiB by kmpe's count, 33 n^2 bytes) are refused by km1 with the
+// --km-max-rows hint, and by --method all in each estimator's error.
 func TestKMTooLargeNamesFlag(t *testing.T) {
-	old := debug.SetMemoryLimit(400 << 20)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	old := debug.SetMemoryLimit(int64(ms.Sys) + 400<<20)
 	defer debug.SetMemoryLimit(old)
 	var b strings.Builder
 	b.WriteString("x1,x2,label\n")
@@ -206,15 +209,20 @@ func TestKMTooLargeNamesFlag(t *testing.T) {
 	var rep struct {
 		Methods []struct {
 			Method, Error string
-			MaxRows       int `json:"max_rows"`
+			MaxRows       *int `json:"max_rows"`
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range rep.Methods {
-		if !strings.Contains(m.Error, "lower --km-max-rows to ") || !(m.MaxRows > 0 && m.MaxRows < 6000) {
-			t.Errorf("%s: error %q, max_rows %d", m.Method, m.Error, m.MaxRows)
+		if !strings.Contains(m.Error, "lower --km-max-rows to ") || m.MaxRows == nil || !(*m.MaxRows >= 20 && *m.MaxRows < 6000) {
+			t.Errorf("%s: error %q, max_rows %v", m.Method, m.Error, m.MaxRows)
 		}
+	}
+	// Where not even the fewest rows the flag takes fit, the hint says so
+	// rather than suggest a value the flag refuses.
+	if h := fewerKMRows(5, "lower --km-max-rows to %d"); !strings.Contains(h, "not even 20 rows") {
+		t.Errorf("hint for 5 rows: %q", h)
 	}
 }

@@ -198,8 +198,8 @@ func (f *evaluateFlags) options() (evaluate.Options, error) {
 		return opts, fmt.Errorf("--bootstrap %d: want 0 (no intervals) or a number of resamples up to %d (each one's curves are kept until the intervals are taken)", f.bootstrap, evaluate.MaxBootstrap)
 	case !(f.level > 0 && f.level < 1):
 		return opts, fmt.Errorf("--level %v: want a confidence level in (0, 1)", f.level)
-	case f.kmRows < 20:
-		return opts, fmt.Errorf("--km-max-rows %d: want at least 20", f.kmRows)
+	case f.kmRows < minKMRows:
+		return opts, fmt.Errorf("--km-max-rows %d: want at least %d", f.kmRows, minKMRows)
 	case f.boundsResamples < 0:
 		return opts, fmt.Errorf("--bounds-resamples %d: want 0 (no bounds) or a number of resamples", f.boundsResamples)
 	case f.workers < 0:

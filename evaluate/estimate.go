@@ -114,7 +114,7 @@ func runEstimator(ctx context.Context, name string, labeled, unlabeled []float64
 		e.Error = err.Error()
 		var size *kmpe.SizeError
 		if errors.As(err, &size) {
-			e.MaxRows = size.MaxRows
+			e.MaxRows = &size.MaxRows
 		}
 		return estimated{e, err}
 	}

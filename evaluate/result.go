@@ -119,8 +119,8 @@ type EstimatorResult struct {
 	Error string `json:"error,omitempty"`
 	// MaxRows is, when a feature-reading estimator refused its rows because
 	// their n x n matrices do not fit in the memory available, the most
-	// rows that fit (set KMMaxRows at most that).
-	MaxRows int `json:"max_rows,omitempty"`
+	// rows that fit (set KMMaxRows at most that); absent otherwise.
+	MaxRows *int `json:"max_rows,omitempty"`
 	// Recovered are the headline numbers under this estimator's alpha and
 	// beta; absent when they cannot be used (an error, beta <= alpha).
 	Recovered *Headline `json:"recovered,omitempty"`
