@@ -329,9 +329,13 @@ func writeEvaluateTable(w io.Writer, input string, out *evaluateOutput) error {
 	t.row("")
 	evaluateMetricRows(t, res)
 	if b := res.Bounds; b != nil {
+		band := fmt.Sprintf("%s band of %d resamples", b.Band, b.Resamples)
+		if b.Resamples == 0 {
+			band = strings.ToUpper(b.Band) + " band"
+		}
 		t.row("")
-		t.row("bounds", fmt.Sprintf("Claesen et al. on L u U (labeled read as positives), alpha in [%s, %s], %s band of %d resamples: auc [%s, %s], aupr [%s, %s]",
-			f3(b.ClaesenBeta.Low), f3(b.ClaesenBeta.High), b.Band, b.Resamples, f3(b.AUC.Low), f3(b.AUC.High), f3(b.AUPR.Low), f3(b.AUPR.High)))
+		t.row("bounds", fmt.Sprintf("Claesen et al. on L u U (labeled read as positives), for every alpha in [%s, %s], %s: auc [%s, %s], aupr [%s, %s]",
+			f3(b.ClaesenBeta.Low), f3(b.ClaesenBeta.High), band, f3(b.AUC.Low), f3(b.AUC.High), f3(b.AUPR.Low), f3(b.AUPR.High)))
 	}
 	if len(res.Warnings) > 0 {
 		t.row("")

@@ -40,7 +40,7 @@ func boundsOf(ctx context.Context, res *Result, scores []float64, labeled []bool
 	if err != nil {
 		return err
 	}
-	band, err := r.BootstrapContext(ctx, stream(opts.Seed, tagBoundsBand), opts.BoundsResamples, opts.Level)
+	band, kind, resamples, err := boundsBand(ctx, r, opts)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func boundsOf(ctx context.Context, res *Result, scores []float64, labeled []bool
 	}
 	res.Bounds = &Bounds{
 		ClaesenBeta: Interval{Float(iv.Low), Float(iv.High)},
-		Band:        "bootstrap", Resamples: opts.BoundsResamples, Level: Float(opts.Level),
+		Band:        kind, Resamples: resamples, Level: Float(opts.Level),
 		AUC:  Interval{Float(b.AUC.Low), Float(b.AUC.High)},
 		AUPR: Interval{Float(b.AUPR.Low), Float(b.AUPR.High)},
 	}
@@ -75,4 +75,28 @@ func boundsOf(ctx context.Context, res *Result, scores []float64, labeled []bool
 			"the lower AUC bound %.4f is above the upper %.4f: the bounds' areas, trapezoids over sorted points, need not keep their order on a ranking no better than random", b.AUC.Low, b.AUC.High)})
 	}
 	return nil
+}
+
+// MaxBandCells is the most counts the bootstrap band of the bounds may keep
+// (resamples times the known positives' distinct ranks, 4 bytes each: 64
+// MiB). Past it the band is the DKW band (simultaneous, O(n), no
+// resampling): with that many known positives both bands are a few
+// thousandths wide, far narrower than what not knowing alpha leaves.
+const MaxBandCells = 1 << 24
+
+// boundsBand is the band of the bounds on the known positives' rank CDF:
+// the bootstrap band of opts.BoundsResamples resamples, or the DKW band
+// past MaxBandCells, with its kind and resamples.
+func boundsBand(ctx context.Context, r *bounds.Ranking, opts Options) (bounds.Band, string, int, error) {
+	if cells := opts.BoundsResamples * distinctRanks(r); cells > MaxBandCells {
+		b, err := r.DKW(opts.Level)
+		return b, "dkw", 0, err
+	}
+	b, err := r.BootstrapContext(ctx, stream(opts.Seed, tagBoundsBand), opts.BoundsResamples, opts.Level)
+	return b, "bootstrap", opts.BoundsResamples, err
+}
+
+// distinctRanks is the number of distinct ranks of the known positives.
+func distinctRanks(r *bounds.Ranking) int {
+	return r.ECDF().Len()
 }

@@ -193,7 +193,8 @@ type Bounds struct {
 	// range of alpha, or the given alpha.
 	ClaesenBeta Interval `json:"claesen_beta"`
 	// Band is the confidence band on the known positives' rank CDF:
-	// bootstrap with Resamples resamples at Level.
+	// "bootstrap" with Resamples resamples at Level, or, past MaxBandCells,
+	// "dkw" (Resamples 0).
 	Band      string `json:"band"`
 	Resamples int    `json:"resamples"`
 	Level     Float  `json:"level"`

@@ -54,8 +54,9 @@ type Bounds struct {
 	AUC, AUPR        Interval
 	// At holds the beta (in Beta) at which each of the four curves is
 	// built: for [Ranking.Bounds] and [Ranking.NegativeBounds] the one whose
-	// curve gives the extreme area (to within 1/|U|); for the ends rules
-	// Beta.Low or Beta.High.
+	// curve gives the extreme area (to within 1/|U|; for the positive-based
+	// bounds over an interval, the best area found, within 1e-4 of the
+	// reported bound); for the ends rules Beta.Low or Beta.High.
 	At Betas
 	// FromNegatives marks bounds built from the rank CDF of the known
 	// negatives (App. C).
@@ -79,10 +80,11 @@ func checkInterval(beta Interval) error {
 // Bounds returns the ROC and PR bounds for a beta anywhere in an interval
 // (paper Sec. 5), with [Rounded] counting: the lower AUC is the smallest AUC
 // of the lower curves at every beta of the interval, the upper AUC the
-// largest of the upper curves, and the same for the AUPR. Since the tables
-// depend on beta only through P_U = floor(beta |U|), these are exact: every
-// whole number of latent positives the interval admits is tried (O(cut-offs
-// + |U|) each, over the machine's cores). For a known beta pass
+// largest of the upper curves, and the same for the AUPR. The tables depend
+// on beta only through P_U = floor(beta |U|), so these are extremes over
+// the whole numbers of latent positives the interval admits; a search finds
+// them, and may report a bound up to 1e-4 wider than the extreme, never
+// narrower (see the package doc). For a known beta pass
 // [PointInterval](beta). band bounds the rank CDF of the known positives
 // ([Ranking.Bootstrap], [Ranking.DKW], [Ranking.ECDF] for the point
 // estimate, or a stored band). It is BoundsContext with a context that is

@@ -269,18 +269,20 @@ func (r *Ranking) intervalBounds(ctx context.Context, band Band, beta Interval, 
 	}, nil
 }
 
-// searchTolerance is how far below the largest upper area (above the
-// smallest lower one) over an interval the search may stop: a range of
-// counts whose bound does not beat the best area found by more than it is
-// not searched. Per million cut-offs, it covers the rounding of the bounds'
-// sums.
-const searchTolerance = 1e-9
+// searchSlack is how much wider than the extremes over an interval the
+// positive-based bounds may be: a range of counts whose range bound lies
+// within it of the best area found is not searched further, and its bound
+// counts towards the reported one. So the bounds are never narrower than
+// the extremes (every count of the interval is inside them) and at most
+// searchSlack wider, which spares the search the counts near an extreme,
+// where the areas differ from it by less than the range bounds can tell.
+const searchSlack = 1e-4
 
 // searchGrid is the number of counts first evaluated, evenly over the
 // range; searchLeaf the length of a range evaluated count by count rather
 // than bounded.
 const (
-	searchGrid = 16
+	searchGrid = 8
 	searchLeaf = 2
 )
 
@@ -291,25 +293,36 @@ type searcher struct {
 	la, ua, lb, ub []Table
 	lower, upper   rangeCurve
 	rs             rangeScratch
-	tol            float64
+	// rounding is the most the range bounds' float sums can fall short of
+	// their exact values (a few ulps per cut-off), added to a bound that
+	// counts towards the reported one.
+	rounding float64
+	// outer holds the bounds of the ranges left unsearched: the smallest
+	// lower-area bound and the largest upper-area bound, each already
+	// within searchSlack of the best area.
+	outer struct{ aucLow, auprLow, aucHigh, auprHigh float64 }
 }
 
-// search returns the extremes of the four areas over every count of latent
-// positives in [lo, hi] of the positive-based bounds, to within
-// searchTolerance: it evaluates a grid of counts, then each range between
-// two evaluated counts is bounded (rangebound.go) and, unless no count in it
-// can beat the best areas found, split at its middle, which is evaluated.
-// A range keeps the areas that may beat the best: its parts bound and
-// evaluate only those, and only the curves they need. Ranges of a few
-// counts are evaluated whole. Sequential, so the result (and the count
-// reported for each extreme) does not depend on the machine.
+// search returns the four bounds over every count of latent positives in
+// [lo, hi] of the positive-based curves: each the extreme of its area over
+// the counts, or at most searchSlack beyond it (see searchSlack). It
+// evaluates a grid of counts, then bounds each range between two evaluated
+// counts (rangebound.go): a range whose bounds cannot beat the best areas
+// found by more than searchSlack is settled (its bounds count towards the
+// result), otherwise it is split at its middle, which is evaluated. A range
+// keeps the areas still open: its parts bound and evaluate only those, and
+// only the curves they need. Ranges of a few counts are evaluated whole.
+// Sequential, so the result (and the count reported for each extreme) does
+// not depend on the machine. The extremes' counts are those of the best
+// areas found.
 func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
 	if err := m.checkLatent(float64(hi)); err != nil {
 		return extremes{}, err
 	}
 	n := len(m.r.cut)
 	s := &searcher{scanner: m.scanner(false), la: make([]Table, n), ua: make([]Table, n), lb: make([]Table, n), ub: make([]Table, n),
-		lower: rangeCurve{m: m, lower: true}, upper: rangeCurve{m: m}, tol: searchTolerance * max(1, float64(n)/1e6)}
+		lower: rangeCurve{m: m, lower: true}, upper: rangeCurve{m: m}, rounding: 1e-15 + 4e-16*float64(n)}
+	s.outer.aucLow, s.outer.auprLow, s.outer.aucHigh, s.outer.auprHigh = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	best := s.at(lo)
 	type seg struct {
 		a, b int
@@ -342,12 +355,37 @@ func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
 			stack = append(stack, seg{mid, g.b, q}, seg{g.a, mid, q})
 		}
 	}
+	best.aucLow.v, best.auprLow.v = min(best.aucLow.v, s.outer.aucLow), min(best.auprLow.v, s.outer.auprLow)
+	best.aucHigh.v, best.auprHigh.v = max(best.aucHigh.v, s.outer.aucHigh), max(best.auprHigh.v, s.outer.auprHigh)
 	return best, nil
 }
 
+// coarseBoxes and fineBlock set the coarse range bounds tried before the
+// cut-offs' own boxes: boxes of blocks of cut-offs, first about coarseBoxes
+// of them, then blocks of fineBlock cut-offs, so that a range is settled at
+// the smallest cost its distance from the best areas allows.
+const (
+	coarseBoxes = 4096
+	fineBlock   = 16
+)
+
 // mayBeat returns the areas of q for which some count in (a, b) may lie
-// beyond the best by more than the tolerance, by the bounds over [a, b].
+// beyond the best by more than searchSlack, by the bounds over [a, b]; the
+// bounds of the others, where they pass the best, go into s.outer. The
+// coarse bounds of blocks of cut-offs come first; the areas they leave open
+// get the bounds of the cut-offs' own boxes.
 func (s *searcher) mayBeat(a, b int, q quantities, best extremes) quantities {
+	n := len(s.m.r.cut)
+	for _, block := range []int{n / coarseBoxes, fineBlock} {
+		if block < 2 || 4*block > n {
+			continue
+		}
+		s.lower.resetBlocks(a, b, block)
+		s.upper.resetBlocks(a, b, block)
+		if q = s.settle(q, best); q == 0 {
+			return 0
+		}
+	}
 	var la, lb, ua, ub []Table
 	if q&qLower != 0 {
 		la, lb = s.la, s.lb
@@ -357,21 +395,41 @@ func (s *searcher) mayBeat(a, b int, q quantities, best extremes) quantities {
 	}
 	s.m.fill(la, ua, float64(a), Rounded)
 	s.m.fill(lb, ub, float64(b), Rounded)
+	s.lower.reset(a, b, s.la, s.lb)
+	s.upper.reset(a, b, s.ua, s.ub)
+	return s.settle(q, best)
+}
+
+// settle bounds each area of q over the searcher's ranges (s.lower and
+// s.upper) and returns those whose bound beats the best by more than
+// searchSlack; the others are settled, their bound going into s.outer where
+// it passes the best.
+func (s *searcher) settle(q quantities, best extremes) quantities {
 	lower, upper := &s.lower, &s.upper
-	lower.reset(a, b, s.la, s.lb)
-	upper.reset(a, b, s.ua, s.ub)
 	var open quantities
 	for _, c := range []struct {
-		q   quantities
-		may func() bool
+		q     quantities
+		bound func() float64
+		best  float64
+		outer *float64
+		upper bool
 	}{
-		{qAUCHigh, func() bool { return s.rs.rocUpper(upper) > best.aucHigh.v+s.tol }},
-		{qAUPRHigh, func() bool { return s.rs.prBound(upper, true) > best.auprHigh.v+s.tol }},
-		{qAUCLow, func() bool { return s.rs.rocLower(lower) < best.aucLow.v-s.tol }},
-		{qAUPRLow, func() bool { return s.rs.prBound(lower, false) < best.auprLow.v-s.tol }},
+		{qAUCHigh, func() float64 { return s.rs.rocUpper(upper) }, best.aucHigh.v, &s.outer.aucHigh, true},
+		{qAUPRHigh, func() float64 { return s.rs.prBound(upper, true) }, best.auprHigh.v, &s.outer.auprHigh, true},
+		{qAUCLow, func() float64 { return s.rs.rocLower(lower) }, best.aucLow.v, &s.outer.aucLow, false},
+		{qAUPRLow, func() float64 { return s.rs.prBound(lower, false) }, best.auprLow.v, &s.outer.auprLow, false},
 	} {
-		if q&c.q != 0 && c.may() {
+		if q&c.q == 0 {
+			continue
+		}
+		v := c.bound()
+		switch {
+		case c.upper && v > c.best+searchSlack, !c.upper && v < c.best-searchSlack:
 			open |= c.q
+		case c.upper && v+s.rounding > c.best:
+			*c.outer = max(*c.outer, min(v+s.rounding, 1))
+		case !c.upper && v-s.rounding < c.best:
+			*c.outer = min(*c.outer, max(v-s.rounding, 0))
 		}
 	}
 	return open

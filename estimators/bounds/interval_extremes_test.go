@@ -96,10 +96,9 @@ func (c randomCase) boundsAt(t *testing.T, beta Interval, negative bool) Bounds 
 // beta in it, brute force: on 300 random rankings, bands and intervals, the
 // interval's lower AUC and AUPR are the minimum of the point bounds' over
 // every count of latent positives the interval admits (one beta for each,
-// so this is every beta of the interval), its upper ones the maximum, to
-// within the search's tolerance (1e-9; the negative-based scan is exact);
-// every beta of a random grid in the interval gives point bounds inside
-// them; and the beta reported for each extreme gives it. For the
+// so this is every beta of the interval), its upper ones the maximum, or at
+// most searchSlack beyond (the negative-based scan is exact); every beta of
+// a random grid in the interval gives point bounds inside them; and the beta reported for each extreme gives it. For the
 // positive-based bounds and, with known negatives, the negative-based ones.
 func TestIntervalIsExtremeOverBetas(t *testing.T) {
 	rng := rand.New(rand.NewPCG(44, 2))
@@ -131,24 +130,27 @@ func checkExtremes(t *testing.T, c randomCase, negative bool, rng *rand.Rand, na
 		want.AUC.Low, want.AUC.High = min(want.AUC.Low, p.AUC.Low), max(want.AUC.High, p.AUC.High)
 		want.AUPR.Low, want.AUPR.High = min(want.AUPR.Low, p.AUPR.Low), max(want.AUPR.High, p.AUPR.High)
 	}
-	// Each reported bound is the area of a curve the interval admits, so it
-	// cannot lie beyond the extreme; the search may stop within
-	// searchTolerance of it.
-	tol := searchTolerance
+	// The positive-based bounds hold every count's areas and lie at most
+	// searchSlack beyond the extremes; the negative-based ones are the
+	// extremes.
+	slack := searchSlack
+	if negative {
+		slack = 0
+	}
 	for _, b := range []struct {
 		what      string
 		got, want float64
 		lower     bool
 	}{{"lower AUC", got.AUC.Low, want.AUC.Low, true}, {"upper AUC", got.AUC.High, want.AUC.High, false},
 		{"lower AUPR", got.AUPR.Low, want.AUPR.Low, true}, {"upper AUPR", got.AUPR.High, want.AUPR.High, false}} {
-		if (b.lower && !(b.got >= b.want && b.got <= b.want+tol)) || (!b.lower && !(b.got <= b.want && b.got >= b.want-tol)) {
+		if (b.lower && !(b.got <= b.want && b.got >= b.want-slack)) || (!b.lower && !(b.got >= b.want && b.got <= b.want+slack)) {
 			t.Fatalf("%s: %s %v, brute force over %d..%d latent positives %v", name, b.what, b.got, lo, hi, b.want)
 		}
 	}
 	for range 10 {
 		b := c.beta.Low + rng.Float64()*c.beta.Width()
 		p := c.boundsAt(t, PointInterval(b), negative)
-		if p.AUC.Low < got.AUC.Low-tol || p.AUC.High > got.AUC.High+tol || p.AUPR.Low < got.AUPR.Low-tol || p.AUPR.High > got.AUPR.High+tol {
+		if p.AUC.Low < got.AUC.Low || p.AUC.High > got.AUC.High || p.AUPR.Low < got.AUPR.Low || p.AUPR.High > got.AUPR.High {
 			t.Fatalf("%s: at beta %v AUC %+v AUPR %+v, outside the interval's %+v %+v", name, b, p.AUC, p.AUPR, got.AUC, got.AUPR)
 		}
 	}
@@ -163,12 +165,15 @@ func checkExtremes(t *testing.T, c randomCase, negative bool, rng *rand.Rand, na
 		{"lower AUPR", at.AUPRLow, got.AUPR.Low, func(b Bounds) float64 { return b.AUPR.Low }},
 		{"upper AUPR", at.AUPRHigh, got.AUPR.High, func(b Bounds) float64 { return b.AUPR.High }},
 	} {
-		if a := e.area(c.boundsAt(t, PointInterval(e.beta), negative)); a != e.want || !c.beta.Contains(e.beta) {
+		if a := e.area(c.boundsAt(t, PointInterval(e.beta), negative)); math.Abs(a-e.want) > slack || !c.beta.Contains(e.beta) {
 			t.Fatalf("%s: %s %v reported at beta %v, which gives %v", name, e.what, e.want, e.beta, a)
 		}
 	}
-	if got.Lower.AUC() != got.AUC.Low || got.Upper.AUC() != got.AUC.High || got.LowerPR.AUPR() != got.AUPR.Low || got.UpperPR.AUPR() != got.AUPR.High {
-		t.Fatalf("%s: the curves do not give the reported areas", name)
+	for _, p := range []struct{ curve, bound float64 }{{got.Lower.AUC(), got.AUC.Low}, {got.Upper.AUC(), got.AUC.High},
+		{got.LowerPR.AUPR(), got.AUPR.Low}, {got.UpperPR.AUPR(), got.AUPR.High}} {
+		if math.Abs(p.curve-p.bound) > slack {
+			t.Fatalf("%s: a curve's area %v, its bound %v", name, p.curve, p.bound)
+		}
 	}
 }
 
@@ -274,7 +279,9 @@ func TestIntervalBoundsCancelled(t *testing.T) {
 // The bounds of a range of counts hold every count's areas (brute force):
 // on 300 random rankings and bands and random ranges [ka, kb], the ROC and
 // PR bounds from above are at least the largest upper-curve area of every
-// count in the range, those from below at most the smallest lower-curve one.
+// count in the range, those from below at most the smallest lower-curve one;
+// with the cut-offs' own boxes and with the coarse boxes of blocks of 2 and
+// 5 cut-offs.
 func TestRangeBoundsHoldEveryCount(t *testing.T) {
 	rng := rand.New(rand.NewPCG(44, 4))
 	for i := range 300 {
@@ -304,22 +311,49 @@ func TestRangeBoundsHoldEveryCount(t *testing.T) {
 		m.fill(lb, ub, float64(kb), Rounded)
 		var rs rangeScratch
 		lower, upper := &rangeCurve{m: m, lower: true}, &rangeCurve{m: m}
-		lower.reset(ka, kb, la, lb)
-		upper.reset(ka, kb, ua, ub)
 		const eps = 1e-12 // the bounds' own rounding
-		for _, b := range []struct {
-			what        string
-			bound, area float64
-			above       bool
-		}{
-			{"ROC from above", rs.rocUpper(upper), want.aucHigh.v, true},
-			{"PR from above", rs.prBound(upper, true), want.auprHigh.v, true},
-			{"ROC from below", rs.rocLower(lower), want.aucLow.v, false},
-			{"PR from below", rs.prBound(lower, false), want.auprLow.v, false},
-		} {
-			if (b.above && b.bound < b.area-eps) || (!b.above && b.bound > b.area+eps) {
-				t.Fatalf("case %d (n %d, %v, counts %d..%d): %s %v, area %v", i, c.r.N(), c.r.Ties(), ka, kb, b.what, b.bound, b.area)
+		for _, block := range []int{1, 2, 5} {
+			if block == 1 {
+				lower.reset(ka, kb, la, lb)
+				upper.reset(ka, kb, ua, ub)
+			} else {
+				lower.resetBlocks(ka, kb, block)
+				upper.resetBlocks(ka, kb, block)
+			}
+			for _, b := range []struct {
+				what        string
+				bound, area float64
+				above       bool
+			}{
+				{"ROC from above", rs.rocUpper(upper), want.aucHigh.v, true},
+				{"PR from above", rs.prBound(upper, true), want.auprHigh.v, true},
+				{"ROC from below", rs.rocLower(lower), want.aucLow.v, false},
+				{"PR from below", rs.prBound(lower, false), want.auprLow.v, false},
+			} {
+				if (b.above && b.bound < b.area-eps) || (!b.above && b.bound > b.area+eps) {
+					t.Fatalf("case %d (n %d, %v, counts %d..%d, blocks of %d): %s %v, area %v", i, c.r.N(), c.r.Ties(), ka, kb, block, b.what, b.bound, b.area)
+				}
 			}
 		}
+	}
+}
+
+// On a ranking large enough for the coarse bounds of blocks (20,000
+// cut-offs, blocks of 4), the search's bounds over an interval of 400
+// counts hold every count's areas and lie within searchSlack of their
+// extremes (brute force over every count), positive-based, both tie modes.
+func TestIntervalSearchCoarse(t *testing.T) {
+	scores, _, labels := simulate(t, rand.New(rand.NewPCG(44, 5)), d1, 6000, 14000, 0.3, 0)
+	for _, ties := range []Ties{Grouped, InputOrder} {
+		r := mustRank(t, scores, labels, ties)
+		if len(r.cut)/coarseBoxes < 2 {
+			t.Fatalf("%d cut-offs: too few for blocks", len(r.cut))
+		}
+		band, err := r.DKW(0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := randomCase{r: r, pos: band, beta: Interval{0.30, 0.30 + 400.0/float64(r.Unlabeled())}}
+		checkExtremes(t, c, false, rand.New(rand.NewPCG(1, 1)), fmt.Sprintf("%v, %d cut-offs", ties, len(r.cut)))
 	}
 }

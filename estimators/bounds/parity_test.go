@@ -44,8 +44,8 @@ func readGolden(t *testing.T) []goldenRow {
 // bootstrap band rounded to float32, (c) on four simulated rankings the
 // negative-based bounds with a DKW band on the known negatives, (d) on
 // covtype the point estimate (the ECDF rounded to float32 as both edges)
-// and Figure 5's interval (lower curve at 0.88 beta, upper at 1.25 beta)
-// with the stored band. Expected: testdata/parity_golden.json (the
+// and Figure 5's interval (lower curve at 0.88 beta, upper at 1.25 beta:
+// the published rule, EndBounds) with the stored band. Expected: testdata/parity_golden.json (the
 // independent reference; the published code's own outputs are held back),
 // to 1e-9 (summation order: numpy sums pairwise).
 func TestParityGolden(t *testing.T) {
@@ -88,9 +88,9 @@ func TestParityGolden(t *testing.T) {
 		var b Bounds
 		beta := Interval{g.BetaLow, g.BetaHigh}
 		if g.Side == "negatives" {
-			b, err = p.r.NegativeBounds(band, beta)
+			b, err = p.r.EndNegativeBounds(band, beta)
 		} else {
-			b, err = p.r.Bounds(band, beta)
+			b, err = p.r.EndBounds(band, beta)
 		}
 		if err != nil {
 			t.Fatalf("%s %s %s beta %v: %v", g.File, g.Band, g.Side, beta, err)

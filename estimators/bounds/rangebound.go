@@ -39,14 +39,100 @@ type rangeCurve struct {
 	ta, tb []Table
 	lower  bool // the lower curve: theta = floor(T_lb k); the upper: ceil(T_ub k)
 
+	// block is the number of consecutive cut-offs one box holds: 1 for the
+	// boxes of the cut-offs (from ta and tb), more for the coarse boxes of
+	// blocks (blockBoxes: no tables needed).
+	block int
+
 	ready      bool
-	roc, pr    []box     // per cut-off; pr has the start of grouped ties first
-	fpLo, fpHi []float64 // FP at kb and at ka, per cut-off: keys near the order of roc's xl and xh
+	roc, pr    []box     // per cut-off or block; pr has the start of grouped ties first
+	fpLo, fpHi []float64 // FP at kb and at ka (their bounds, per block): keys near the order of roc's xl and xh
 }
 
 // reset points rc at the range [ka, kb] with the tables ta and tb.
 func (rc *rangeCurve) reset(ka, kb int, ta, tb []Table) {
-	rc.ka, rc.kb, rc.ta, rc.tb, rc.ready = ka, kb, ta, tb, false
+	rc.ka, rc.kb, rc.ta, rc.tb, rc.block, rc.ready = ka, kb, ta, tb, 1, false
+}
+
+// resetBlocks points rc at the range [ka, kb] with boxes of block cut-offs
+// each.
+func (rc *rangeCurve) resetBlocks(ka, kb, block int) {
+	rc.ka, rc.kb, rc.ta, rc.tb, rc.block, rc.ready = ka, kb, nil, nil, block, false
+}
+
+// tpAt is TP at cut-off c with k latent positives: the table's, without the
+// table (see Ranking.table).
+func (rc *rangeCurve) tpAt(c, k int) float64 {
+	r := rc.m.r
+	pu, u, cutU := float64(k), float64(r.nUnl), float64(r.unl[c])
+	var theta float64
+	if rc.lower {
+		theta = math.Floor(float64(rc.m.tlb[c] * pu))
+	} else {
+		theta = math.Ceil(float64(rc.m.tub[c] * pu))
+	}
+	return float64(r.pos[c]) + max(min(cutU, theta), pu-(u-cutU))
+}
+
+// blockBoxes computes coarse boxes, one for each block of rc.block
+// consecutive cut-offs, from the counts at the blocks' ends alone: TP grows
+// down the ranking and with k, and so does the number m of instances at or
+// above a cut-off, so over a block and the range TP lies in [TP(first, ka),
+// TP(last, kb)], m in [m(first), m(last)] and FP = m - TP in [m(first) -
+// TP(last, kb), m(last) - TP(first, ka)]; the totals P(k) and N(k) lie
+// between their values at ka and kb. O(cut-offs / block).
+func (rc *rangeCurve) blockBoxes() {
+	r := rc.m.r
+	n := len(r.cut)
+	nb := (n + rc.block - 1) / rc.block
+	rc.roc = growBoxes(rc.roc, nb)
+	rc.pr = growBoxes(rc.pr, nb+1)[:0]
+	rc.fpLo, rc.fpHi = growFloats(rc.fpLo, nb), growFloats(rc.fpHi, nb)
+	u := float64(r.nUnl)
+	pa, pb := float64(r.nPos+rc.ka), float64(r.nPos+rc.kb)
+	na, nb2 := float64(r.nNeg)+u-float64(rc.ka), float64(r.nNeg)+u-float64(rc.kb)
+	m := func(c int) float64 { return float64(r.pos[c] + r.neg[c] + r.unl[c]) }
+	if m0 := m(0); r.ties == Grouped && m0 > 1 {
+		tpa, tpb := rc.tpAt(0, rc.ka), rc.tpAt(0, rc.kb)
+		rc.pr = append(rc.pr, box{xl: tpa / pb / m0, xh: min(tpb/pa/m0, 1), yl: tpa / m0, yh: min(tpb/m0, 1)})
+	}
+	for j := range nb {
+		c1, c2 := j*rc.block, min((j+1)*rc.block, n)-1
+		tpLo, tpHi := rc.tpAt(c1, rc.ka), rc.tpAt(c2, rc.kb)
+		m1, m2 := m(c1), m(c2)
+		fpLo, fpHi := max(0, m1-tpHi), m2-tpLo
+		rc.fpLo[j], rc.fpHi[j] = fpLo, fpHi
+		roc := box{xl: fpLo / na, xh: min(fpHi/nb2, 1), yl: tpLo / pb, yh: min(tpHi/pa, 1)}
+		pr := box{xl: roc.yl, xh: roc.yh, yl: tpLo / m2, yh: min(tpHi/m1, 1)}
+		// At each k, TP of any cut-off of the block lies between the
+		// first's and the last's; where their regimes hold over the range,
+		// those are monotone in k (see boxes), and so are the ratios below.
+		loA, _, loB, _, ok1 := rc.tpEnds(c1)
+		_, hiA, _, hiB, ok2 := rc.tpEnds(c2)
+		if ok1 && ok2 {
+			tight := box{
+				xl: min((m1-hiA)/na, (m1-hiB)/nb2), xh: max((m2-loA)/na, (m2-loB)/nb2),
+				yl: min(loA/pa, loB/pb), yh: max(hiA/pa, hiB/pb),
+			}
+			roc = roc.intersect(tight)
+			pr = pr.intersect(box{xl: tight.yl, xh: tight.yh, yl: min(loA, loB) / m2, yh: max(hiA, hiB) / m1})
+		}
+		rc.roc[j] = roc
+		rc.pr = append(rc.pr, pr)
+	}
+	ascend(rc.pr)
+}
+
+// ascend lowers each low end to the least low end after it and raises each
+// high end to the greatest before it, so that the boxes ascend in x; it
+// only widens them.
+func ascend(bx []box) {
+	for i := len(bx) - 2; i >= 0; i-- {
+		bx[i].xl = min(bx[i].xl, bx[i+1].xl)
+	}
+	for i := 1; i < len(bx); i++ {
+		bx[i].xh = max(bx[i].xh, bx[i-1].xh)
+	}
 }
 
 // Regimes of a cut-off's surrogate true positives at a count k (Eq. 11):
@@ -75,6 +161,34 @@ func regime(t float64, k int, cutU, u float64, lower bool) int {
 		return regimeClamp
 	}
 	return regimeTheta
+}
+
+// tpEnds bounds TP of cut-off c at ka and at kb when the cut-off's regime
+// is the same at both (ok): then TP at every count between is a monotone
+// function of the count (see boxes) within these bounds at the ends, exact
+// in the first and third regimes, within one count (and the rounding of T
+// k) of kp + T k in the theta regime.
+func (rc *rangeCurve) tpEnds(c int) (loA, hiA, loB, hiB float64, ok bool) {
+	r := rc.m.r
+	band := rc.m.tub
+	if rc.lower {
+		band = rc.m.tlb
+	}
+	u, cutU := float64(r.nUnl), float64(r.unl[c])
+	g := regime(band[c], rc.ka, cutU, u, rc.lower)
+	if g != regime(band[c], rc.kb, cutU, u, rc.lower) {
+		return 0, 0, 0, 0, false
+	}
+	kp, t, ka, kb := float64(r.pos[c]), band[c], float64(rc.ka), float64(rc.kb)
+	switch g {
+	case regimeAll:
+		return kp + cutU, kp + cutU, kp + cutU, kp + cutU, true
+	case regimeClamp:
+		a, b := kp+ka-u+cutU, kp+kb-u+cutU
+		return a, a, b, b, true
+	}
+	const e = 1 + 1e-6
+	return kp + float64(t*ka) - e, kp + float64(t*ka) + e, kp + float64(t*kb) - e, kp + float64(t*kb) + e, true
 }
 
 // boxes computes the ROC (FPR, TPR) and PR (recall, precision) boxes of
@@ -111,6 +225,10 @@ func (rc *rangeCurve) boxes() {
 		return
 	}
 	rc.ready = true
+	if rc.block > 1 {
+		rc.blockBoxes()
+		return
+	}
 	ta, tb, r := rc.ta, rc.tb, rc.m.r
 	n := len(ta)
 	rc.roc = growBoxes(rc.roc, n)
@@ -122,12 +240,6 @@ func (rc *rangeCurve) boxes() {
 		d := tb[0].TP - ta[0].TP
 		rc.pr = append(rc.pr, box{xl: ta[0].TP / (pb - d) / m, xh: min(tb[0].TP/(pa+d)/m, 1), yl: ta[0].TP / m, yh: min(tb[0].TP/m, 1)})
 	}
-	band := rc.m.tub
-	if rc.lower {
-		band = rc.m.tlb
-	}
-	u := float64(r.nUnl)
-	ka, kb := float64(rc.ka), float64(rc.kb)
 	for c := range n {
 		tpa, tpb, fpa, fpb := ta[c].TP, tb[c].TP, ta[c].FP, tb[c].FP
 		m := tpa + fpa
@@ -135,41 +247,18 @@ func (rc *rangeCurve) boxes() {
 		rc.fpLo[c], rc.fpHi[c] = fpb, fpa
 		roc := box{xl: fpb / (na - dFP), xh: min(fpa/(nb+dFP), 1), yl: tpa / (pb - dTP), yh: min(tpb/(pa+dTP), 1)}
 		pr := box{xl: roc.yl, xh: roc.yh, yl: tpa / m, yh: min(tpb/m, 1)}
-		cutU := float64(r.unl[c])
-		if g := regime(band[c], rc.ka, cutU, u, rc.lower); g == regime(band[c], rc.kb, cutU, u, rc.lower) {
-			kp, t := float64(r.pos[c]), band[c]
-			// The counts at k, with slack e (one count, and the rounding of
-			// T k, in the theta regime).
-			var tpLoA, tpHiA, tpLoB, tpHiB float64
-			switch g {
-			case regimeAll:
-				tpLoA, tpHiA, tpLoB, tpHiB = kp+cutU, kp+cutU, kp+cutU, kp+cutU
-			case regimeClamp:
-				tpLoA, tpLoB = kp+ka-u+cutU, kp+kb-u+cutU
-				tpHiA, tpHiB = tpLoA, tpLoB
-			default:
-				const e = 1 + 1e-6
-				tpLoA, tpHiA = kp+float64(t*ka)-e, kp+float64(t*ka)+e
-				tpLoB, tpHiB = kp+float64(t*kb)-e, kp+float64(t*kb)+e
-			}
-			pka, pkb, nka, nkb := pa, pb, na, nb
+		if loA, hiA, loB, hiB, ok := rc.tpEnds(c); ok {
 			tight := box{
-				xl: min((m-tpHiA)/nka, (m-tpHiB)/nkb), xh: max((m-tpLoA)/nka, (m-tpLoB)/nkb),
-				yl: min(tpLoA/pka, tpLoB/pkb), yh: max(tpHiA/pka, tpHiB/pkb),
+				xl: min((m-hiA)/na, (m-hiB)/nb), xh: max((m-loA)/na, (m-loB)/nb),
+				yl: min(loA/pa, loB/pb), yh: max(hiA/pa, hiB/pb),
 			}
 			roc = roc.intersect(tight)
-			pr = pr.intersect(box{xl: tight.yl, xh: tight.yh, yl: min(tpLoA, tpLoB) / m, yh: max(tpHiA, tpHiB) / m})
+			pr = pr.intersect(box{xl: tight.yl, xh: tight.yh, yl: min(loA, loB) / m, yh: max(hiA, hiB) / m})
 		}
 		rc.roc[c] = roc
 		rc.pr = append(rc.pr, pr)
 	}
-	bx := rc.pr
-	for i := len(bx) - 2; i >= 0; i-- {
-		bx[i].xl = min(bx[i].xl, bx[i+1].xl)
-	}
-	for i := 1; i < len(bx); i++ {
-		bx[i].xh = max(bx[i].xh, bx[i-1].xh)
-	}
+	ascend(rc.pr)
 }
 
 // span returns [min(a, b), max(a, b)].
