@@ -140,6 +140,9 @@ func runBounds(ctx context.Context, e *env, args []string) error {
 	if help || err != nil {
 		return err
 	}
+	if err := resolveFormat(e, &f.format); err != nil {
+		return err
+	}
 	opts, err := f.check()
 	if err != nil {
 		return err
@@ -203,7 +206,7 @@ func parseBoundsFlags(e *env, args []string) (*boundsFlags, bool, error) {
 	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the band, and of the credible interval with --peek-*")
 	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the bootstrap (the output is the same for the same seed)")
 	fs.StringVar(&f.ties, "ties", "grouped", "`mode` for tied scores: grouped (tied scores move together) or input-order (ties broken by row order, as the published code)")
-	fs.StringVar(&f.format, "format", "json", "output `format`: json or table")
+	fs.StringVar(&f.format, "format", "", formatUsage)
 	fs.StringVar(&f.plot, "plot", "", "also draw the ROC and PR bounds with the PU curve into `directory` (roc and pr, as PNG, PDF and SVG)")
 	if help, err := parseFlags(e, fs, args); help || err != nil {
 		return nil, help, err
@@ -287,9 +290,6 @@ func (f *boundsFlags) check() (boundsOptions, error) {
 		if err := scorefile.CheckNegatives(f.negatives); err != nil {
 			return o, fmt.Errorf("--negatives %q: %w", f.negatives, err)
 		}
-	}
-	if err := checkFormat(f.format); err != nil {
-		return o, err
 	}
 	if o.ties, err = bounds.ParseTies(f.ties); err != nil {
 		return o, fmt.Errorf("--ties %q: want grouped or input-order", f.ties)

@@ -236,7 +236,7 @@ func parseCorrectFlags(e *env, args []string) (f *correctFlags, help bool, err e
 	fs.Float64Var(&f.beta, "beta", 0, "proportion of positives among the labeled examples (1 = clean labels)")
 	fs.StringVar(&f.estimate, "estimate", "", "estimate alpha and beta from the scores with this `method` ("+strings.Join(scoreEstimators(), ", ")+") instead of --alpha/--beta")
 	fs.StringVar(&f.outside, "outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
-	fs.StringVar(&f.format, "format", "json", "output `format`: json or table")
+	fs.StringVar(&f.format, "format", "", formatUsage)
 	fs.StringVar(&f.plotDir, "plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
 	fs.IntVar(&f.bootstrap, "bootstrap", 0, fmt.Sprintf("add percentile bootstrap intervals from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each; at most %d)", evaluate.MaxBootstrap))
 	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the --bootstrap intervals")

@@ -115,7 +115,7 @@ func parseEstimateFlags(e *env, args []string) (*estimateFlags, bool, error) {
 	fs.Uint64Var(&f.seed, "seed", 1, "distcurve, km1, km2, all: `seed` of the random draws (the curve's, the --km-max-rows subsample)")
 	fs.StringVar(&f.knee, "knee", classprior.DefaultKnee, "alphamax, alphamax-n: rule that picks alpha on the likelihood curve: "+strings.Join(classprior.Knees(), ", "))
 	fs.StringVar(&f.curve, "curve", "", "alphamax, alphamax-n: write the log-likelihood curve(s) to this CSV `file` (alpha,loglik,run)")
-	fs.StringVar(&f.format, "format", "json", "output `format`: json or table")
+	fs.StringVar(&f.format, "format", "", formatUsage)
 	if help, err := parseInputFlags(e, fs, args, &f.input, &f.format); help || err != nil {
 		return nil, help, err
 	}

@@ -157,7 +157,7 @@ func parseEvaluateFlags(e *env, args []string) (f *evaluateFlags, help bool, err
 	fs.StringVar(&f.outside, "outside", "drop", "`mode` of the recovered ROC curve for points outside [0,1]^2: drop (the paper's) or clip")
 	fs.IntVar(&f.kmRows, "km-max-rows", evaluate.DefaultKMMaxRows, "km1, km2: read a random subsample of at most `N` rows (their kernel matrix is N x N)")
 	fs.IntVar(&f.boundsResamples, "bounds-resamples", evaluate.DefaultBoundsResamples, "resamples of the band of Claesen's bounds (`N`; 0: no bounds)")
-	fs.StringVar(&f.format, "format", "json", "output `format`: json or table (table: warnings go to stderr)")
+	fs.StringVar(&f.format, "format", "", formatUsage+"; with a table the warnings go to stderr")
 	fs.StringVar(&f.htmlDir, "html", "", "also write an HTML page with the curves, intervals, estimators and warnings into `directory` (index.html)")
 	fs.StringVar(&f.scoresOut, "scores-out", "", "also write the scores as a CSV `file` (score,label[,truth]), for pueval correct and metrics")
 	fs.IntVar(&f.workers, "j", 0, "`workers` of the bootstrap and the classifier (0: every core); never changes a number")

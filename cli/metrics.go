@@ -35,7 +35,7 @@ var thresholdMetrics = []struct {
 func runMetrics(ctx context.Context, e *env, args []string) error {
 	fs := flagSet("metrics")
 	input := fs.String("input", "", "CSV `file` with a header naming a score and a label column (label 1 = positive or labeled; 0 or empty = negative or unlabeled)")
-	format := fs.String("format", "json", "output `format`: json or table")
+	format := fs.String("format", "", formatUsage)
 	pu := fs.Bool("pu", false, "also report the PULP paper's PU measures (label 1 = labeled, 0 = unlabeled)")
 	var cols columnFlags
 	cols.add(fs)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"text/tabwriter"
 
@@ -90,11 +91,28 @@ func stopped(ctx context.Context) error {
 	return nil
 }
 
-func checkFormat(f string) error {
-	if f != "json" && f != "table" {
-		return fmt.Errorf("--format %q: want json or table", f)
+// formatUsage is the help of the practitioner commands' --format flag.
+const formatUsage = "output `format`: json or table (default: table on a terminal, json otherwise, e.g. when piped)"
+
+// resolveFormat checks --format and gives its default: a table when stdout
+// is a terminal (a person reads it), JSON otherwise (a program reads it).
+func resolveFormat(e *env, f *string) error {
+	if *f == "" {
+		*f = "json"
+		if isTerminal(e.stdout) {
+			*f = "table"
+		}
+	}
+	if *f != "json" && *f != "table" {
+		return fmt.Errorf("--format %q: want json or table", *f)
 	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && fileIsTerminal(f)
 }
 
 // parseInputFlags parses the flags of a command that reads one --input file
@@ -111,5 +129,5 @@ func parseInputFlags(e *env, fs *flag.FlagSet, args []string, input, format *str
 	if *input == "" {
 		return false, errors.New("--input is required")
 	}
-	return false, checkFormat(*format)
+	return false, resolveFormat(e, format)
 }
