@@ -241,7 +241,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if in.Truth != nil {
-		if res.Truth, err = truthOf(ctx, scores, in.Labeled, in.Truth); err != nil {
+		if err = res.truthOf(ctx, scores, in.Labeled, in.Truth, opts.CurvePoints); err != nil {
 			return nil, err
 		}
 	}
@@ -639,9 +639,10 @@ func agreementOf(es []EstimatorResult) *Agreement {
 	return &a
 }
 
-// truthOf computes the true numbers: AUC and AUC-PR (average precision) on
-// U with its true labels, the best threshold measures on D = L u U.
-func truthOf(ctx context.Context, scores []float64, labeled, truth []bool) (*Truth, error) {
+// truthOf computes the true numbers into res: AUC and AUC-PR (average
+// precision) on U with its true labels, with their curves (at most k points
+// each), and the best threshold measures on D = L u U.
+func (res *Result) truthOf(ctx context.Context, scores []float64, labeled, truth []bool, k int) error {
 	t := &Truth{Alpha: nan, Beta: nan, Headline: Headline{AUC: nan, AUCPR: nan, Acc: nan, BAcc: nan, F1: nan, MCC: nan}}
 	nU := 0
 	for _, l := range labeled {
@@ -667,18 +668,20 @@ func truthOf(ctx context.Context, scores []float64, labeled, truth []bool) (*Tru
 	t.Alpha, t.Beta = Float(float64(posU)/float64(len(uS))), Float(float64(posL)/float64(nL))
 	if ru, err := metrics.RankContext(ctx, uS, uT); err == nil {
 		t.AUC, t.AUCPR = Float(ru.AUC()), Float(ru.AveragePrecision())
+		res.Curves.ROC.Truth, res.Curves.PR.Truth = thinROC(ru, k), thinPR(ru, k)
 	}
 	if err := stopped(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if rd, err := metrics.RankContext(ctx, scores, truth); err == nil {
 		max := func(to *Float, m recovery.Measure) func() { return func() { *to = Float(rd.Max(m.Metric()).Value) } }
 		err := steps(ctx, max(&t.Acc, recovery.Accuracy), max(&t.BAcc, recovery.BalancedAccuracy), max(&t.F1, recovery.F1), max(&t.MCC, recovery.MCC))
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return t, stopped(ctx)
+	res.Truth = t
+	return stopped(ctx)
 }
 
 // assumptions lists what the numbers of res need.

@@ -253,9 +253,13 @@ type Curve struct {
 	// Band is the pointwise bootstrap percentile band of the recovered
 	// curve on a grid of X (FPR or recall).
 	Band *Band `json:"band,omitempty"`
-	// BoundsLower and BoundsUpper are Claesen's lower and upper curves.
+	// BoundsLower and BoundsUpper are Claesen's lower and upper curves, of
+	// D = L u U.
 	BoundsLower []Point `json:"bounds_lower,omitempty"`
 	BoundsUpper []Point `json:"bounds_upper,omitempty"`
+	// Truth is the curve on U with its true labels, when Input.Truth is
+	// given.
+	Truth []Point `json:"truth,omitempty"`
 }
 
 // Band is a pointwise band: Lower[i] and Upper[i] at X[i].

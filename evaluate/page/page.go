@@ -30,8 +30,10 @@ type Meta struct {
 }
 
 // Colours: the PU curve red and dashed, the recovered curve blue with its
-// band a light blue, Claesen's bounds green.
+// band a light blue, Claesen's bounds green, the true curve (benchmark data)
+// black.
 var (
+	truthColor     = color.RGBA{A: 0xff}
 	puColor        = color.RGBA{R: 0xd6, G: 0x3a, B: 0x3a, A: 0xff}
 	recoveredColor = color.RGBA{R: 0x1f, G: 0x5f, B: 0xbf, A: 0xff}
 	bandColor      = color.RGBA{R: 0xc6, G: 0xd9, B: 0xf2, A: 0xff}
@@ -78,7 +80,7 @@ func floats(v []evaluate.Float) []float64 {
 }
 
 // chart draws one kind of curve.
-func chart(c evaluate.Curve, title, xl, yl string, diagonal bool, puName, recName string, res *evaluate.Result) report.LineChart {
+func chart(c evaluate.Curve, title, xl, yl string, diagonal bool, puName, recName, truthName string, res *evaluate.Result) report.LineChart {
 	lc := report.LineChart{Title: title, XLabel: xl, YLabel: yl, Diagonal: diagonal, XMin: 0, XMax: 1, YMin: 0, YMax: 1}
 	if b := c.Band; b != nil {
 		lc.Bands = append(lc.Bands, report.Band{Name: fmt.Sprintf("%s %% bootstrap band (pointwise)", pct(res.Bootstrap.Level)),
@@ -86,9 +88,9 @@ func chart(c evaluate.Curve, title, xl, yl string, diagonal bool, puName, recNam
 	}
 	if len(c.BoundsUpper) > 0 {
 		x, y := xy(c.BoundsUpper)
-		lc.Series = append(lc.Series, report.Series{Name: "upper bound (Claesen)", X: x, Y: y, Color: boundsColors[1]})
+		lc.Series = append(lc.Series, report.Series{Name: "upper bound (Claesen), on L ∪ U", X: x, Y: y, Color: boundsColors[1]})
 		x, y = xy(c.BoundsLower)
-		lc.Series = append(lc.Series, report.Series{Name: "lower bound (Claesen)", X: x, Y: y, Color: boundsColors[0]})
+		lc.Series = append(lc.Series, report.Series{Name: "lower bound (Claesen), on L ∪ U", X: x, Y: y, Color: boundsColors[0]})
 	}
 	x, y := xy(c.PU)
 	lc.Series = append(lc.Series, report.Series{Name: puName, X: x, Y: y, Color: puColor, Dashed: true})
@@ -96,17 +98,27 @@ func chart(c evaluate.Curve, title, xl, yl string, diagonal bool, puName, recNam
 		x, y := xy(c.Recovered)
 		lc.Series = append(lc.Series, report.Series{Name: recName, X: x, Y: y, Color: recoveredColor})
 	}
+	if len(c.Truth) > 0 {
+		x, y := xy(c.Truth)
+		lc.Series = append(lc.Series, report.Series{Name: truthName, X: x, Y: y, Color: truthColor})
+	}
 	return lc
 }
 
 func figures(res *evaluate.Result) []namedChart {
 	pri := fmt.Sprintf("alpha %s, beta %s", f3(res.Priors.Alpha), f3(res.Priors.Beta))
 	m := res.Metrics
+	var tr evaluate.Truth
+	if res.Truth != nil {
+		tr = *res.Truth
+	}
 	return []namedChart{
-		{"roc", chart(res.Curves.ROC, "ROC on the unlabeled set ("+pri+")", "false positive rate", "true positive rate", true,
-			fmt.Sprintf("PU: labeled vs unlabeled (AUC %s)", f3(m.AUC.PU)), fmt.Sprintf("recovered (AUC %s)", f3(m.AUC.Recovered)), res)},
-		{"pr", chart(res.Curves.PR, "Precision-recall on the unlabeled set ("+pri+")", "recall", "precision", false,
-			fmt.Sprintf("PU: labeled vs unlabeled (AP %s)", f3(m.AUCPR.PU)), fmt.Sprintf("recovered (AUC-PR %s)", f3(m.AUCPR.Recovered)), res)},
+		{"roc", chart(res.Curves.ROC, "ROC ("+pri+")", "false positive rate", "true positive rate", true,
+			fmt.Sprintf("PU: L against U (AUC %s)", f3(m.AUC.PU)), fmt.Sprintf("recovered, on U (AUC %s)", f3(m.AUC.Recovered)),
+			fmt.Sprintf("true, on U (AUC %s)", f3(tr.AUC)), res)},
+		{"pr", chart(res.Curves.PR, "Precision-recall ("+pri+")", "recall", "precision", false,
+			fmt.Sprintf("PU: L against U (AP %s)", f3(m.AUCPR.PU)), fmt.Sprintf("recovered, on U (AUC-PR %s)", f3(m.AUCPR.Recovered)),
+			fmt.Sprintf("true, on U (AP %s)", f3(tr.AUCPR)), res)},
 	}
 }
 
@@ -153,6 +165,9 @@ func summary(res *evaluate.Result, m Meta) string {
 			v += " — unusable, no recovered number"
 		}
 		row("alpha, beta", v)
+	}
+	if t := res.Truth; t != nil {
+		row("truth", fmt.Sprintf("from the true classes given with the input: alpha %s, beta %s", f3(t.Alpha), f3(t.Beta)))
 	}
 	row("meaning", "alpha is the fraction of positives among the unlabeled examples, beta among the labeled ones (1: clean labels)")
 	if bs := res.Bootstrap; bs != nil {
@@ -225,7 +240,7 @@ func figureSection() string {
 	var b strings.Builder
 	b.WriteString("<h2>Curves</h2>\n")
 	for _, f := range []struct{ name, caption string }{
-		{"roc", "ROC: the PU curve (labeled against unlabeled), the recovered curve on the unlabeled set with its bootstrap band, and Claesen's bounds on all the data."},
+		{"roc", "ROC: the PU curve (labeled against unlabeled), the recovered curve on the unlabeled set with its bootstrap band, Claesen's bounds on all the data (labeled and unlabeled), and, given the true classes, the true curve on the unlabeled set."},
 		{"pr", "Precision-recall: likewise. The PU precision depends on how many examples are labeled and is not a performance number."},
 	} {
 		fmt.Fprintf(&b, "<figure><img src=\"%s.png\" width=\"960\" alt=\"%s curve\"><figcaption>%s <a href=\"%s.pdf\">PDF</a> <a href=\"%s.svg\">SVG</a></figcaption></figure>\n",

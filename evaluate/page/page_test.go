@@ -64,3 +64,53 @@ func TestWrite(t *testing.T) {
 		})
 	}
 }
+
+// Given the true classes, the page shows the true alpha and beta, the true
+// numbers and the true curves on U, and every curve says which rows it is
+// about: the bounds are on L u U, not on the unlabeled set the recovered
+// curve is about.
+func TestWriteWithTruth(t *testing.T) {
+	s, err := synth.PU(rand.New(rand.NewPCG(2, 2)), synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 0.9, 300, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := append(append([]float64{}, s.Labeled...), s.Unlabeled...)
+	truth := append(append([]bool{}, s.LabeledTruth...), s.UnlabeledTruth...)
+	labeled := make([]bool, len(scores))
+	for i := range s.Labeled {
+		labeled[i] = true
+	}
+	res, err := evaluate.Run(context.Background(), evaluate.Input{Scores: scores, Labeled: labeled, Truth: truth}, evaluate.Options{BoundsResamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Curves.ROC.Truth) < 2 || len(res.Curves.PR.Truth) < 2 {
+		t.Fatalf("no true curves: %d and %d points", len(res.Curves.ROC.Truth), len(res.Curves.PR.Truth))
+	}
+	dir := filepath.Join(t.TempDir(), "page")
+	if err := Write(dir, res, Meta{Input: "scores.csv", Command: "pueval evaluate"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "roc.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, w := range []string{"from the true classes given with the input: alpha", "<th>truth</th>", "the true curve on the unlabeled set"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the page has no %q", w)
+		}
+	}
+	for _, w := range []string{"true, on U", "recovered, on U", "on L ∪ U", "PU: L against U"} {
+		if !strings.Contains(string(svg), w) {
+			t.Errorf("the ROC figure has no %q", w)
+		}
+	}
+	if strings.Contains(string(svg), "ROC on the unlabeled set") {
+		t.Error("the ROC figure is titled as if every curve were on the unlabeled set")
+	}
+}
