@@ -88,9 +88,9 @@ func chart(c evaluate.Curve, title, xl, yl string, diagonal bool, puName, recNam
 	}
 	if len(c.BoundsUpper) > 0 {
 		x, y := xy(c.BoundsUpper)
-		lc.Series = append(lc.Series, report.Series{Name: "upper bound (Claesen), on L ∪ U", X: x, Y: y, Color: boundsColors[1]})
+		lc.Series = append(lc.Series, report.Series{Name: "upper bound (Claesen), on L and U", X: x, Y: y, Color: boundsColors[1]})
 		x, y = xy(c.BoundsLower)
-		lc.Series = append(lc.Series, report.Series{Name: "lower bound (Claesen), on L ∪ U", X: x, Y: y, Color: boundsColors[0]})
+		lc.Series = append(lc.Series, report.Series{Name: "lower bound (Claesen), on L and U", X: x, Y: y, Color: boundsColors[0]})
 	}
 	x, y := xy(c.PU)
 	lc.Series = append(lc.Series, report.Series{Name: puName, X: x, Y: y, Color: puColor, Dashed: true})

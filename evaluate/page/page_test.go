@@ -105,7 +105,7 @@ func TestWriteWithTruth(t *testing.T) {
 			t.Errorf("the page has no %q", w)
 		}
 	}
-	for _, w := range []string{"true, on U", "recovered, on U", "on L ∪ U", "PU: L against U"} {
+	for _, w := range []string{"true, on U", "recovered, on U", "on L and U", "PU: L against U"} {
 		if !strings.Contains(string(svg), w) {
 			t.Errorf("the ROC figure has no %q", w)
 		}
