@@ -32,12 +32,12 @@ type priorEstimate struct {
 }
 
 // estimatePrior runs the class-prior estimator method (a name of package
-// classprior's registry, with its default options: knee rule "blend" for the
-// AlphaMax family) on PU scores. The random source only matters when an
+// classprior's registry, with its recommended options: the rank scale and
+// the drop rule for the AlphaMax family) on PU scores. The random source only matters when an
 // options cap subsamples the scores (not by default); it is fixed so that
 // `pueval correct` is deterministic.
 func estimatePrior(ctx context.Context, method string, labeled, unlabeled []float64) (priorEstimate, error) {
-	c, err := classprior.Defaults(method)
+	c, err := classprior.Recommended(method)
 	if err != nil {
 		return priorEstimate{}, err
 	}

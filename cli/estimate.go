@@ -20,6 +20,7 @@ import (
 // estimateReport is the JSON output of `pueval estimate`.
 type estimateReport struct {
 	Method     string        `json:"method"`
+	Scale      string        `json:"scale"` // where the histograms were drawn: rank or raw
 	Knee       string        `json:"knee"`
 	Alpha      number        `json:"alpha"` // positives among the unlabeled
 	Beta       number        `json:"beta"`  // positives among the labeled
@@ -59,10 +60,10 @@ like a row number or an identifier.`
 
 // estimateFlags are the flags of `pueval estimate`.
 type estimateFlags struct {
-	cols                                                              columnFlags
-	input, method, ignore, featureCols, features, knee, curve, format string
-	kmRows                                                            int
-	seed                                                              uint64
+	cols                                                                     columnFlags
+	input, method, ignore, featureCols, features, knee, scale, curve, format string
+	kmRows                                                                   int
+	seed                                                                     uint64
 	// set holds the names of the flags given on the command line.
 	set map[string]bool
 }
@@ -73,6 +74,7 @@ var estimateMethods = []string{classprior.AlphaMaxName, classprior.AlphaMaxNName
 // estimateFlagMethods are the methods that read each method-specific flag.
 var estimateFlagMethods = map[string][]string{
 	"knee":            {classprior.AlphaMaxName, classprior.AlphaMaxNName},
+	"scale":           {classprior.AlphaMaxName, classprior.AlphaMaxNName},
 	"curve":           {classprior.AlphaMaxName, classprior.AlphaMaxNName},
 	"score":           {classprior.AlphaMaxName, classprior.AlphaMaxNName, classprior.DistCurveName, "all"},
 	"seed":            {classprior.DistCurveName, classprior.KM1Name, classprior.KM2Name, "all"},
@@ -113,7 +115,10 @@ func parseEstimateFlags(e *env, args []string) (*estimateFlags, bool, error) {
 	fs.IntVar(&f.kmRows, "km-max-rows", 0, "km1, km2, all: read a random subsample of at most `N` rows, L and U in their proportions (the kernel matrix is N x N; default: every row for km1 and km2, as the published code, up to 100000; 2000 for all)")
 	fs.StringVar(&f.features, "features", "zscore", "km1, km2: feature `scaling` over all rows: zscore, minmax or raw (the published code's)")
 	fs.Uint64Var(&f.seed, "seed", 1, "distcurve, km1, km2, all: `seed` of the random draws (the curve's, the --km-max-rows subsample)")
-	fs.StringVar(&f.knee, "knee", classprior.DefaultKnee, "alphamax, alphamax-n: rule that picks alpha on the likelihood curve: "+strings.Join(classprior.Knees(), ", "))
+	fs.StringVar(&f.knee, "knee", "", "alphamax, alphamax-n: rule that picks alpha on the likelihood curve: "+strings.Join(classprior.Knees(), ", ")+
+		" (default: "+classprior.DefaultRankKnee+" on the rank scale, "+classprior.DefaultKnee+" on the raw scale)")
+	fs.StringVar(&f.scale, "scale", classprior.ScaleRank, "alphamax, alphamax-n: where the histograms are drawn: "+classprior.ScaleRank+
+		" (the scores' ranks: the same estimate for any strictly increasing transform of the scores) or "+classprior.ScaleRaw+" (the scores as given, as published)")
 	fs.StringVar(&f.curve, "curve", "", "alphamax, alphamax-n: write the log-likelihood curve(s) to this CSV `file` (alpha,loglik,run)")
 	fs.StringVar(&f.format, "format", "", formatUsage)
 	if help, err := parseInputFlags(e, fs, args, &f.input, &f.format); help || err != nil {
@@ -134,8 +139,11 @@ func (f *estimateFlags) check() error {
 			return fmt.Errorf("--%s: --method %s does not read it (only %s do)", name, f.method, strings.Join(ms, ", "))
 		}
 	}
-	if !slices.Contains(classprior.Knees(), f.knee) {
+	if f.knee != "" && !slices.Contains(classprior.Knees(), f.knee) {
 		return fmt.Errorf("--knee %q: want one of %s", f.knee, strings.Join(classprior.Knees(), ", "))
+	}
+	if !slices.Contains(classprior.Scales(), f.scale) {
+		return fmt.Errorf("--scale %q: want one of %s", f.scale, strings.Join(classprior.Scales(), ", "))
 	}
 	if f.set["km-max-rows"] && f.kmRows < minKMRows {
 		return fmt.Errorf("--km-max-rows %d: want at least %d", f.kmRows, minKMRows)
@@ -143,12 +151,12 @@ func (f *estimateFlags) check() error {
 	return notInput("--curve", f.curve, f.input)
 }
 
-// estimateAlphaMax runs AlphaMax or AlphaMax-N with the knee rule of
-// --knee on a score file.
+// estimateAlphaMax runs AlphaMax or AlphaMax-N with the scale of --scale
+// and the knee rule of --knee on a score file.
 func estimateAlphaMax(ctx context.Context, e *env, f *estimateFlags) error {
 	// The AlphaMax family: the flags are its options.
 	var cfg classprior.Config
-	switch o := (classprior.Options{Knee: f.knee}); f.method {
+	switch o := (classprior.Options{Scale: f.scale, Knee: f.knee}); f.method {
 	case classprior.AlphaMaxName:
 		cfg = &classprior.AlphaMax{Options: o}
 	default:
@@ -188,7 +196,7 @@ func estimateAlphaMax(ctx context.Context, e *env, f *estimateFlags) error {
 // and nU unlabeled scores.
 func newEstimateReport(r classprior.Estimate, nL, nU int) estimateReport {
 	rep := estimateReport{
-		Method: r.Method, Knee: r.Knee, Alpha: number(r.Alpha), Beta: number(r.Beta),
+		Method: r.Method, Scale: r.Scale, Knee: r.Knee, Alpha: number(r.Alpha), Beta: number(r.Beta),
 		NLabeled: nL, NUnlabeled: nU, Warnings: r.Warnings,
 	}
 	if rep.Warnings == nil {
@@ -196,7 +204,7 @@ func newEstimateReport(r classprior.Estimate, nL, nU int) estimateReport {
 	}
 	for _, c := range r.Curves {
 		run := estimateRun{Curve: c.Name, Estimate: number(c.Estimate), Knee: number(c.Knee), BinWidth: number(c.BinWidth), Bins: c.Bins}
-		if r.Knee == classprior.KneeBlend {
+		if r.Knee == classprior.KneeBlend || r.Knee == classprior.KneeDrop {
 			drop := number(c.Drop)
 			run.Drop = &drop
 		}
@@ -210,6 +218,7 @@ func writeEstimateTable(w io.Writer, rep estimateReport) error {
 	t := newTable(w)
 	columnsRow(t, rep.Columns)
 	t.row("method", rep.Method)
+	t.row("scale", rep.Scale)
 	t.row("knee", rep.Knee)
 	t.row("alpha", float64(rep.Alpha), "positives among the unlabeled")
 	t.row("beta", float64(rep.Beta), "positives among the labeled")

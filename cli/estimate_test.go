@@ -43,11 +43,11 @@ func TestEstimateJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Method, Knee string
-		Alpha, Beta  float64
-		NLabeled     int `json:"n_labeled"`
-		NUnlabeled   int `json:"n_unlabeled"`
-		Runs         []struct {
+		Method, Scale, Knee string
+		Alpha, Beta         float64
+		NLabeled            int `json:"n_labeled"`
+		NUnlabeled          int `json:"n_unlabeled"`
+		Runs                []struct {
 			Curve    string
 			Estimate float64
 			Drop     *float64
@@ -57,9 +57,10 @@ func TestEstimateJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	// Defaults: AlphaMax-N with the blend rule; on well-separated clean data
-	// beta-hat is near 1 and alpha-hat near the truth (classprior's study).
-	if got.Method != "alphamax-n" || got.Knee != "blend" || got.NLabeled != 300 || got.NUnlabeled != 3000 {
+	// Defaults: AlphaMax-N on the rank scale with the drop rule; on
+	// well-separated clean data beta-hat is near 1 and alpha-hat near the
+	// truth (classprior's study).
+	if got.Method != "alphamax-n" || got.Scale != "rank" || got.Knee != "drop" || got.NLabeled != 300 || got.NUnlabeled != 3000 {
 		t.Errorf("header fields %+v", got)
 	}
 	if math.Abs(got.Beta-1) > 0.05 || math.Abs(got.Alpha-s.Alpha) > 0.05 {
@@ -132,6 +133,8 @@ func TestEstimateErrors(t *testing.T) {
 		{[]string{"estimate"}, "--input is required"},
 		{[]string{"estimate", "--input", in, "--method", "kde"}, `--method "kde"`},
 		{[]string{"estimate", "--input", in, "--knee", "elbow"}, `--knee "elbow"`},
+		{[]string{"estimate", "--input", in, "--scale", "log"}, `--scale "log": want one of raw, rank`},
+		{[]string{"estimate", "--input", in, "--method", "distcurve", "--scale", "raw"}, "--scale: --method distcurve does not read it"},
 		{[]string{"estimate", "--input", in, "--format", "xml"}, `--format "xml"`},
 		{[]string{"estimate", "--input", few}, "only 2 labeled scores: need at least 10"},
 		{[]string{"estimate", "--input", in, "--curve", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "--curve"},
@@ -141,5 +144,57 @@ func TestEstimateErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "pueval: estimate:") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.want)
 		}
+	}
+}
+
+// TestEstimateScale: by default the same scores given as probabilities and
+// as logits give the same estimate, to the bit (the rank scale); with
+// --scale raw they do not, and the knee rule is then blend. The
+// probabilities are Beta(5,2) positives against Beta(2,5) negatives,
+// alpha 0.3, beta 0.9 (synth.PU), written with 17 digits so that the
+// logits keep their order.
+func TestEstimateScale(t *testing.T) {
+	s, err := synth.PU(rand.New(rand.NewPCG(8, 1)), synth.Beta(5, 2), synth.Beta(2, 5), 0.3, 0.9, 500, 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, f func(float64) float64) string {
+		var b strings.Builder
+		b.WriteString("score,label\n")
+		for _, v := range s.Labeled {
+			fmt.Fprintf(&b, "%.17g,1\n", f(v))
+		}
+		for _, v := range s.Unlabeled {
+			fmt.Fprintf(&b, "%.17g,0\n", f(v))
+		}
+		return writeFile(t, name, b.String())
+	}
+	prob := write("prob.csv", func(p float64) float64 { return p })
+	logit := write("logit.csv", func(p float64) float64 { return math.Log(p) - math.Log1p(-p) })
+	type report struct {
+		Scale, Knee string
+		Alpha, Beta float64
+	}
+	run := func(args ...string) report {
+		out, _, err := runCLI(t, append([]string{"estimate"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	p, l := run("--input", prob), run("--input", logit)
+	if p != l || p.Scale != "rank" || p.Knee != "drop" {
+		t.Errorf("rank scale: probabilities %+v, logits %+v; want equal, scale rank, knee drop", p, l)
+	}
+	pr, lr := run("--input", prob, "--scale", "raw"), run("--input", logit, "--scale", "raw")
+	if pr == lr || pr.Knee != "blend" {
+		t.Errorf("raw scale: probabilities %+v, logits %+v; want different estimates, knee blend", pr, lr)
+	}
+	if math.Abs(p.Alpha-s.Alpha) > 0.05 || math.Abs(p.Beta-s.Beta) > 0.05 {
+		t.Errorf("rank scale estimate (%v, %v), truth (%v, %v)", p.Alpha, p.Beta, s.Alpha, s.Beta)
 	}
 }

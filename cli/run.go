@@ -52,7 +52,7 @@ func init() {
 		{"report", "DIR", "write the tables and figures of a results directory into DIR/report (index.html)", runReport},
 		{"config", "check CONFIG", "check an experiment config: every error at once with its line", runConfig},
 		{"figure", "NAME --out DIR", "draw a figure of the papers from their equations alone (no data needed)", runFigure},
-		{"estimate", "--input FILE [--method alphamax|alphamax-n|distcurve|km1|km2|all] [--knee blend|concave-start|fixed|published] [--curve OUT.csv] [--score COLUMN] [--label COLUMN] [--ignore a,b] [--feature-columns a,b] [--features zscore|minmax|raw] [--km-max-rows N] [--seed S] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N, DistCurve) or features (KM1, KM2), one method or all side by side", runEstimate},
+		{"estimate", "--input FILE [--method alphamax|alphamax-n|distcurve|km1|km2|all] [--scale rank|raw] [--knee drop|blend|concave-start|fixed|published] [--curve OUT.csv] [--score COLUMN] [--label COLUMN] [--ignore a,b] [--feature-columns a,b] [--features zscore|minmax|raw] [--km-max-rows N] [--seed S] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N, DistCurve) or features (KM1, KM2), one method or all side by side", runEstimate},
 		{"datasets", "list|describe|verify|fetch [flags] [NAME...]", "list, load, verify and fetch the UCI data sets of the catalog", runDatasets},
 		{"version", "", "print the version of pueval", runVersion},
 		{"help", "[COMMAND]", "show help for pueval or for one command", runHelp},

@@ -130,7 +130,9 @@ func runEstimator(ctx context.Context, name string, labeled, unlabeled []float64
 // subsampled to opts.KMMaxRows with sub. It returns the estimate, the rows
 // read and whether they were subsampled.
 func estimateOn(ctx context.Context, name string, s sample, features *mat.Dense, opts Options, rng, sub *rand.Rand) (classprior.Estimate, int, bool, error) {
-	c, err := classprior.Defaults(name)
+	// The recommended options: AlphaMax-N on the rank scale, so that the
+	// priors do not depend on the scale of the scores nor drift with n.
+	c, err := classprior.Recommended(name)
 	if err != nil {
 		return classprior.Estimate{}, 0, false, err
 	}

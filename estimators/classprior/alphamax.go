@@ -65,7 +65,7 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 	if err := checkScores("unlabeled", unlabeled); err != nil {
 		return Estimate{}, err
 	}
-	est := Estimate{Method: e.name, Knee: e.o.Knee, Beta: 1}
+	est := Estimate{Method: e.name, Scale: e.o.Scale, Knee: e.o.Knee, Beta: 1}
 	var err error
 	if unlabeled, err = subsample("unlabeled", unlabeled, e.o.MaxUnlabeled, rng, &est); err != nil {
 		return Estimate{}, err
@@ -74,9 +74,15 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 		return Estimate{}, err
 	}
 	est.Warnings = append(est.Warnings, sampleWarnings("scores", len(labeled), len(unlabeled), true)...)
+	var ranked [][]*histogram // the rank scale's histograms, per run and origin
+	if e.o.Scale == ScaleRank {
+		if ranked, err = e.rankHistograms(ctx, labeled, unlabeled); err != nil {
+			return Estimate{}, err
+		}
+	}
 
 	// Run 1: how much of the labeled distribution the unlabeled sample holds.
-	c1, w1, err := e.run(ctx, unlabeled, labeled, CurveUnlabeled)
+	c1, w1, err := e.run(ctx, e.binner(unlabeled, labeled, ranked, 0), CurveUnlabeled)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: unlabeled as mixture, labeled as component: %w", e.name, err)
 	}
@@ -90,7 +96,7 @@ func (e *alphaMax) Estimate(ctx context.Context, in Input, rng *rand.Rand) (Esti
 	if err := context.Cause(ctx); err != nil {
 		return Estimate{}, fmt.Errorf("%s: %w", e.name, err)
 	}
-	c2, w2, err := e.run(ctx, labeled, unlabeled, CurveLabeled)
+	c2, w2, err := e.run(ctx, e.binner(labeled, unlabeled, ranked, 1), CurveLabeled)
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%s: labeled as mixture, unlabeled as component: %w", e.name, err)
 	}
@@ -174,21 +180,59 @@ func subsample(side string, s []float64, limit int, rng *rand.Rand, est *Estimat
 	return out, nil
 }
 
-// run is one AlphaMax execution: the likelihood curve of mixture against
-// component on the grid, then the knee; with Shifts > 1, once per histogram
-// origin, the estimate being the mean over the origins. A cancelled ctx
-// stops it within interrupt.Every scores of the binning, an EM iteration
-// or a grid point, with an error wrapping ctx's cause.
-func (e *alphaMax) run(ctx context.Context, mixture, component []float64, name string) (Curve, []string, error) {
-	w, err := binWidth(component)
+// rankHistograms sorts the scores and bins them on the rank scale: the
+// histograms of run 1 (the labeled sample as the component) and, for
+// AlphaMax-N, run 2, at every origin, in one walk over the scores.
+func (e *alphaMax) rankHistograms(ctx context.Context, labeled, unlabeled []float64) ([][]*histogram, error) {
+	ranks, err := newPooled(ctx, labeled, unlabeled)
 	if err != nil {
-		return Curve{}, nil, fmt.Errorf("component sample: %w", err)
+		return nil, fmt.Errorf("%s: ranking the scores: %w", e.name, err)
 	}
+	runs := []bool{true}
+	if e.noisy {
+		runs = append(runs, false)
+	}
+	h, err := ranks.rankHistograms(ctx, runs, e.o.Shifts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: binning the ranks: %w", e.name, err)
+	}
+	return h, nil
+}
+
+// binner returns the histogram of one run at origin j of e.o.Shifts.
+type binner func(ctx context.Context, j int) (*histogram, error)
+
+// binner returns the histograms of the run with the given mixture and
+// component: on the rank scale those of ranked[run], made beforehand; on
+// the raw scale binned on the component's automatic width.
+func (e *alphaMax) binner(mixture, component []float64, ranked [][]*histogram, run int) binner {
+	var w float64
+	return func(ctx context.Context, j int) (*histogram, error) {
+		if ranked != nil {
+			return ranked[run][j], nil
+		}
+		if w == 0 {
+			var err error
+			if w, err = binWidth(component); err != nil {
+				return nil, fmt.Errorf("component sample: %w", err)
+			}
+		}
+		return newHistogramContext(ctx, mixture, component, w, float64(j)/float64(e.o.Shifts))
+	}
+}
+
+// run is one AlphaMax execution: the likelihood curve of mixture against
+// component on the grid (the histograms of bins), then the knee; with
+// Shifts > 1, once per histogram origin, the estimate being the mean over
+// the origins. A cancelled ctx stops it within interrupt.Every scores of
+// the binning, an EM iteration or a grid point, with an error wrapping
+// ctx's cause.
+func (e *alphaMax) run(ctx context.Context, bins binner, name string) (Curve, []string, error) {
 	var c Curve
 	var warnings []string
 	var sum float64
 	for j := range e.o.Shifts {
-		h, err := newHistogramContext(ctx, mixture, component, w, float64(j)/float64(e.o.Shifts))
+		h, err := bins(ctx, j)
 		if err != nil {
 			return Curve{}, nil, err
 		}
@@ -196,7 +240,13 @@ func (e *alphaMax) run(ctx context.Context, mixture, component []float64, name s
 		if err != nil {
 			return Curve{}, nil, err
 		}
-		p := pick(e.grid, ll, len(mixture), len(component), e.o)
+		p := pick(e.grid, ll, h.n, h.n1, len(h.bin), e.o)
+		if e.o.Knee == KneeDrop && p.warning == "" {
+			if p.value, err = refineDrop(ctx, h, e.grid, ll, p.knee, dropTolerance(e.o.DropTau, h.n, h.n1, len(h.bin))); err != nil {
+				return Curve{}, nil, err
+			}
+			p.drop = p.value
+		}
 		if j == 0 {
 			// The grid is cloned so that a caller editing a curve cannot change the estimator.
 			c = Curve{Name: name, Alpha: slices.Clone(e.grid), LogLik: ll, Raw: raw, BinWidth: h.width, Bins: h.nBins,

@@ -390,12 +390,20 @@ func TestConcentratedComponent(t *testing.T) {
 }
 
 // FuzzEstimate: arbitrary finite scores never panic; an estimate, when there
-// is one, lies in [0, 1].
+// is one, lies in [0, 1], on either scale; on the rank scale the scores
+// mapped by the increasing 3x - 7 (which keeps their order and ties: they
+// are multiples of 0.01 below 656) give the same estimate, to the bit. The
+// seeds include the rank scale's awkward inputs: every score tied but one,
+// the labeled all above the unlabeled, and both sides of only two values.
 func FuzzEstimate(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}, uint8(10))
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 255, 7}, uint8(12))
-	f.Add([]byte{0, 1, 0, 9, 3, 0}, uint8(1)) // 3 scores: refused, as by every estimator
-	e := mustNew(f, "alphamax-n", Options{})
+	f.Add([]byte{0, 1, 0, 9, 3, 0}, uint8(1))                                                       // 3 scores: refused, as by every estimator
+	f.Add(slices.Repeat([]byte{0, 5}, 30), uint8(15))                                               // constant: refused
+	f.Add(append(slices.Repeat([]byte{0, 5}, 29), 0, 6), uint8(12))                                 // all tied but the last
+	f.Add(append(slices.Repeat([]byte{200, 1}, 12), slices.Repeat([]byte{1, 1}, 40)...), uint8(12)) // labeled above all unlabeled
+	f.Add(slices.Repeat([]byte{0, 1, 0, 2}, 20), uint8(20))                                         // two values, on both sides
+	raw, rank := mustNew(f, "alphamax-n", Options{}), mustNew(f, "alphamax-n", Options{Scale: ScaleRank})
 	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
 		var scores []float64
 		for i := 0; i+1 < len(data); i += 2 {
@@ -405,15 +413,28 @@ func FuzzEstimate(f *testing.F) {
 		if k > len(scores) {
 			return
 		}
-		est, err := e.Estimate(context.Background(), Input{Labeled: scores[:k], Unlabeled: scores[k:]}, nil)
-		if err != nil {
-			return
-		}
-		if !(est.Alpha >= 0 && est.Alpha <= 1 && est.Beta >= 0 && est.Beta <= 1) {
-			t.Errorf("estimate (%v, %v) outside [0, 1]", est.Alpha, est.Beta)
-		}
-		if want := fmt.Sprintf("only %d labeled scores", k); k < FewLabeled && !strings.Contains(strings.Join(est.Warnings, "\n"), want) {
-			t.Errorf("an estimate from %d labeled scores warns %q: want %q", k, est.Warnings, want)
+		in := Input{Labeled: scores[:k], Unlabeled: scores[k:]}
+		for _, e := range []Estimator{raw, rank} {
+			est, err := e.Estimate(context.Background(), in, nil)
+			if err != nil {
+				continue
+			}
+			if !(est.Alpha >= 0 && est.Alpha <= 1 && est.Beta >= 0 && est.Beta <= 1) {
+				t.Errorf("%s scale: estimate (%v, %v) outside [0, 1]", est.Scale, est.Alpha, est.Beta)
+			}
+			if want := fmt.Sprintf("only %d labeled scores", k); k < FewLabeled && !strings.Contains(strings.Join(est.Warnings, "\n"), want) {
+				t.Errorf("an estimate from %d labeled scores warns %q: want %q", k, est.Warnings, want)
+			}
+			if e == rank {
+				mapped := make([]float64, len(scores))
+				for i, v := range scores {
+					mapped[i] = 3*v - 7
+				}
+				m, err := e.Estimate(context.Background(), Input{Labeled: mapped[:k], Unlabeled: mapped[k:]}, nil)
+				if err != nil || m.Alpha != est.Alpha || m.Beta != est.Beta {
+					t.Errorf("rank scale: (%v, %v) from the scores, (%v, %v, %v) from 3x - 7", est.Alpha, est.Beta, m.Alpha, m.Beta, err)
+				}
+			}
 		}
 	})
 }

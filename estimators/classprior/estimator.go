@@ -45,10 +45,13 @@ type Input struct {
 
 // Estimate is the result of an [Estimator].
 type Estimate struct {
-	Method string  `json:"method"`
-	Knee   string  `json:"knee"`
-	Alpha  float64 `json:"alpha"` // positives in the unlabeled set
-	Beta   float64 `json:"beta"`  // positives in the labeled set (1 for clean AlphaMax)
+	Method string `json:"method"`
+	// Scale and Knee are the AlphaMax family's scale and knee rule (empty
+	// for the other methods).
+	Scale string  `json:"scale,omitempty"`
+	Knee  string  `json:"knee"`
+	Alpha float64 `json:"alpha"` // positives in the unlabeled set
+	Beta  float64 `json:"beta"`  // positives in the labeled set (1 for clean AlphaMax)
 	// Curves holds one log-likelihood curve per AlphaMax run: CurveUnlabeled
 	// (AlphaMax, and the first run of AlphaMax-N) and CurveLabeled (the second
 	// run of AlphaMax-N).
@@ -108,20 +111,59 @@ const (
 	// below 0.01, returning the lowest grid value when the curve is concave
 	// from its start (the rule pueval's design proposed).
 	KneeConcaveStart = "concave-start"
-	// KneeBlend, the default, averages the concave-start knee with the
-	// largest alpha whose log-likelihood lies within DropTau*(1/n + 1/n1) of
-	// the curve's start. See the package documentation for the evidence.
+	// KneeBlend, the default on the raw scale, averages the concave-start
+	// knee with the largest alpha whose log-likelihood lies within
+	// DropTau*(1/n + 1/n1) of the curve's start. See the package
+	// documentation for the evidence.
 	KneeBlend = "blend"
+	// KneeDrop, the default on the rank scale, returns the alpha at which
+	// the log-likelihood falls (DropTau + ln(K/5)) (1/n + 1/n1) below the
+	// curve's start, K > 5 the number of bins, located between grid points
+	// by bisection: the blend rule's likelihood-drop part alone, with a
+	// tolerance for the chance excesses of K bins, made finer than the grid.
+	KneeDrop = "drop"
 )
 
-// Knees lists the knee rules, the default first.
-func Knees() []string { return []string{KneeBlend, KneeConcaveStart, KneeFixed, KneePublished} }
+// Knees lists the knee rules, the default of the raw scale first.
+func Knees() []string {
+	return []string{KneeBlend, KneeDrop, KneeConcaveStart, KneeFixed, KneePublished}
+}
 
-// DefaultKnee is the knee rule used when Options.Knee is empty.
-const DefaultKnee = KneeBlend
+// DefaultKnee is the knee rule used when Options.Knee is empty on the raw
+// scale; DefaultRankKnee on the rank scale.
+const (
+	DefaultKnee     = KneeBlend
+	DefaultRankKnee = KneeDrop
+)
 
-// DefaultDropTau is the default Options.DropTau.
-const DefaultDropTau = 2.0
+// Scales: where the histograms of the scores are drawn.
+const (
+	// ScaleRaw bins the scores as given, as the published code does: the
+	// estimate changes when the scores are transformed (probabilities,
+	// logits, ranks).
+	ScaleRaw = "raw"
+	// ScaleRank bins, in each run, every score by its mid-rank among the
+	// run's component scores as a fraction of them (the component's
+	// mid-distribution function, in [0, 1]) on bins of equal width: every
+	// strictly increasing transform of the scores gives the same estimate,
+	// to the bit, and every bin holds the same share of the component.
+	ScaleRank = "rank"
+)
+
+// Scales lists the scales, the default first.
+func Scales() []string { return []string{ScaleRaw, ScaleRank} }
+
+// DefaultScale is the scale used when Options.Scale is empty: the published
+// one, so that the paper reproductions keep their numbers; the practitioner
+// commands choose ScaleRank (see [Recommended]).
+const DefaultScale = ScaleRaw
+
+// DefaultDropTau is the default Options.DropTau of the blend rule, and
+// DefaultDropTauDrop that of the drop rule.
+const (
+	DefaultDropTau     = 2.0
+	DefaultDropTauDrop = 0.5
+)
 
 // DefaultShifts is the default Options.Shifts: the published single
 // histogram. Shifts 4 lowers every mean error of the synthetic studies and
@@ -138,11 +180,20 @@ const MaxShifts = 64
 // defaults. The yaml tags are the names a config file uses.
 type Options struct {
 	// Knee is the rule that picks alpha* on the likelihood curve: "blend"
-	// (default), "concave-start", "fixed" or "published".
+	// (default on the raw scale), "drop" (default on the rank scale),
+	// "concave-start", "fixed" or "published".
 	Knee string `yaml:"knee" json:"knee"`
-	// DropTau scales the blend rule's likelihood-drop tolerance
-	// DropTau*(1/n + 1/n1), n and n1 the mixture and component sizes
-	// (default 2; only the blend rule uses it).
+	// Scale is where the histograms are drawn: "raw" (default: the scores
+	// as given, as published) or "rank" (each run's scores by their
+	// mid-rank among its component sample's, as a fraction of it: the same
+	// estimate for any strictly increasing transform of the scores, and one
+	// that does not drift as the samples grow).
+	Scale string `yaml:"scale" json:"scale,omitempty"`
+	// DropTau sets the likelihood-drop tolerance of the blend rule,
+	// DropTau (1/n + 1/n1), n and n1 the mixture and component sizes, and
+	// of the drop rule, (DropTau + ln(K/5)) (1/n + 1/n1) with K > 5 the
+	// number of bins that hold a score (default 2 for blend, 0.5 for drop;
+	// the other rules do not use it).
 	DropTau float64 `yaml:"drop_tau" json:"drop_tau"`
 	// Grid is the alpha grid of the likelihood curve.
 	Grid Grid `yaml:"grid" json:"grid"`
@@ -168,8 +219,9 @@ type Options struct {
 
 // Grid is the alpha grid: From, From+Step, ..., To (default 0.01, 0.02, ...,
 // 0.99, as published), plus LogPoints log-spaced points from LogFrom to LogTo
-// (default: 7 points from 0.001 to 0.0072 for the concave-start and blend
-// rules, continuing the geometric progression into 0.01; none for the others), or exactly Values when given. Values must lie in (0, 1).
+// (default: 7 points from 0.001 to 0.0072 for the concave-start, blend and
+// drop rules, continuing the geometric progression into 0.01; none for the
+// others), or exactly Values when given. Values must lie in (0, 1).
 type Grid struct {
 	From      float64   `yaml:"from" json:"from"`
 	To        float64   `yaml:"to" json:"to"`
@@ -183,14 +235,23 @@ type Grid struct {
 // WithDefaults returns o with the defaults filled in for its zero fields:
 // what an estimator built from o uses (and what a results record should show).
 func (o Options) WithDefaults() Options {
+	if o.Scale == "" {
+		o.Scale = DefaultScale
+	}
 	if o.Knee == "" {
 		o.Knee = DefaultKnee
+		if o.Scale == ScaleRank {
+			o.Knee = DefaultRankKnee
+		}
 	}
 	if o.Window == 0 {
 		o.Window = 10
 	}
 	if o.DropTau == 0 {
 		o.DropTau = DefaultDropTau
+		if o.Knee == KneeDrop {
+			o.DropTau = DefaultDropTauDrop
+		}
 	}
 	if o.Neighbours == 0 {
 		o.Neighbours = 5
@@ -211,7 +272,7 @@ func (o Options) WithDefaults() Options {
 		}
 		if g.LogPoints == nil {
 			n := 0
-			if o.Knee == KneeConcaveStart || o.Knee == KneeBlend {
+			if o.Knee == KneeConcaveStart || o.Knee == KneeBlend || o.Knee == KneeDrop {
 				n = 7
 			}
 			g.LogPoints = &n
@@ -238,9 +299,7 @@ func (o Options) Validate() error {
 func (o Options) points() ([]float64, error) {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	if !slices.Contains(Knees(), o.Knee) {
-		bad("knee %q: want one of %s", o.Knee, strings.Join(Knees(), ", "))
-	}
+	o.checkNames(bad)
 	if o.Window < 2 {
 		bad("window %d: want at least 2 grid points per line fit", o.Window)
 	}
@@ -316,6 +375,16 @@ func (o Options) points() ([]float64, error) {
 	return pts, nil
 }
 
+// checkNames reports an unknown scale or knee rule to bad.
+func (o Options) checkNames(bad func(format string, a ...any)) {
+	if !slices.Contains(Scales(), o.Scale) {
+		bad("scale %q: want one of %s", o.Scale, strings.Join(Scales(), ", "))
+	}
+	if !slices.Contains(Knees(), o.Knee) {
+		bad("knee %q: want one of %s", o.Knee, strings.Join(Knees(), ", "))
+	}
+}
+
 // Config is an estimator's options, the pattern of classifiers.Config: each
 // registered estimator has a struct with yaml tags that a config loader
 // decodes into (strictly) starting from Defaults(name), so that absent
@@ -375,6 +444,28 @@ func Defaults(name string) (Config, error) {
 		return nil, fmt.Errorf("unknown class-prior estimator %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	return f(), nil
+}
+
+// Recommended returns a fresh Config of the named estimator with the options
+// the practitioner commands use on scores of unknown scale and size: for
+// AlphaMax and AlphaMax-N the rank scale (ScaleRank, with its default rule,
+// drop), whose estimate does not depend on the scale of the scores and does
+// not drift as the samples grow; the registry defaults otherwise. The
+// registry defaults (Defaults) stay the published scale, so that configs
+// that name an estimator without options, as the paper reproductions do,
+// keep their numbers.
+func Recommended(name string) (Config, error) {
+	c, err := Defaults(name)
+	if err != nil {
+		return nil, err
+	}
+	switch c := c.(type) {
+	case *AlphaMax:
+		c.Scale = ScaleRank
+	case *AlphaMaxN:
+		c.Scale = ScaleRank
+	}
+	return c, nil
 }
 
 // Compile-time checks: the AlphaMax options are Configs, the estimator an Estimator.
@@ -440,7 +531,14 @@ func (c *AlphaMax) Key() string { return c.Options.key(AlphaMaxName) }
 func (c *AlphaMaxN) Key() string { return c.Options.key(AlphaMaxNName) }
 
 func (o Options) key(name string) string {
-	b, err := json.Marshal(o.WithDefaults())
+	o = o.WithDefaults()
+	if o.Scale == ScaleRaw {
+		// The raw scale is what every key meant before the option
+		// existed: leaving it out keeps those keys, and the caches and
+		// results directories made under them, valid.
+		o.Scale = ""
+	}
+	b, err := json.Marshal(o)
 	if err != nil {
 		// Options holds numbers, strings and slices of numbers only.
 		panic("classprior: options key: " + err.Error())
