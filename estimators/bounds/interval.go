@@ -321,7 +321,7 @@ func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
 	}
 	n := len(m.r.cut)
 	s := &searcher{scanner: m.scanner(false), la: make([]Table, n), ua: make([]Table, n), lb: make([]Table, n), ub: make([]Table, n),
-		lower: rangeCurve{m: m, lower: true}, upper: rangeCurve{m: m}, rounding: 1e-15 + 4e-16*float64(n)}
+		lower: rangeCurve{m: m, lower: true}, upper: rangeCurve{m: m}, rounding: 1e-15 + float64(4e-16*float64(n))}
 	s.outer.aucLow, s.outer.auprLow, s.outer.aucHigh, s.outer.auprHigh = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	best := s.at(lo)
 	type seg struct {
