@@ -275,12 +275,43 @@ func (m *maxima) visit(k int, x Rates) {
 	if v := x.BalancedAccuracy(); v > m.top[1] {
 		m.raise(1, v, k)
 	}
-	if v := x.F1(); v > m.top[2] {
-		m.raise(2, v, k)
+	if top := m.top[2]; !(top > 0) || !belowF1(x, top) {
+		if v := x.F1(); v > top {
+			m.raise(2, v, k)
+		}
 	}
-	if v := x.MCC(); v > m.top[3] {
-		m.raise(3, v, k)
+	if top := m.top[3]; !(top > 0) || !belowMCC(x, top) {
+		if v := x.MCC(); v > top {
+			m.raise(3, v, k)
+		}
 	}
+}
+
+// skipMargin is the relative margin by which belowF1 and belowMCC want a
+// value below the top: far above the few roundings between their
+// products and the measure's own divisions and square root (each within
+// 2^-53 relative), so that a value they pass over is below the top as
+// computed, and far below the gaps that matter.
+const skipMargin = 1e-9
+
+// belowF1 reports, without F1's division, that x.F1() is below top > 0:
+// 2 pi gamma < top (pi + theta) (1 - skipMargin).
+func belowF1(x Rates, top float64) bool {
+	d := x.Pi + x.Theta
+	return d > 0 && 2*x.Pi*x.Gamma < float64(float64(top*d)*(1-skipMargin))
+}
+
+// belowMCC reports, without MCC's division and square root, that
+// x.MCC() is below top > 0: gamma <= eta (an MCC of 0 or less), theta
+// in {0, 1} (an MCC of 0), or (gamma - eta)^2 pi (1 - pi) < top^2
+// theta (1 - theta) (1 - skipMargin).
+func belowMCC(x Rates, top float64) bool {
+	d := x.Theta * (1 - x.Theta)
+	diff := x.Gamma - x.Eta
+	if d <= 0 || diff <= 0 {
+		return true
+	}
+	return float64(diff*diff)*float64(x.Pi*(1-x.Pi)) < float64(float64(float64(top*top)*d)*(1-skipMargin))
 }
 
 // raise makes v, at threshold k, measure i's largest value so far.
