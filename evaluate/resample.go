@@ -130,7 +130,7 @@ const blockBits = 12
 // first s.mL and s.mU draws) into sc.est*, asking ctx every
 // interrupt.Every draws.
 func (s *Resampler) draw(ctx context.Context, b int, sc *scratch) error {
-	rng := stream(s.opts.Seed, tagResample, uint64(b))
+	rng := rand.NewPCG(streamSeed(s.opts.Seed, tagResample, uint64(b))) // concrete: the draws call it directly
 	n := len(s.base.L)
 	sc.tally = recovery.Tally{L: grow(sc.tally.L, n), U: grow(sc.tally.U, n), NL: s.base.NL, NU: s.base.NU}
 	clear(sc.tally.L)
@@ -153,7 +153,7 @@ func (s *Resampler) draw(ctx context.Context, b int, sc *scratch) error {
 // kept), then each draw's row within its block. Both steps are uniform, so
 // every draw is a uniform row, independent of the others; the estimator's
 // draws are kept whole and visited with their block.
-func (s *Resampler) drawSide(ctx context.Context, rng *rand.Rand, sc *scratch, counts []uint32, group []int32, rows []int, m int,
+func (s *Resampler) drawSide(ctx context.Context, rng *rand.PCG, sc *scratch, counts []uint32, group []int32, rows []int, m int,
 	est []float64, estRows []int) ([]float64, []int, error) {
 	n := len(group)
 	nb := (n + 1<<blockBits - 1) >> blockBits
@@ -213,11 +213,12 @@ func (s *Resampler) drawSide(ctx context.Context, rng *rand.Rand, sc *scratch, c
 }
 
 // drawInBlock draws c rows of a block uniformly into counts: from 12 bits
-// each of a 64-bit word in a full block, by rng.IntN in the last.
-func drawInBlock(rng *rand.Rand, counts []uint32, group []int32, c int) {
+// each of a 64-bit word in a full block, by a uniform32 in the last.
+func drawInBlock(rng *rand.PCG, counts []uint32, group []int32, c int) {
 	if len(group) < 1<<blockBits {
+		u := newUniform32(rng, len(group))
 		for range c {
-			counts[group[rng.IntN(len(group))]]++
+			counts[group[u.next()]]++
 		}
 		return
 	}
@@ -240,14 +241,14 @@ func drawInBlock(rng *rand.Rand, counts []uint32, group []int32, c int) {
 // 64-bit word of rng: Lemire's multiply-and-shift on each 32-bit half,
 // rejecting the few values that would bias it (exactly uniform).
 type uniform32 struct {
-	rng    *rand.Rand
+	rng    *rand.PCG
 	n      uint64
 	thresh uint32 // 2^32 mod n: a product's low half below it is rejected
 	word   uint64
 	half   bool // the word's high half is left
 }
 
-func newUniform32(rng *rand.Rand, n int) *uniform32 {
+func newUniform32(rng *rand.PCG, n int) *uniform32 {
 	return &uniform32{rng: rng, n: uint64(n), thresh: uint32(-uint32(n)) % uint32(n)}
 }
 
