@@ -76,7 +76,7 @@ func (n *Numbers) PR(i int) XY {
 
 // Workspace computes the numbers of a recovery from a [Tally] in O(K)
 // time (K thresholds) and memory it keeps from call to call: 16 bytes a
-// threshold for the curve and 2 for its sort, where a [Recovery] holds 48
+// threshold for the curve and 1 for its sort, where a [Recovery] holds 48
 // for its points and 24 for each curve. It is for the bootstrap, which
 // recovers a resample of the same thresholds hundreds of times. A
 // Workspace is not safe for concurrent use; its zero value is ready.
