@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/metrics"
@@ -359,5 +361,54 @@ func TestPickSortedUniform(t *testing.T) {
 	}
 	if len(seen) != 10 || chi2 > 27.88 {
 		t.Errorf("subsets %v: chi-square %.1f", seen, chi2)
+	}
+}
+
+// For an estimator that reads features, a resample's first draws stand
+// for rows of the input: every drawn labeled row is labeled, unlabeled
+// unlabeled, and has the score of the threshold drawn (rows in ranking
+// order map to the ranking's thresholds, ties included); as many as the
+// estimator reads (KMMaxRows, L and U in their proportions).
+func TestResampleFeatureRows(t *testing.T) {
+	scores, labeled, _ := puScores(t, 24, 2, 0.3, 0.9, 150, 450)
+	for i := range scores {
+		scores[i] = math.Round(scores[i]*4) / 4 // ties
+	}
+	x := make([]float64, len(scores)*2)
+	for i, s := range scores {
+		x[2*i], x[2*i+1] = s, float64(i%7)
+	}
+	in := Input{Scores: scores, Labeled: labeled, Features: mat.NewDense(len(scores), 2, x)}
+	r, err := metrics.Rank(scores, labeled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newResampler(r, in, classprior.KM1Name, 0.3, 0.9, Options{Seed: 4, KMMaxRows: 200}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc scratch
+	for b := range 3 {
+		if err := s.draw(context.Background(), b, &sc); err != nil {
+			t.Fatal(err)
+		}
+		if len(sc.estLRows) != 50 || len(sc.estURows) != 150 {
+			t.Fatalf("the estimator reads %d and %d rows, want 50 and 150", len(sc.estLRows), len(sc.estURows))
+		}
+		for side, rows := range [][]int{sc.estLRows, sc.estURows} {
+			drawn := [][]float64{sc.estL, sc.estU}[side]
+			for j, row := range rows {
+				if labeled[row] != (side == 0) || scores[row] != drawn[j] {
+					t.Fatalf("resample %d, side %d, draw %d: row %d (labeled %v, score %v) for the score %v", b, side, j, row, labeled[row], scores[row], drawn[j])
+				}
+			}
+		}
+	}
+	res, err := Run(context.Background(), in, Options{Estimators: []string{classprior.KM1Name}, KMMaxRows: 200, Bootstrap: 6, BoundsResamples: -1, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Bootstrap.Used == 0 || res.Priors.AlphaInterval == nil {
+		t.Errorf("km1 first: bootstrap %+v, alpha interval %v", res.Bootstrap, res.Priors.AlphaInterval)
 	}
 }
