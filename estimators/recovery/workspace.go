@@ -267,22 +267,25 @@ func (m *maxima) start(w *Workspace, tol float64) {
 
 // visit counts threshold k with recovered rates x: Measure.Of of each
 // measure in the order of Measures, written out (it is the loop of every
-// resample; TestWorkspaceIsRecovery checks the order).
+// resample; TestWorkspaceIsRecovery checks the order). Each value is
+// rounded (float64) before raise subtracts the tolerance from it: arm64
+// would fuse the product that ends a measure (bacc's halving, mcc's last
+// factor) with that subtraction.
 func (m *maxima) visit(k int, x Rates) {
 	if v := x.Accuracy(); v > m.top[0] {
-		m.raise(0, v, k)
+		m.raise(0, float64(v), k)
 	}
 	if v := x.BalancedAccuracy(); v > m.top[1] {
-		m.raise(1, v, k)
+		m.raise(1, float64(v), k)
 	}
 	if top := m.top[2]; !(top > 0) || !belowF1(x, top) {
 		if v := x.F1(); v > top {
-			m.raise(2, v, k)
+			m.raise(2, float64(v), k)
 		}
 	}
 	if top := m.top[3]; !(top > 0) || !belowMCC(x, top) {
 		if v := x.MCC(); v > top {
-			m.raise(3, v, k)
+			m.raise(3, float64(v), k)
 		}
 	}
 }
