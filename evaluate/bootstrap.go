@@ -60,9 +60,9 @@ feed:
 // the scores held fixed and returns the percentile intervals at level:
 // with method "" alpha and beta are held at the given values, otherwise
 // the named score-reading estimator estimates them again in every
-// resample (on a subsample of DefaultEstimatorMaxRows rows above it, as
-// [Run] does). seed fixes the draws; workers (0: GOMAXPROCS) never changes
-// a number.
+// resample, on all its draws (the caller's alpha and beta are an estimate
+// on every row; [Run] subsamples both above Options.EstimatorMaxRows).
+// seed fixes the draws; workers (0: GOMAXPROCS) never changes a number.
 func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, method string, alpha, beta float64,
 	n int, level float64, outside recovery.Outside, seed uint64, workers int) (*Intervals, error) {
 	if method != "" && ReadsFeatures(method) {
@@ -75,7 +75,7 @@ func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, meth
 	if n < 1 || n > MaxBootstrap {
 		return nil, fmt.Errorf("evaluate: bootstrap %d: want 1 to %d resamples", n, MaxBootstrap)
 	}
-	opts := Options{Level: level, Seed: seed, Outside: outside, Workers: workers}.withDefaults()
+	opts := Options{Level: level, Seed: seed, Outside: outside, Workers: workers, EstimatorMaxRows: max(len(scores), 20)}.withDefaults()
 	if err := opts.validate(); err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}

@@ -412,3 +412,41 @@ func TestResampleFeatureRows(t *testing.T) {
 		t.Errorf("km1 first: bootstrap %+v, alpha interval %v", res.Bootstrap, res.Priors.AlphaInterval)
 	}
 }
+
+// BootstrapScores (pueval correct --bootstrap --estimate) re-estimates
+// alpha and beta on every draw of a resample, as its caller estimated
+// them on every row: above DefaultEstimatorMaxRows rows too. Its alpha
+// interval over 2 resamples of 110,000 rows is the one of the estimator
+// on all the draws of those resamples.
+func TestBootstrapScoresEstimatesOnEveryDraw(t *testing.T) {
+	scores, labeled, _ := puScores(t, 25, 2, 0.3, 0.9, 10_000, 100_000)
+	iv, err := BootstrapScores(context.Background(), scores, labeled, classprior.AlphaMaxNName, 0.3, 0.9, 2, 0.95, recovery.Drop, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := metrics.Rank(scores, labeled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Level: 0.95, Seed: 3, EstimatorMaxRows: len(scores)}.withDefaults()
+	s, err := newResampler(r, Input{Scores: scores, Labeled: labeled}, classprior.AlphaMaxNName, 0.3, 0.9, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc scratch
+	var alphas []float64
+	for b := range 2 {
+		res, err := s.resample(context.Background(), b, &sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sc.estL)+len(sc.estU) != len(scores) {
+			t.Fatalf("the estimator read %d draws, want all %d", len(sc.estL)+len(sc.estU), len(scores))
+		}
+		alphas = append(alphas, res.alpha)
+	}
+	want := PercentileInterval(alphas, 0.95)
+	if iv.Alpha == nil || *iv.Alpha != *want {
+		t.Errorf("alpha interval %v, want %v (alphamax-n on every draw of each resample)", iv.Alpha, want)
+	}
+}
