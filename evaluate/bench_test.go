@@ -64,7 +64,7 @@ func benchResample(b *testing.B, method string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := newResampler(r, in, method, 0.2308, 1, Options{Seed: 1}.withDefaults())
+	s, err := newResampler(context.Background(), r, in, method, 0.2308, 1, Options{Seed: 1}.withDefaults())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, meth
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: bootstrap: %w", err)
 	}
-	s, err := newResampler(r, in, method, alpha, beta, opts)
+	s, err := newResampler(ctx, r, in, method, alpha, beta, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func bootstrap(ctx context.Context, res *Result, r *metrics.Ranking, in Input, o
 		res.Bootstrap.Failed = opts.Bootstrap
 		return nil
 	}
-	s, err := newResampler(r, in, method, alpha, beta, opts)
+	s, err := newResampler(ctx, r, in, method, alpha, beta, opts)
 	if err != nil {
 		return err
 	}

@@ -55,8 +55,9 @@ type Resampler struct {
 }
 
 // newResampler prepares the resamples of the sample r ranks (scores and
-// labeled are its input, in row order).
-func newResampler(r *metrics.Ranking, in Input, method string, alpha, beta float64, opts Options) (*Resampler, error) {
+// labeled are its input, in row order); for a feature-reading method it
+// sorts the rows into ranking order, stopped by ctx.
+func newResampler(ctx context.Context, r *metrics.Ranking, in Input, method string, alpha, beta float64, opts Options) (*Resampler, error) {
 	base, err := recovery.TallyOf(r)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: bootstrap: %w", err)
@@ -66,7 +67,9 @@ func newResampler(r *metrics.Ranking, in Input, method string, alpha, beta float
 	limit := opts.EstimatorMaxRows
 	if method != "" && ReadsFeatures(method) {
 		s.features, limit = in.Features, opts.KMMaxRows
-		s.lRows, s.uRows = rowsInRankOrder(in.Scores, in.Labeled)
+		if s.lRows, s.uRows, err = rowsInRankOrder(ctx, in.Scores, in.Labeled); err != nil {
+			return nil, fmt.Errorf("evaluate: bootstrap: %w", err)
+		}
 	}
 	s.mL, s.mU, _ = subsampleSizes(base.NL, base.NU, limit)
 	if method == "" {
@@ -91,7 +94,7 @@ func groupsOf(counts []uint32, n int) []int32 {
 // score descending, then row; -0 ties +0 as in the ranking): the rows a
 // draw of a ranking position stands for, for the estimators that read
 // features.
-func rowsInRankOrder(scores []float64, labeled []bool) (l, u []int) {
+func rowsInRankOrder(ctx context.Context, scores []float64, labeled []bool) (l, u []int, err error) {
 	l, u = rowsOf(labeled)
 	byScore := func(a, b int) int {
 		if scores[a] != scores[b] {
@@ -102,9 +105,10 @@ func rowsInRankOrder(scores []float64, labeled []bool) (l, u []int) {
 		}
 		return a - b
 	}
-	slices.SortFunc(l, byScore)
-	slices.SortFunc(u, byScore)
-	return l, u
+	if err := interrupt.SortFunc(ctx, l, byScore); err != nil {
+		return nil, nil, err
+	}
+	return l, u, interrupt.SortFunc(ctx, u, byScore)
 }
 
 // scratch is a worker's memory, reused from resample to resample.
@@ -162,10 +166,21 @@ func (s *Resampler) drawSide(ctx context.Context, rng *rand.PCG, sc *scratch, co
 	sc.ends = grow(sc.ends, nb+1)
 	ends := sc.ends
 	clear(ends)
+	left := interrupt.Every // ctx is asked every interrupt.Every draws of each pass
+	tick := func() error {
+		if left--; left > 0 {
+			return nil
+		}
+		left = interrupt.Every
+		return interrupt.Check(ctx)
+	}
 	for j := range sc.order {
 		i := u.next()
 		sc.order[j] = int32(i)
 		ends[1+i>>blockBits]++
+		if err := tick(); err != nil {
+			return nil, nil, err
+		}
 	}
 	for b := 1; b <= nb; b++ { // the estimator's draws by block: a counting sort
 		ends[b] += ends[b-1]
@@ -174,14 +189,16 @@ func (s *Resampler) drawSide(ctx context.Context, rng *rand.PCG, sc *scratch, co
 		b := i >> blockBits
 		sc.firsts[ends[b]] = i
 		ends[b]++ // ends[b] ends as block b's end, block b+1's start
+		if err := tick(); err != nil {
+			return nil, nil, err
+		}
 	}
 	sc.blocks = grow(sc.blocks, nb)
 	blocks := sc.blocks
 	clear(blocks)
-	left := interrupt.Every
 	for range n - m {
 		blocks[u.next()>>blockBits]++
-		if left--; left == 0 {
+		if left--; left == 0 { // tick, written out: the loop of every draw
 			left = interrupt.Every
 			if err := interrupt.Check(ctx); err != nil {
 				return nil, nil, err

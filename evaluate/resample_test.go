@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/pueval/pueval/estimators/classprior"
 	"github.com/pueval/pueval/estimators/recovery"
+	"github.com/pueval/pueval/internal/interrupt"
 	"github.com/pueval/pueval/metrics"
 )
 
@@ -68,7 +70,7 @@ func TestResampleIsRecoveryOfItsDraw(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts := Options{Seed: 5, Outside: c.outside, EstimatorMaxRows: 2000}.withDefaults()
-		s, err := newResampler(r, in, c.method, 0.32, 0.88, opts)
+		s, err := newResampler(context.Background(), r, in, c.method, 0.32, 0.88, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +174,7 @@ func TestResampleDrawsAreUniform(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := Options{Seed: 8, EstimatorMaxRows: 1000}.withDefaults()
-	s, err := newResampler(r, Input{Scores: scores, Labeled: labeled}, classprior.AlphaMaxNName, 0.3, 0.9, opts)
+	s, err := newResampler(context.Background(), r, Input{Scores: scores, Labeled: labeled}, classprior.AlphaMaxNName, 0.3, 0.9, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +385,7 @@ func TestResampleFeatureRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newResampler(r, in, classprior.KM1Name, 0.3, 0.9, Options{Seed: 4, KMMaxRows: 200}.withDefaults())
+	s, err := newResampler(context.Background(), r, in, classprior.KM1Name, 0.3, 0.9, Options{Seed: 4, KMMaxRows: 200}.withDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +431,7 @@ func TestBootstrapScoresEstimatesOnEveryDraw(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := Options{Level: 0.95, Seed: 3, EstimatorMaxRows: len(scores)}.withDefaults()
-	s, err := newResampler(r, Input{Scores: scores, Labeled: labeled}, classprior.AlphaMaxNName, 0.3, 0.9, opts)
+	s, err := newResampler(context.Background(), r, Input{Scores: scores, Labeled: labeled}, classprior.AlphaMaxNName, 0.3, 0.9, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,5 +450,36 @@ func TestBootstrapScoresEstimatesOnEveryDraw(t *testing.T) {
 	want := PercentileInterval(alphas, 0.95)
 	if iv.Alpha == nil || *iv.Alpha != *want {
 		t.Errorf("alpha interval %v, want %v (alphamax-n on every draw of each resample)", iv.Alpha, want)
+	}
+}
+
+// A resample's draws ask the context at least once per interrupt.Every
+// draws, whether the estimator reads a few of them or all (BootstrapScores
+// has it read all: those draws, and their sort by block, asked nothing
+// before), and stop with its error when it is done.
+func TestDrawAsksContext(t *testing.T) {
+	const nL, nU = 2 * interrupt.Every, 8 * interrupt.Every
+	scores, labeled, _ := puScores(t, 26, 2, 0.3, 0.9, nL, nU)
+	r, err := metrics.Rank(scores, labeled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{1000, nL + nU} {
+		opts := Options{Seed: 1, EstimatorMaxRows: limit}.withDefaults()
+		s, err := newResampler(context.Background(), r, Input{Scores: scores, Labeled: labeled}, classprior.AlphaMaxNName, 0.3, 0.9, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sc scratch
+		all := interrupt.NewCountdown(1 << 62)
+		if err := s.draw(all, 0, &sc); err != nil {
+			t.Fatal(err)
+		}
+		if min := int64((nL + nU) / interrupt.Every); all.Calls() < min {
+			t.Errorf("estimator reads %d rows: %d draws asked the context %d times, want at least %d", limit, nL+nU, all.Calls(), min)
+		}
+		if err := s.draw(interrupt.NewCountdown(2), 0, &sc); !errors.Is(err, context.Canceled) {
+			t.Errorf("estimator reads %d rows: cancelled draws gave %v, want context.Canceled", limit, err)
+		}
 	}
 }
