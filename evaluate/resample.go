@@ -156,60 +156,25 @@ func (s *Resampler) draw(ctx context.Context, b int, sc *scratch) error {
 // 2^blockBits rows (an index into all rows, of which only the block is
 // kept), then each draw's row within its block. Both steps are uniform, so
 // every draw is a uniform row, independent of the others; the estimator's
-// draws are kept whole and visited with their block.
+// draws are kept whole and visited with their block. ctx is asked every
+// interrupt.Every draws of each pass.
 func (s *Resampler) drawSide(ctx context.Context, rng *rand.PCG, sc *scratch, counts []uint32, group []int32, rows []int, m int,
 	est []float64, estRows []int) ([]float64, []int, error) {
 	n := len(group)
 	nb := (n + 1<<blockBits - 1) >> blockBits
 	u := newUniform32(rng, n)
-	sc.order, sc.firsts = grow(sc.order, m), grow(sc.firsts, m)
-	sc.ends = grow(sc.ends, nb+1)
-	ends := sc.ends
-	clear(ends)
-	left := interrupt.Every // ctx is asked every interrupt.Every draws of each pass
-	tick := func() error {
-		if left--; left > 0 {
-			return nil
-		}
-		left = interrupt.Every
-		return interrupt.Check(ctx)
+	tick := interrupt.New(ctx)
+	if err := sc.drawFirsts(tick, u, m, nb); err != nil {
+		return nil, nil, err
 	}
-	for j := range sc.order {
-		i := u.next()
-		sc.order[j] = int32(i)
-		ends[1+i>>blockBits]++
-		if err := tick(); err != nil {
-			return nil, nil, err
-		}
+	if err := sc.drawBlocks(ctx, u, n-m, nb); err != nil {
+		return nil, nil, err
 	}
-	for b := 1; b <= nb; b++ { // the estimator's draws by block: a counting sort
-		ends[b] += ends[b-1]
-	}
-	for _, i := range sc.order {
-		b := i >> blockBits
-		sc.firsts[ends[b]] = i
-		ends[b]++ // ends[b] ends as block b's end, block b+1's start
-		if err := tick(); err != nil {
-			return nil, nil, err
-		}
-	}
-	sc.blocks = grow(sc.blocks, nb)
-	blocks := sc.blocks
-	clear(blocks)
-	for range n - m {
-		blocks[u.next()>>blockBits]++
-		if left--; left == 0 { // tick, written out: the loop of every draw
-			left = interrupt.Every
-			if err := interrupt.Check(ctx); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	from := int32(0)
-	for b, c := range blocks {
+	from, left := int32(0), interrupt.Every
+	for b, c := range sc.blocks {
 		start := b << blockBits
 		rowsIn := group[start:min(n, start+1<<blockBits)]
-		for _, i := range sc.firsts[from:ends[b]] {
+		for _, i := range sc.firsts[from:sc.ends[b]] {
 			k := group[i]
 			counts[k]++
 			est = append(est, s.r.Threshold(int(k)))
@@ -217,7 +182,7 @@ func (s *Resampler) drawSide(ctx context.Context, rng *rand.PCG, sc *scratch, co
 				estRows = append(estRows, rows[i])
 			}
 		}
-		from = ends[b]
+		from = sc.ends[b]
 		drawInBlock(rng, counts, rowsIn, int(c))
 		if left -= int(c) + 1; left <= 0 {
 			left = interrupt.Every
@@ -227,6 +192,56 @@ func (s *Resampler) drawSide(ctx context.Context, rng *rand.PCG, sc *scratch, co
 		}
 	}
 	return est, estRows, nil
+}
+
+// drawFirsts draws the estimator's m rows (of nb blocks) into sc.firsts,
+// by block (a counting sort of the draws in draw order): block b's are
+// sc.firsts[sc.ends[b-1]:sc.ends[b]].
+func (sc *scratch) drawFirsts(tick *interrupt.Ticker, u *uniform32, m, nb int) error {
+	sc.order, sc.firsts = grow(sc.order, m), grow(sc.firsts, m)
+	sc.ends = grow(sc.ends, nb+1)
+	ends := sc.ends
+	clear(ends)
+	for j := range sc.order {
+		i := u.next()
+		sc.order[j] = int32(i)
+		ends[1+i>>blockBits]++
+		if err := tick.Tick(); err != nil {
+			return err
+		}
+	}
+	for b := 1; b <= nb; b++ {
+		ends[b] += ends[b-1]
+	}
+	for _, i := range sc.order {
+		b := i >> blockBits
+		sc.firsts[ends[b]] = i
+		ends[b]++ // ends[b] ends as block b's end, block b+1's start
+		if err := tick.Tick(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// drawBlocks counts the block of each of c draws (of nb blocks) into
+// sc.blocks, asking ctx every interrupt.Every draws from a counter in a
+// register: it is the loop of every draw.
+func (sc *scratch) drawBlocks(ctx context.Context, u *uniform32, c, nb int) error {
+	sc.blocks = grow(sc.blocks, nb)
+	blocks := sc.blocks
+	clear(blocks)
+	left := interrupt.Every
+	for range c {
+		blocks[u.next()>>blockBits]++
+		if left--; left == 0 {
+			left = interrupt.Every
+			if err := interrupt.Check(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // drawInBlock draws c rows of a block uniformly into counts: from 12 bits
