@@ -397,7 +397,7 @@ func (res *Result) runEstimators(ctx context.Context, in Input, scores []float64
 		if e.Subsampled {
 			why := "its kernel matrix is dense: n x n"
 			if e.Reads == "scores" {
-				why = fmt.Sprintf("above %d rows the score-reading estimators, and their re-runs in every bootstrap resample, read a subsample of that many: their error hardly changes beyond it", opts.EstimatorMaxRows)
+				why = fmt.Sprintf("above %d rows the score-reading estimators read a subsample of that many, and the first re-reads as many in every bootstrap resample: beyond it their error falls slowly while their time grows with the rows", opts.EstimatorMaxRows)
 			}
 			res.warn(WarnSubsampled, "%s read a random subsample of %d of the %d rows (%s)", e.Method, e.Rows, res.NLabeled+res.NUnlabeled, why)
 		}
