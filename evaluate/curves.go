@@ -1,8 +1,6 @@
 package evaluate
 
 import (
-	"context"
-
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/metrics"
 )
@@ -20,40 +18,48 @@ func gridX() []float64 {
 	return x
 }
 
+// curve is a curve read point by point: n points, point i at (x, y),
+// x non-decreasing. The band grid reads it; thin keeps some of its points.
+type curve struct {
+	n  int
+	at func(i int) (x, y float64)
+}
+
 // xy is a curve as two slices, X non-decreasing.
 type xy struct{ x, y []float64 }
 
-func rocXY(pts []metrics.ROCPoint) xy {
-	c := xy{make([]float64, len(pts)), make([]float64, len(pts))}
-	for i, p := range pts {
-		c.x[i], c.y[i] = p.FPR, p.TPR
-	}
-	return c
+func (c xy) curve() curve {
+	return curve{len(c.x), func(i int) (float64, float64) { return c.x[i], c.y[i] }}
 }
 
-func prXY(pts []metrics.PRPoint) xy {
-	c := xy{make([]float64, len(pts)), make([]float64, len(pts))}
-	for i, p := range pts {
-		c.x[i], c.y[i] = p.Recall, p.Precision
-	}
-	return c
+// rocCurve is Algorithm 1's curve of num, (FPR, TPR).
+func rocCurve(num *recovery.Numbers) curve {
+	return curve{len(num.ROC), func(i int) (float64, float64) { p := num.ROC[i]; return p.X, p.Y }}
 }
 
-// at returns the curve's value at x, read as the polygon through its
+// prCurve is the PR curve read off num's ROC curve (recovery's PRFromROC),
+// (recall, precision). Its recall is the ROC curve's TPR, which Algorithm 1
+// made non-decreasing.
+func prCurve(num *recovery.Numbers) curve {
+	return curve{len(num.ROC) - 1, func(i int) (float64, float64) { p := num.PR(i); return p.X, p.Y }}
+}
+
+// value returns the curve's value at x, read as the polygon through its
 // points (the trapezoid rule's reading), on the last segment that reaches
 // x: where the curve is vertical at x, its highest point for a ROC curve
 // (Algorithm 1 orders a vertical run by ascending TPR). Outside the
 // curve's X range, its first or last value.
-func (c xy) at(x float64) float64 {
-	n := len(c.x)
+func (c curve) value(x float64) float64 {
+	n := c.n
 	if n == 0 {
 		return nan64
 	}
-	// The last index with c.x[i] <= x.
-	lo, hi := 0, n // invariant: c.x[j] <= x for j < lo, > x for j >= hi
+	xAt := func(i int) float64 { v, _ := c.at(i); return v }
+	// The last index with x_i <= x.
+	lo, hi := 0, n // invariant: x_j <= x for j < lo, > x for j >= hi
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if c.x[m] <= x {
+		if xAt(m) <= x {
 			lo = m + 1
 		} else {
 			hi = m
@@ -62,43 +68,40 @@ func (c xy) at(x float64) float64 {
 	i := lo - 1
 	switch {
 	case i < 0:
-		return c.y[0]
+		_, y := c.at(0)
+		return y
 	case i == n-1:
-		return c.y[i]
+		_, y := c.at(i)
+		return y
 	}
-	x0, x1 := c.x[i], c.x[i+1]
+	x0, y0 := c.at(i)
+	x1, y1 := c.at(i + 1)
 	if x1 == x0 {
-		return c.y[i]
+		return y0
 	}
-	return c.y[i] + (c.y[i+1]-c.y[i])*(x-x0)/(x1-x0)
+	return y0 + (y1-y0)*(x-x0)/(x1-x0)
 }
 
 // grid reads the curve at every point of the band grid.
-func (c xy) grid() []float64 {
+func (c curve) grid() []float64 {
 	g := gridX()
 	for i, x := range g {
-		g[i] = c.at(x)
+		g[i] = c.value(x)
 	}
 	return g
 }
 
-// monotoneX returns c with x made non-decreasing by a running maximum (a
-// recovered recall can dip; the area rule counts it once).
-func (c xy) monotoneX() xy {
-	out := xy{append([]float64(nil), c.x...), c.y}
-	for i := 1; i < len(out.x); i++ {
-		out.x[i] = max(out.x[i], out.x[i-1])
-	}
-	return out
-}
-
 // thin returns at most k points of c, evenly spaced by index, the first
 // and the last always kept.
-func thin(c xy, k int) []Point {
-	idx := thinIndices(len(c.x), k)
+func thin(c xy, k int) []Point { return thinCurve(c.curve(), k) }
+
+// thinCurve is thin of a curve read point by point.
+func thinCurve(c curve, k int) []Point {
+	idx := thinIndices(c.n, k)
 	out := make([]Point, len(idx))
 	for j, i := range idx {
-		out[j] = Point{Float(c.x[i]), Float(c.y[i])}
+		x, y := c.at(i)
+		out[j] = Point{Float(x), Float(y)}
 	}
 	return out
 }
@@ -117,7 +120,7 @@ func thinIndices(n, k int) []int {
 	return idx
 }
 
-// thinROC is thin(rocXY(r.ROC()), k) without building the whole curve (10^7
+// thinROC is thin of r.ROC() without building the whole curve (10^7
 // points take a seventh of a second): the kept points only.
 func thinROC(r *metrics.Ranking, k int) []Point {
 	idx := thinIndices(r.Len(), k)
@@ -128,7 +131,7 @@ func thinROC(r *metrics.Ranking, k int) []Point {
 	return out
 }
 
-// thinPR is thin(prXY(r.PR()), k) likewise: point i of r.PR() is threshold
+// thinPR is thin of r.PR() likewise: point i of r.PR() is threshold
 // i+1.
 func thinPR(r *metrics.Ranking, k int) []Point {
 	idx := thinIndices(r.Len()-1, k)
@@ -139,25 +142,15 @@ func thinPR(r *metrics.Ranking, k int) []Point {
 	return out
 }
 
-// curvesOf returns the PU curves and, with rc, the recovered ones (its
-// curve sorted already), asking ctx between them.
-func curvesOf(ctx context.Context, r *metrics.Ranking, rc *recovery.Recovery, opts Options) (Curves, error) {
+// curvesOf returns the PU curves and, with num, the recovered ones.
+func curvesOf(r *metrics.Ranking, num *recovery.Numbers, opts Options) Curves {
 	c := Curves{
 		ROC: Curve{PU: thinROC(r, opts.CurvePoints), Recovered: []Point{}},
 		PR:  Curve{PU: thinPR(r, opts.CurvePoints), Recovered: []Point{}},
 	}
-	if rc == nil {
-		return c, stopped(ctx)
+	if num != nil {
+		c.ROC.Recovered = thinCurve(rocCurve(num), opts.CurvePoints)
+		c.PR.Recovered = thinCurve(prCurve(num), opts.CurvePoints)
 	}
-	var roc []metrics.ROCPoint
-	var pr []metrics.PRPoint
-	err := steps(ctx,
-		func() { roc = rc.ROC(opts.Outside) },
-		func() { c.ROC.Recovered = thin(rocXY(roc), opts.CurvePoints) },
-		func() { pr = rc.PRCurveOf(opts.Outside, recovery.DefaultPRCurve) },
-		func() { c.PR.Recovered = thin(prXY(pr), opts.CurvePoints) })
-	if err != nil {
-		return Curves{}, err
-	}
-	return c, nil
+	return c
 }

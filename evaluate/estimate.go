@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -26,6 +27,7 @@ const (
 	tagResample
 	tagResampleEstimator
 	tagBoundsBand
+	tagScoreSubsample
 )
 
 // splitmix is SplitMix64's output function (Steele, Lea & Flood, OOPSLA
@@ -92,9 +94,61 @@ type estimated struct {
 	err error
 }
 
-// runEstimator runs the named estimator on the whole input.
-func runEstimator(ctx context.Context, name string, labeled, unlabeled []float64, in Input, opts Options) estimated {
-	s := sample{labeled: labeled, unlabeled: unlabeled}
+// scoreSample is the scores the score-reading estimators read: every
+// row's, or a subsample of them (Options.EstimatorMaxRows).
+type scoreSample struct {
+	labeled, unlabeled []float64
+	subsampled         bool
+}
+
+// scoreSampleOf returns the scores of L and U the score-reading
+// estimators read: all of them up to opts.EstimatorMaxRows rows, above it
+// a random subsample of that many, L and U in their proportions
+// (subsampleSizes), without replacement, in their order.
+func scoreSampleOf(ctx context.Context, labeled, unlabeled []float64, opts Options) (scoreSample, error) {
+	kL, kU, sub := subsampleSizes(len(labeled), len(unlabeled), opts.EstimatorMaxRows)
+	if !sub {
+		return scoreSample{labeled: labeled, unlabeled: unlabeled}, nil
+	}
+	rng := stream(opts.Seed, tagScoreSubsample)
+	pick := func(x []float64, k int) []float64 {
+		out := make([]float64, 0, k)
+		for _, i := range pickSorted(len(x), k, rng) {
+			out = append(out, x[i])
+		}
+		return out
+	}
+	s := scoreSample{labeled: pick(labeled, kL), unlabeled: pick(unlabeled, kU), subsampled: true}
+	return s, stopped(ctx)
+}
+
+// pickSorted returns k distinct indices of [0, n) in ascending order, all
+// k-subsets equally likely: Floyd's algorithm (for j = n-k .. n-1, add a
+// uniform t <= j, or j itself when t is in already), the subset kept as a
+// bitset of n bits, which lists it in order.
+func pickSorted(n, k int, rng *rand.Rand) []int {
+	seen := make([]uint64, (n+63)/64)
+	for j := n - k; j < n; j++ {
+		t := rng.IntN(j + 1)
+		if seen[t>>6]&(1<<(t&63)) != 0 {
+			t = j
+		}
+		seen[t>>6] |= 1 << (t & 63)
+	}
+	out := make([]int, 0, k)
+	for w, word := range seen {
+		for word != 0 {
+			out = append(out, w<<6+bits.TrailingZeros64(word))
+			word &= word - 1
+		}
+	}
+	return out
+}
+
+// runEstimator runs the named estimator on the whole input: a
+// score-reading one on scores.
+func runEstimator(ctx context.Context, name string, scores scoreSample, in Input, opts Options) estimated {
+	s := sample{labeled: scores.labeled, unlabeled: scores.unlabeled}
 	if ReadsFeatures(name) {
 		// Only the feature-reading estimators read rows (10^7 indices take
 		// a third of a second to list).
@@ -104,6 +158,9 @@ func runEstimator(ctx context.Context, name string, labeled, unlabeled []float64
 	// Every feature-reading estimator reads the same subsample: km1 and
 	// km2 then share one KM run (package classprior remembers it).
 	est, rows, sub, err := estimateOn(ctx, name, s, in.Features, opts, stream(opts.Seed, tagEstimator, nameWord(name)), stream(opts.Seed, tagSubsample))
+	if !ReadsFeatures(name) {
+		sub = scores.subsampled
+	}
 	e := EstimatorResult{Method: name, Reads: "scores", Rows: rows, Subsampled: sub, Seconds: time.Since(start).Seconds(),
 		Alpha: nan, Beta: nan, BetaMinusAlpha: nan, Warnings: []string{}}
 	if ReadsFeatures(name) {

@@ -333,7 +333,7 @@ func TestPercentileInterval(t *testing.T) {
 func TestCurveAt(t *testing.T) {
 	c := xy{x: []float64{0, 0, 0.5, 0.5, 1}, y: []float64{0, 0.2, 0.6, 0.8, 1}}
 	for _, p := range [][2]float64{{0, 0.2}, {0.25, 0.4}, {0.5, 0.8}, {0.75, 0.9}, {1, 1}, {-1, 0}, {2, 1}} {
-		if got := c.at(p[0]); math.Abs(got-p[1]) > 1e-15 {
+		if got := c.curve().value(p[0]); math.Abs(got-p[1]) > 1e-15 {
 			t.Errorf("at(%v) = %v, want %v", p[0], got, p[1])
 		}
 	}

@@ -153,9 +153,24 @@
 //
 // [New] is O(K) for K thresholds after the one metrics.Rank (O(n) radix sort);
 // [Recovery.Max], [Recovery.PR] and the AUC-PR are O(K); Algorithm 1 sorts the
-// kept points by eta, O(K log K). One AAAI-2017 cell (11,000 scores: rank,
-// then every number of [Recovery.Summary] for both [Outside] modes) takes
-// about 6 ms on the development machine (BenchmarkCell).
+// kept points by eta. They come in threshold order, in which eta is nearly
+// sorted (on 10^7 thresholds of binormal scores 60 % of the points stay in
+// place, the mean move is 30 places), so the sort is an in-place bucket sort
+// on eta with insertion sorts of the buckets: O(K) on such data (1 s for both
+// modes on 10^6 thresholds with slices.SortFunc, 0.2 s so;
+// BenchmarkPrepareROC1e6), O(K log K) at worst. One AAAI-2017 cell (11,000
+// scores: rank, then every number of [Recovery.Summary] for both [Outside]
+// modes) takes about 6 ms on the development machine (BenchmarkCell).
+//
+// A [Workspace] computes the numbers a bootstrap resample needs (both AUCs,
+// the AUC-PR, every measure's maximum, Algorithm 1's curve) from a [Tally]:
+// per-threshold counts of labeled and unlabeled examples over the
+// thresholds of a fixed ranking, which is what a resample of its examples
+// is. It needs no sort of the scores, holds no per-threshold points but the
+// curve's (16 bytes a threshold, reused from call to call, where a Recovery
+// holds 48 and 24 a curve), and gives New's numbers bit for bit
+// (TestWorkspaceIsRecovery): about 40 ms for 10^6 thresholds
+// (BenchmarkWorkspace1e6).
 //
 // # Finite samples
 //

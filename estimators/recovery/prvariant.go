@@ -124,14 +124,20 @@ func (rc *Recovery) PRFromROC(roc []metrics.ROCPoint) []metrics.PRPoint {
 	}
 	out := make([]metrics.PRPoint, 0, len(roc)-1)
 	for _, p := range roc[1:] {
-		pos := float64(rc.alpha * p.TPR)
-		prec := 1.0
-		if den := pos + float64((1-rc.alpha)*p.FPR); den > 0 {
-			prec = pos / den
-		}
-		out = append(out, metrics.PRPoint{Threshold: p.Threshold, Recall: p.TPR, Precision: prec})
+		out = append(out, metrics.PRPoint{Threshold: p.Threshold, Recall: p.TPR, Precision: rocPrecision(rc.alpha, p.FPR, p.TPR)})
 	}
 	return out
+}
+
+// rocPrecision is the PRFromROC precision of a recovered ROC point (eta,
+// gamma): alpha gamma / (alpha gamma + (1 - alpha) eta), 1 where nothing
+// is predicted positive.
+func rocPrecision(alpha, eta, gamma float64) float64 {
+	pos := float64(alpha * gamma)
+	if den := pos + float64((1-alpha)*eta); den > 0 {
+		return pos / den
+	}
+	return 1
 }
 
 // AUCPR is the recovered AUC-PR on the unlabeled set under o, with the
@@ -147,30 +153,48 @@ func AreaUnder(pts []metrics.PRPoint, a PRArea) float64 { return prArea(pts, a) 
 // prArea sums the area under pts by rule a, the recall taken as its
 // running maximum (a recovered recall need not be monotone).
 func prArea(pts []metrics.PRPoint, a PRArea) float64 {
-	var area, rmax float64
-	prev := -1.0 // the precision at the last recall gain; -1: none yet
-	for _, p := range pts {
-		if p.Recall <= rmax {
-			// A vertical segment (the same recall; recalls within
-			// 1e-12 count as the same, since Eq. 1 gives equal recalls
-			// a few ulps apart) starts the next trapezoid at its
-			// precision; a real dip of the recall adds nothing.
-			if prev >= 0 && p.Recall >= rmax-1e-12 {
-				prev = p.Precision
-			}
-			continue
-		}
-		switch a {
-		case AreaStep:
-			area += float64((p.Recall - rmax) * p.Precision)
-		case AreaTrapezoid:
-			if prev < 0 {
-				prev = p.Precision
-			}
-			area += float64((p.Recall - rmax) * (p.Precision + prev) / 2)
-		}
-		prev = p.Precision
-		rmax = p.Recall
+	return prAreaOf(len(pts), func(i int) XY { return XY{pts[i].Recall, pts[i].Precision} }, a)
+}
+
+// prAreaOf is prArea of the n points at(0), ..., at(n-1), each (recall,
+// precision).
+func prAreaOf(n int, at func(int) XY, a PRArea) float64 {
+	s := newPRSum(a)
+	for i := range n {
+		s.add(at(i))
 	}
-	return area
+	return s.area
+}
+
+// prSum sums the area under a PR curve point by point, by its rule.
+type prSum struct {
+	rule             PRArea
+	area, rmax, prev float64 // prev: the precision at the last recall gain; -1: none yet
+}
+
+func newPRSum(a PRArea) prSum { return prSum{rule: a, prev: -1} }
+
+// add adds the next point (recall X, precision Y).
+func (s *prSum) add(p XY) {
+	if p.X <= s.rmax {
+		// A vertical segment (the same recall; recalls within 1e-12
+		// count as the same, since Eq. 1 gives equal recalls a few ulps
+		// apart) starts the next trapezoid at its precision; a real dip
+		// of the recall adds nothing.
+		if s.prev >= 0 && p.X >= s.rmax-1e-12 {
+			s.prev = p.Y
+		}
+		return
+	}
+	switch s.rule {
+	case AreaStep:
+		s.area += float64((p.X - s.rmax) * p.Y)
+	case AreaTrapezoid:
+		if s.prev < 0 {
+			s.prev = p.Y
+		}
+		s.area += float64((p.X - s.rmax) * (p.Y + s.prev) / 2)
+	}
+	s.prev = p.Y
+	s.rmax = p.X
 }

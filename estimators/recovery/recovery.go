@@ -218,7 +218,8 @@ func (rc *Recovery) roc(ctx context.Context, o Outside) ([]metrics.ROCPoint, err
 		return cmp.Or(cmp.Compare(a.TPR, b.TPR), cmp.Compare(b.Threshold, a.Threshold))
 	}
 	pts := out[1:]
-	if err := interrupt.SortFunc(ctx, pts, func(a, b metrics.ROCPoint) int { return cmp.Or(cmp.Compare(a.FPR, b.FPR), byGamma(a, b)) }); err != nil {
+	byEta := func(a, b metrics.ROCPoint) int { return cmp.Or(cmp.Compare(a.FPR, b.FPR), byGamma(a, b)) }
+	if err := sortByKey(ctx, &bucketSorter{}, pts, func(p metrics.ROCPoint) float64 { return p.FPR }, byEta); err != nil {
 		return nil, stopped(err)
 	}
 	tol := tieTolerance(rc.alpha, rc.beta)
