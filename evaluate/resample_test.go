@@ -89,7 +89,8 @@ func TestResampleIsRecoveryOfItsDraw(t *testing.T) {
 }
 
 // referenceResample computes resample b from the draws in sc the slow
-// way: the drawn scores ranked, the recovery built on them.
+// way: the drawn scores ranked, the recovery built on them, the estimate
+// by the estimator evaluate runs (classprior.Recommended).
 func referenceResample(t *testing.T, r *metrics.Ranking, s *Resampler, sc *scratch, b int) resampleResult {
 	t.Helper()
 	want := resampleResult{alpha: s.alpha, beta: s.beta}
@@ -97,7 +98,7 @@ func referenceResample(t *testing.T, r *metrics.Ranking, s *Resampler, sc *scrat
 		if len(sc.estL) != s.mL || len(sc.estU) != s.mU {
 			t.Fatalf("the estimator read %d and %d draws, want %d and %d", len(sc.estL), len(sc.estU), s.mL, s.mU)
 		}
-		est, err := classprior.Defaults(s.method)
+		est, err := classprior.Recommended(s.method)
 		if err != nil {
 			t.Fatal(err)
 		}
