@@ -123,6 +123,7 @@ type scanner struct {
 	neg          bool // negative-based: m is the flipped ranking's, and its tables are flipped back
 	lower, upper Curve
 	s            scratch
+	su           scratch // the upper curve's, when both curves are computed at once (only)
 }
 
 func (m *tableMaker) scanner(neg bool) *scanner {
@@ -143,26 +144,43 @@ func (s *scanner) at(k int) extremes {
 // only returns the areas q of the positive-based curves at k latent
 // positives, building only the curves they need; the others are none's.
 func (s *scanner) only(k int, q quantities) extremes {
-	var lt, ut []Table
-	if q&qLower != 0 {
-		lt = s.lower.Tables
-	}
-	if q&qUpper != 0 {
-		ut = s.upper.Tables
-	}
-	s.m.fill(lt, ut, float64(k), Rounded)
 	e := none()
-	for _, a := range []struct {
-		q    quantities
-		dst  *extreme
-		area func(*scratch) float64
-	}{{qAUCLow, &e.aucLow, s.lower.auc}, {qAUPRLow, &e.auprLow, s.lower.aupr},
-		{qAUCHigh, &e.aucHigh, s.upper.auc}, {qAUPRHigh, &e.auprHigh, s.upper.aupr}} {
-		if q&a.q != 0 {
-			*a.dst = extreme{a.area(&s.s), k}
+	lower := func() {
+		s.m.fill(s.lower.Tables, nil, float64(k), Rounded)
+		if q&qAUCLow != 0 {
+			e.aucLow = extreme{s.lower.auc(&s.s), k}
+		}
+		if q&qAUPRLow != 0 {
+			e.auprLow = extreme{s.lower.aupr(&s.s), k}
 		}
 	}
+	upper := func() {
+		s.m.fill(nil, s.upper.Tables, float64(k), Rounded)
+		if q&qAUCHigh != 0 {
+			e.aucHigh = extreme{s.upper.auc(&s.su), k}
+		}
+		if q&qAUPRHigh != 0 {
+			e.auprHigh = extreme{s.upper.aupr(&s.su), k}
+		}
+	}
+	both(q&qLower != 0, lower, q&qUpper != 0, upper)
 	return e
+}
+
+// both runs the functions whose flag is set, at once when both are: the
+// lower and the upper curve share nothing but what they read.
+func both(doA bool, a func(), doB bool, b func()) {
+	switch {
+	case doA && doB:
+		var wg sync.WaitGroup
+		wg.Go(a)
+		b()
+		wg.Wait()
+	case doA:
+		a()
+	case doB:
+		b()
+	}
 }
 
 // curvesAt fills the scanner's curves at k latent positives and returns
@@ -292,7 +310,7 @@ type searcher struct {
 	*scanner
 	la, ua, lb, ub []Table
 	lower, upper   rangeCurve
-	rs             rangeScratch
+	rs, rsu        rangeScratch // the lower and the upper curve's
 	// rounding is the most the range bounds' float sums can fall short of
 	// their exact values (a few ulps per cut-off), added to a bound that
 	// counts towards the reported one.
@@ -323,7 +341,7 @@ func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
 	s := &searcher{scanner: m.scanner(false), la: make([]Table, n), ua: make([]Table, n), lb: make([]Table, n), ub: make([]Table, n),
 		lower: rangeCurve{m: m, lower: true}, upper: rangeCurve{m: m}, rounding: 1e-15 + float64(4e-16*float64(n))}
 	s.outer.aucLow, s.outer.auprLow, s.outer.aucHigh, s.outer.auprHigh = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	best := s.at(lo)
+	best := s.only(lo, qAll)
 	type seg struct {
 		a, b int
 		q    quantities // the areas that may beat the best in (a, b)
@@ -333,7 +351,7 @@ func (m *tableMaker) search(ctx context.Context, lo, hi int) (extremes, error) {
 	prev := lo
 	for i := 1; i <= steps; i++ {
 		k := lo + int(int64(hi-lo)*int64(i)/int64(steps))
-		best.merge(s.at(k))
+		best.merge(s.only(k, qAll))
 		stack = append(stack, seg{prev, k, qAll})
 		prev = k
 	}
@@ -386,15 +404,13 @@ func (s *searcher) mayBeat(a, b int, q quantities, best extremes) quantities {
 			return 0
 		}
 	}
-	var la, lb, ua, ub []Table
-	if q&qLower != 0 {
-		la, lb = s.la, s.lb
-	}
-	if q&qUpper != 0 {
-		ua, ub = s.ua, s.ub
-	}
-	s.m.fill(la, ua, float64(a), Rounded)
-	s.m.fill(lb, ub, float64(b), Rounded)
+	both(q&qLower != 0, func() {
+		s.m.fill(s.la, nil, float64(a), Rounded)
+		s.m.fill(s.lb, nil, float64(b), Rounded)
+	}, q&qUpper != 0, func() {
+		s.m.fill(nil, s.ua, float64(a), Rounded)
+		s.m.fill(nil, s.ub, float64(b), Rounded)
+	})
 	s.lower.reset(a, b, s.la, s.lb)
 	s.upper.reset(a, b, s.ua, s.ub)
 	return s.settle(q, best)
@@ -406,23 +422,36 @@ func (s *searcher) mayBeat(a, b int, q quantities, best extremes) quantities {
 // it passes the best.
 func (s *searcher) settle(q quantities, best extremes) quantities {
 	lower, upper := &s.lower, &s.upper
-	var open quantities
-	for _, c := range []struct {
+	checks := []struct {
 		q     quantities
 		bound func() float64
 		best  float64
 		outer *float64
 		upper bool
+		v     float64
 	}{
-		{qAUCHigh, func() float64 { return s.rs.rocUpper(upper) }, best.aucHigh.v, &s.outer.aucHigh, true},
-		{qAUPRHigh, func() float64 { return s.rs.prBound(upper, true) }, best.auprHigh.v, &s.outer.auprHigh, true},
-		{qAUCLow, func() float64 { return s.rs.rocLower(lower) }, best.aucLow.v, &s.outer.aucLow, false},
-		{qAUPRLow, func() float64 { return s.rs.prBound(lower, false) }, best.auprLow.v, &s.outer.auprLow, false},
-	} {
+		{q: qAUCHigh, bound: func() float64 { return s.rsu.rocUpper(upper) }, best: best.aucHigh.v, outer: &s.outer.aucHigh, upper: true},
+		{q: qAUPRHigh, bound: func() float64 { return s.rsu.prBound(upper, true) }, best: best.auprHigh.v, outer: &s.outer.auprHigh, upper: true},
+		{q: qAUCLow, bound: func() float64 { return s.rs.rocLower(lower) }, best: best.aucLow.v, outer: &s.outer.aucLow},
+		{q: qAUPRLow, bound: func() float64 { return s.rs.prBound(lower, false) }, best: best.auprLow.v, outer: &s.outer.auprLow},
+	}
+	// The upper curve's bounds (the first two) and the lower curve's at once.
+	run := func(from, to int) func() {
+		return func() {
+			for i := from; i < to; i++ {
+				if q&checks[i].q != 0 {
+					checks[i].v = checks[i].bound()
+				}
+			}
+		}
+	}
+	both(q&qUpper != 0, run(0, 2), q&qLower != 0, run(2, 4))
+	var open quantities
+	for _, c := range checks {
 		if q&c.q == 0 {
 			continue
 		}
-		v := c.bound()
+		v := c.v
 		switch {
 		case c.upper && v > c.best+searchSlack, !c.upper && v < c.best-searchSlack:
 			open |= c.q
