@@ -209,12 +209,13 @@ func writeEstimatorErrors(w io.Writer, name string, cases []CaseResult, groups [
 func writeWarnings(w io.Writer, name string, cases []CaseResult) {
 	wt := warningTable(cases)
 	fmt.Fprintf(w, "### %s: warnings (estimated priors)\n\n", name)
-	fmt.Fprintf(w, "A case is bad (AUC) when its recovered AUC is missing, has no interval, has an interval that misses the truth, or is off by more than %.2f: %d of %d cases. Bad (any): the same for any of AUC, AUC-PR, F1, MCC: %d of %d. Precision: of the cases where the code fired, the fraction bad; recall: of the bad cases, the fraction where it fired.\n\n",
+	fmt.Fprintf(w, "A case is bad (AUC) when its recovered AUC is missing, has no interval, has an interval that misses the truth, or is off by more than %.2f: %d of %d cases. Bad (any): the same for any of AUC, AUC-PR, F1, MCC: %d of %d. Precision: of the cases where the code fired, the fraction bad; recall: of the bad cases, the fraction where it fired; silent: of the cases where it did not fire, the fraction bad (a code separates bad cases from good ones when its precision is well above its silent rate).\n\n",
 		BadTol, wt.BadAUC, wt.Cases, wt.BadAny, wt.Cases)
-	t := table{head: []string{"code", "fired", "precision (AUC)", "recall (AUC)", "precision (any)", "recall (any)"}}
+	t := table{head: []string{"code", "fired", "precision (AUC)", "recall (AUC)", "silent (AUC)", "precision (any)", "recall (any)", "silent (any)"}}
 	for _, r := range wt.Rows {
-		t.add(r.Code, fmt.Sprint(r.Fired), f(Precision(r.FiredBadAUC, r.Fired), 2), f(Recall(r.FiredBadAUC, wt.BadAUC), 2),
-			f(Precision(r.FiredBadAny, r.Fired), 2), f(Recall(r.FiredBadAny, wt.BadAny), 2))
+		t.add(r.Code, fmt.Sprint(r.Fired),
+			f(Precision(r.FiredBadAUC, r.Fired), 2), f(Recall(r.FiredBadAUC, wt.BadAUC), 2), f(SilentRate(wt.BadAUC, r.FiredBadAUC, wt.Cases, r.Fired), 2),
+			f(Precision(r.FiredBadAny, r.Fired), 2), f(Recall(r.FiredBadAny, wt.BadAny), 2), f(SilentRate(wt.BadAny, r.FiredBadAny, wt.Cases, r.Fired), 2))
 	}
 	t.write(w)
 }

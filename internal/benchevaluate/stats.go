@@ -264,6 +264,12 @@ type WarningTable struct {
 func Precision(firedBad, fired int) float64 { return ratio(float64(firedBad), fired) }
 func Recall(firedBad, bad int) float64      { return ratio(float64(firedBad), bad) }
 
+// SilentRate is the fraction bad of the cases where a code did not fire,
+// from the numbers of bad cases and of cases in all and where it fired.
+func SilentRate(bad, firedBad, cases, fired int) float64 {
+	return ratio(float64(bad-firedBad), cases-fired)
+}
+
 // firedCodes are the codes of a case's estimated run, each once: evaluate's
 // warning codes; "estimator-warning:<method>" and
 // "estimator-failed:<method>" for each estimator's own (structured:

@@ -122,8 +122,10 @@ func TestWarningTableByHand(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("codes missing: %v", want)
 	}
-	if p, r := Precision(2, 3), Recall(2, 3); math.Abs(p-2.0/3) > 1e-15 || math.Abs(r-2.0/3) > 1e-15 {
-		t.Errorf("precision %v, recall %v", p, r)
+	// "x": precision 2/3, recall 2/3; of the two cases where it was
+	// silent (c1, c5) one is bad.
+	if p, r, s := Precision(2, 3), Recall(2, 3), SilentRate(3, 2, 5, 3); math.Abs(p-2.0/3) > 1e-15 || math.Abs(r-2.0/3) > 1e-15 || s != 0.5 {
+		t.Errorf("precision %v, recall %v, silent %v; want 2/3, 2/3, 1/2", p, r, s)
 	}
 }
 
