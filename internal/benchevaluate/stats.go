@@ -148,7 +148,8 @@ func Band(n int) string {
 }
 
 // groupsOf lists the groups of the tables: all cases, then by size band,
-// beta, alpha, model and scale (a factor with one level is left out).
+// beta, alpha, model and scale (a factor with one level is left out; the
+// scales only over the splits and models evaluated on every scale).
 func groupsOf(cases []CaseResult) []Group {
 	gs := []Group{{"all", func(CaseResult) bool { return true }}}
 	factor := func(label string, of func(CaseResult) string, less func(a, b string) int) {
@@ -175,8 +176,21 @@ func groupsOf(cases []CaseResult) []Group {
 	factor("beta", func(c CaseResult) string { return fmt.Sprint(c.Split.Beta) }, func(a, b string) int { return -byNumber(a, b) })
 	factor("alpha", func(c CaseResult) string { return fmt.Sprint(c.Split.Alpha) }, byNumber)
 	factor("model", func(c CaseResult) string { return c.Model }, strings.Compare)
-	factor("scale", func(c CaseResult) string { return c.Scale }, strings.Compare)
-	return gs
+	// The scales are compared on the splits and models that have all of
+	// them (paired), not on every raw case.
+	scaled := map[string]bool{}
+	for _, c := range cases {
+		if c.Scale != ScaleRaw {
+			scaled[c.scoresID()] = true
+		}
+	}
+	factor("scale", func(c CaseResult) string {
+		if !scaled[c.scoresID()] {
+			return ""
+		}
+		return c.Scale + " (paired)"
+	}, strings.Compare)
+	return slices.DeleteFunc(gs, func(g Group) bool { return g.Name == "scale " })
 }
 
 func boolInt(b bool) int {

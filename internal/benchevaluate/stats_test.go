@@ -181,3 +181,32 @@ func TestBand(t *testing.T) {
 		}
 	}
 }
+
+// The groups: sizes by band, and the scales only over the split and
+// model evaluated on every scale (two raw cases, one of them paired with
+// its logit: "scale raw (paired)" holds that one only).
+func TestGroupsOf(t *testing.T) {
+	mk := func(n int, model, scale string) CaseResult {
+		c := Case{Split: Split{Source: "toy", N: n, C: 0.1, Alpha: 0.3, Beta: 1}, Model: model, Scale: scale}
+		return CaseResult{ID: c.ID(), Case: c}
+	}
+	cases := []CaseResult{mk(150, ModelGBDT, ScaleRaw), mk(5000, ModelLogReg, ScaleRaw), mk(5000, ModelLogReg, ScaleLogit)}
+	count := map[string]int{}
+	for _, g := range groupsOf(cases) {
+		for _, c := range cases {
+			if g.Keep(c) {
+				count[g.Name]++
+			}
+		}
+	}
+	want := map[string]int{"all": 3, "n 10^2": 1, "n 10^3": 2, "model gbdt": 1, "model logreg": 2,
+		"scale logit (paired)": 1, "scale raw (paired)": 1}
+	for name, n := range want {
+		if count[name] != n {
+			t.Errorf("group %q: %d cases, want %d", name, count[name], n)
+		}
+	}
+	if len(count) != len(want) {
+		t.Errorf("groups %v, want %v", count, want)
+	}
+}
