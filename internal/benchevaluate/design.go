@@ -231,9 +231,9 @@ func Quick() Design {
 }
 
 // Full is the benchmark behind the published numbers: 24 data sets (five
-// of them validation), two replicates, sizes 150 to 45,000 (as far as each
+// of them validation), two replicates, sizes 150 to 30,000 (as far as each
 // data set can supply them), the three models, logits and ranks of the
-// logistic regression's scores up to 15,000 rows; synthetic splits of
+// logistic regression's scores from 1,500 to 15,000 rows; synthetic splits of
 // 10^4 (every (alpha, beta), both replicates, three models), 10^5 (every
 // (alpha, beta); three models on replicate 0, logreg on replicate 1),
 // 3 x 10^5 (two) and 10^6 rows (three splits: logreg, and gbdt on one).

@@ -40,16 +40,17 @@
 // labeled fractions, 3 models, 3 scales) would be 15,000 cases, most of
 // which the small data sets cannot supply. The design instead gives each
 // data set, per replicate and per (alpha, beta) in {0.1, 0.3, 0.5} x {1,
-// 0.9}, one split whose size walks the ladder 150, 500, 1,500, 5,000,
-// 15,000, 45,000 over the sizes the data set can supply at those priors
-// (Design.realSplits), alternating C between 0.1 and 0.3; every split gets
-// the three models (nnet-bag up to 10^5 rows), and the logistic
-// regression's scores of replicate 0 up to 15,000 rows also as logits and
-// ranks. So every data set spans its sizes, every size band every (alpha,
-// beta) and model. The real data sets reach 45,000 rows; the sizes beyond
-// (10^5, 3 x 10^5, 10^6) come from the synthetic source, as individually
-// listed splits ([Full]). [Quick] is a subset that runs in a few minutes
-// on 2 cores.
+// 0.9}, one split, alternating C between 0.1 and 0.3, whose size is one of
+// the ladder 150, 500, 1,500, 5,000, 15,000, 30,000 that the data set can
+// supply at those priors: replicate 0 walks the ladder (every data set
+// spans its sizes, every size a spread of priors), replicate 1 takes the
+// largest (the bands from 10^4 rows up need it: few data sets reach them;
+// Design.realSplits). Every split gets the three models (nnet-bag up to
+// 10^5 rows), and the logistic regression's scores of replicate 0 from
+// 1,500 to 15,000 rows are also evaluated as logits and ranks. The real
+// data sets reach 30,000 rows; the sizes beyond (10^5, 3 x 10^5, 10^6)
+// come from the synthetic source, as individually listed splits ([Full]).
+// [Quick] is a subset that runs in a few minutes on 2 cores.
 //
 // # Evaluation
 //
