@@ -71,17 +71,30 @@ type Scores struct {
 type Priors struct {
 	// Source is "given" or "estimated".
 	Source string `json:"source"`
-	// Method is the estimator, when estimated.
+	// Method is the estimator, or "mean of ..." the estimators whose
+	// alpha and beta were averaged, when estimated.
 	Method string `json:"method,omitempty"`
 	Alpha  Float  `json:"alpha"`
 	Beta   Float  `json:"beta"`
 	// Valid is false when the recovery cannot use them (beta <= alpha, or
 	// the estimator failed): every recovered number is then null.
 	Valid bool `json:"valid"`
-	// AlphaInterval and BetaInterval are the bootstrap intervals of the
-	// estimates (estimated priors only).
+	// AlphaInterval and BetaInterval are the ranges of alpha and beta the
+	// intervals of the recovered numbers cover (estimated priors only):
+	// Region's.
 	AlphaInterval *Interval `json:"alpha_interval,omitempty"`
 	BetaInterval  *Interval `json:"beta_interval,omitempty"`
+	// Region is the region of priors around the estimate that the
+	// intervals cover (estimated priors only; see priors.go).
+	Region *PriorRegion `json:"region,omitempty"`
+}
+
+// PriorRegion is a region of priors: alpha, beta - alpha (Gap) and the beta
+// they give.
+type PriorRegion struct {
+	Alpha Interval `json:"alpha"`
+	Gap   Interval `json:"beta_minus_alpha"`
+	Beta  Interval `json:"beta"`
 }
 
 // Interval is a confidence interval [Low, High].
@@ -296,4 +309,6 @@ const (
 	WarnBoundsFailed     = "bounds-failed"
 	WarnFewScores        = "few-scores"
 	WarnCleanOnlyPrimary = "clean-label-estimator"
+	WarnInSample         = "scores-look-in-sample" // PU AUC >= InSampleAUCPU
+	WarnClipped          = "recovered-clipped"     // a headline number at the end of its range
 )
