@@ -140,7 +140,7 @@ const (
 // estimated priors.
 const (
 	CoversGiven     = "the sampling of the labeled and unlabeled examples, with the model held fixed (its scores are not retrained per resample) and alpha and beta as given; not the training of the model"
-	CoversEstimated = "the sampling of the labeled and unlabeled examples, with the model held fixed, and the error of the estimated alpha and beta: every prior in the region around the estimate that held the true priors in at least 95 % of the practitioner benchmark's cases of each size (see Priors.Region); not the training of the model"
+	CoversEstimated = "the sampling of the labeled and unlabeled examples, with the model held fixed, and the error of the estimated alpha and beta: the numbers' spread over a region of priors around the estimate (Priors.Region), sized so that 95 % intervals held the truth in about 95 % of the practitioner benchmark's cases; not the training of the model"
 )
 
 func (o Options) withDefaults() Options {

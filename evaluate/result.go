@@ -2,7 +2,7 @@ package evaluate
 
 // Schema names the version of the JSON form of [Result]; it changes when a
 // field changes meaning or goes away (new fields do not change it).
-const Schema = "pueval.evaluate/1"
+const Schema = "pueval.evaluate/2"
 
 // Result is the evaluation of one model on one PU sample. It JSON-encodes to
 // the schema documented in the package documentation and the README
@@ -85,7 +85,9 @@ type Priors struct {
 	AlphaInterval *Interval `json:"alpha_interval,omitempty"`
 	BetaInterval  *Interval `json:"beta_interval,omitempty"`
 	// Region is the region of priors around the estimate that the
-	// intervals cover (estimated priors only; see priors.go).
+	// intervals cover (estimated priors only). Its size, calibrated on the
+	// practitioner's benchmark, grows as 1/sqrt(labeled rows) and as the
+	// recovered AUC falls below 0.9 (see the package doc).
 	Region *PriorRegion `json:"region,omitempty"`
 }
 
@@ -225,12 +227,13 @@ type Bootstrap struct {
 	// intervals are percentiles over them. Failed = Resamples - Used.
 	Used   int `json:"used"`
 	Failed int `json:"failed"`
-	// ReEstimated says whether alpha and beta were estimated again in every
-	// resample (estimated priors) or held fixed (given priors).
-	ReEstimated bool   `json:"re_estimated"`
-	Method      string `json:"method"`
+	// Method is the bootstrap's: "percentile". The resamples hold alpha
+	// and beta at the point estimate; with estimated priors each interval
+	// is then widened over Priors.Region.
+	Method string `json:"method"`
 	// Covers says what the intervals cover: the sampling of L and U with
-	// the model (its scores) held fixed.
+	// the model (its scores) held fixed, and with estimated priors their
+	// region.
 	Covers string `json:"covers"`
 }
 

@@ -160,7 +160,10 @@ func summary(res *evaluate.Result, m Meta) string {
 	if p.Source == "given" {
 		row("alpha, beta", fmt.Sprintf("given: alpha %s, beta %s", f3(p.Alpha), f3(p.Beta)))
 	} else {
-		v := fmt.Sprintf("estimated by %s: alpha %s %s, beta %s %s", p.Method, f3(p.Alpha), ci(p.AlphaInterval), f3(p.Beta), ci(p.BetaInterval))
+		v := fmt.Sprintf("estimated (%s): alpha %s, beta %s", p.Method, f3(p.Alpha), f3(p.Beta))
+		if p.Region != nil {
+			v += fmt.Sprintf("; the intervals allow for alpha in %s and beta in %s", ci(&p.Region.Alpha), ci(&p.Region.Beta))
+		}
 		if !p.Valid {
 			v += " — unusable, no recovered number"
 		}
