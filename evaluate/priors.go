@@ -91,8 +91,8 @@ func priorRegion(alpha, beta float64, nL int, auc float64) PriorRegion {
 	if !math.IsNaN(auc) {
 		w = max(0, 0.9-auc)
 	}
-	dLo, dHi := c[0]+c[1]*s+c[2]*w, c[3]+c[4]*s
-	wLo, wHi := c[5]+c[6]*s, c[7]+c[8]*s+c[9]*w
+	dLo, dHi := c[0]+float64(c[1]*s)+float64(c[2]*w), c[3]+float64(c[4]*s)
+	wLo, wHi := c[5]+float64(c[6]*s), c[7]+float64(c[8]*s)+float64(c[9]*w)
 	gap := beta - alpha
 	r := PriorRegion{
 		Alpha: Interval{Float(max(0, alpha-dLo)), Float(min(alpha+dHi, 1))},
@@ -134,9 +134,9 @@ func spaced(lo, hi float64, k int, logScale bool) []float64 {
 	for i := range out {
 		t := float64(i) / float64(k-1)
 		if logScale && lo > 0 && hi > 0 {
-			out[i] = math.Exp(math.Log(lo) + t*(math.Log(hi)-math.Log(lo)))
+			out[i] = math.Exp(math.Log(lo) + float64(t*(math.Log(hi)-math.Log(lo))))
 		} else {
-			out[i] = lo + t*(hi-lo)
+			out[i] = lo + float64(t*(hi-lo))
 		}
 	}
 	return out
