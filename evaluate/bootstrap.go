@@ -117,22 +117,32 @@ func bootstrap(ctx context.Context, res *Result, r *metrics.Ranking, in Input, o
 	res.Metrics.AUC.Interval, res.Metrics.AUC.DirectInterval = iv.AUC, iv.Direct
 	res.Metrics.AUCPR.Interval = iv.AUCPR
 	for i, m := range recovery.Measures {
-		res.Metrics.measure(m).Interval = iv.Measures[i]
+		mt := res.Metrics.measure(m)
+		mt.Interval = iv.Measures[i]
+		if mt.AtThreshold != nil {
+			mt.AtThreshold.Interval = iv.AtThreshold[i]
+		}
 	}
 	res.Curves.ROC.Band, res.Curves.PR.Band = iv.ROC, iv.PR
 	if res.Priors.Region == nil {
 		return nil
 	}
 	res.Bootstrap.Covers = CoversEstimated
-	return res.widenOverRegion(ctx, s.base, opts)
+	return res.widenOverRegion(ctx, s.base, s.atK, opts)
 }
 
 // widenOverRegion widens every interval and band of res over the region of
-// priors; t is the input's tally.
-func (res *Result) widenOverRegion(ctx context.Context, t recovery.Tally, opts Options) error {
+// priors; t is the input's tally, atK the threshold of Options.Threshold
+// in it (-1 without one).
+func (res *Result) widenOverRegion(ctx context.Context, t recovery.Tally, atK int, opts Options) error {
 	nums, err := res.regionNumbers(ctx, t, opts)
 	if err != nil {
 		return err
+	}
+	if atK >= 0 {
+		if err := res.widenAtThreshold(t, atK, nums); err != nil {
+			return err
+		}
 	}
 	m := &res.Metrics
 	values := func(get func(*recovery.Numbers) float64) []float64 {

@@ -57,6 +57,11 @@ type Options struct {
 	Estimators []string
 	// Priors, when set, are used instead of the first estimator's.
 	Priors *GivenPriors
+	// Threshold, when set, is the caller's own threshold: accuracy,
+	// balanced accuracy, F1 and MCC are also given when predicting
+	// positive at score >= *Threshold (Metric.AtThreshold), beside their
+	// best values over thresholds. It must be finite.
+	Threshold *float64
 	// Bootstrap is the number of bootstrap resamples (0: no intervals;
 	// at most MaxBootstrap).
 	Bootstrap int
@@ -185,6 +190,9 @@ func (o Options) validate() error {
 	if o.Outside != recovery.Drop && o.Outside != recovery.Clip {
 		errs = append(errs, fmt.Errorf("outside %v: want drop or clip", o.Outside))
 	}
+	if t := o.Threshold; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+		errs = append(errs, fmt.Errorf("threshold %v: want a finite score (predict positive when score >= threshold)", *t))
+	}
 	if p := o.Priors; p != nil {
 		if err := recovery.CheckPriors(p.Alpha, p.Beta); err != nil {
 			errs = append(errs, fmt.Errorf("alpha %v, beta %v: %w", p.Alpha, p.Beta, err))
@@ -279,7 +287,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if in.Truth != nil {
-		if err = res.truthOf(ctx, scores, in.Labeled, in.Truth, opts.CurvePoints); err != nil {
+		if err = res.truthOf(ctx, scores, in.Labeled, in.Truth, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -481,6 +489,11 @@ func (res *Result) recoverNumbers(ctx context.Context, r *metrics.Ranking, opts 
 	}
 	if res.Metrics, err = metricsOf(ctx, r, num); err != nil {
 		return err
+	}
+	if opts.Threshold != nil {
+		if err := res.atThreshold(r, t, *opts.Threshold); err != nil {
+			return err
+		}
 	}
 	if p := &res.Priors; p.Source == "estimated" && p.Valid {
 		region := priorRegion(float64(p.Alpha), float64(p.Beta), res.NLabeled, float64(res.Metrics.AUC.Recovered))
@@ -694,9 +707,11 @@ func agreementOf(es []EstimatorResult) *Agreement {
 }
 
 // truthOf computes the true numbers into res: AUC and AUC-PR (average
-// precision) on U with its true labels, with their curves (at most k points
-// each), and the best threshold measures on D = L u U.
-func (res *Result) truthOf(ctx context.Context, scores []float64, labeled, truth []bool, k int) error {
+// precision) on U with its true labels, with their curves (at most
+// opts.CurvePoints points each), and the best threshold measures on D = L
+// u U, and those at opts.Threshold when it is set.
+func (res *Result) truthOf(ctx context.Context, scores []float64, labeled, truth []bool, opts Options) error {
+	k := opts.CurvePoints
 	t := &Truth{Alpha: nan, Beta: nan, Headline: Headline{AUC: nan, AUCPR: nan, Acc: nan, BAcc: nan, F1: nan, MCC: nan}}
 	nU := 0
 	for _, l := range labeled {
@@ -733,6 +748,11 @@ func (res *Result) truthOf(ctx context.Context, scores []float64, labeled, truth
 		if err != nil {
 			return err
 		}
+		if opts.Threshold != nil {
+			t.AtThreshold = truthAtThreshold(rd.ConfusionAt(*opts.Threshold), *opts.Threshold)
+		}
+	} else if opts.Threshold != nil {
+		t.AtThreshold = &TruthAtThreshold{Threshold: Float(*opts.Threshold), Acc: nan, BAcc: nan, F1: nan, MCC: nan}
 	}
 	res.Truth = t
 	return stopped(ctx)

@@ -198,6 +198,21 @@ type Metric struct {
 	// DirectInterval of Direct.
 	Interval       *Interval `json:"interval,omitempty"`
 	DirectInterval *Interval `json:"direct_interval,omitempty"`
+	// AtThreshold is the threshold measure at the threshold the caller
+	// chose (Options.Threshold), beside its best value over thresholds;
+	// absent without one, and for AUC and AUC-PR.
+	AtThreshold *AtThreshold `json:"at_threshold,omitempty"`
+}
+
+// AtThreshold is a threshold measure when predicting positive at score >=
+// Threshold: the PU value (labeled read as positive, unlabeled as
+// negative), the recovered one and its interval, which covers what the
+// best value's interval covers.
+type AtThreshold struct {
+	Threshold Float     `json:"threshold"`
+	PU        Float     `json:"pu"`
+	Recovered Float     `json:"recovered"`
+	Interval  *Interval `json:"interval,omitempty"`
 }
 
 // Bounds are Claesen et al.'s (2015) bounds on the ROC and PR curves of D
@@ -246,6 +261,19 @@ type Truth struct {
 	// and beta, under the names of the recovered numbers they are the
 	// truth of.
 	Headline
+	// AtThreshold are the true threshold measures at Options.Threshold,
+	// when it is given.
+	AtThreshold *TruthAtThreshold `json:"at_threshold,omitempty"`
+}
+
+// TruthAtThreshold are the threshold measures of L u U with its true
+// labels when predicting positive at score >= Threshold.
+type TruthAtThreshold struct {
+	Threshold Float `json:"threshold"`
+	Acc       Float `json:"acc"`
+	BAcc      Float `json:"bacc"`
+	F1        Float `json:"f1"`
+	MCC       Float `json:"mcc"`
 }
 
 // Curves are the ROC and PR curves, at most Options.CurvePoints points each.
