@@ -171,7 +171,7 @@ bench:
 ## PU cases with known truth built from the mirror's data sets ($$PUEVAL_UCI_MIRROR) and from synthetic data, scored
 ## by three models, evaluated with estimated and with the true priors. Prints the tables of docs/evaluate-benchmark.md
 ## and writes every case's numbers to results/bench-evaluate/DESIGN.json. QUICK=1 runs the quick design (184 cases,
-## 2-4 minutes on 2 cores), the default the full one (1,032 cases, about 52 minutes); the held-out scores are cached under
+## 2-4 minutes on 2 cores), the default the full one (1,032 cases, 30-45 minutes); the held-out scores are cached under
 ## $$PUEVAL_DATA/bench-evaluate, so a second run only evaluates. BENCH_EVALUATE_FLAGS adds flags (-cases REGEXP,
 ## -set validation, -seed S, ...; go run ./internal/benchevaluate/cmd/bench-evaluate -h lists them).
 BENCH_EVALUATE_FLAGS ?=

@@ -114,13 +114,23 @@ func TestCommandsStopOnCancel(t *testing.T) {
 	} {
 		for _, args := range commandsOnInput {
 			t.Run(feed.name+"/"+strings.Join(args, " "), func(t *testing.T) {
-				path, _ := fifo(t, feed.rows)
+				path, opened := fifo(t, feed.rows)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				time.AfterFunc(100*time.Millisecond, cancel)
 				var out, stderr bytes.Buffer
 				done := make(chan error, 1)
 				go func() { done <- Run(ctx, append(args, "--input", path), &out, &stderr) }()
+				if feed.rows >= 0 {
+					// Cancel only once the command has opened the input (the
+					// writer's open returns with the reader's), whatever the
+					// load: the promise is about stopping mid-read.
+					select {
+					case <-opened:
+					case <-time.After(10 * time.Second):
+						t.Fatal("the command did not open its input within 10 s")
+					}
+				}
+				time.AfterFunc(100*time.Millisecond, cancel)
 				var err error
 				select {
 				case err = <-done:

@@ -116,7 +116,7 @@ func TestEvaluateScoreFileMatchesCorrect(t *testing.T) {
 			t.Errorf("%s: interval %v", name, iv)
 		}
 	}
-	if res.Bootstrap == nil || res.Bootstrap.ReEstimated || res.Bootstrap.Used != 50 || res.Bounds == nil || res.Curves.ROC.Band == nil {
+	if res.Bootstrap == nil || res.Bootstrap.Covers != evaluate.CoversGiven || res.Bootstrap.Used != 50 || res.Bounds == nil || res.Curves.ROC.Band == nil {
 		t.Errorf("bootstrap %+v, bounds %v", res.Bootstrap, res.Bounds)
 	}
 	// The score file holds no features: only the score-reading estimators ran.

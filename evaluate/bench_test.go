@@ -57,14 +57,26 @@ func BenchmarkResampleGivenPriors1e6(b *testing.B) {
 	benchResample(b, "")
 }
 
+// BenchmarkResampleAtThreshold1e6 is BenchmarkResampleGivenPriors1e6 with
+// a threshold of the caller's below every score, the most thresholds to
+// count through.
+func BenchmarkResampleAtThreshold1e6(b *testing.B) {
+	thr := -100.0
+	benchResampleOpts(b, "", Options{Seed: 1, Threshold: &thr})
+}
+
 func benchResample(b *testing.B, method string) {
+	benchResampleOpts(b, method, Options{Seed: 1})
+}
+
+func benchResampleOpts(b *testing.B, method string, opts Options) {
 	in := benchScores(b)
 	res := &Result{}
 	r, err := res.rankScores(context.Background(), in.Scores, in.Labeled)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := newResampler(context.Background(), r, in, method, 0.2308, 1, Options{Seed: 1}.withDefaults())
+	s, err := newResampler(context.Background(), r, in, method, 0.2308, 1, opts.withDefaults())
 	if err != nil {
 		b.Fatal(err)
 	}

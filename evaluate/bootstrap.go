@@ -94,21 +94,17 @@ func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, meth
 	return intervalsOf(draws, level, method != ""), nil
 }
 
-// bootstrap fills res's intervals; r ranks the input's scores.
+// bootstrap fills res's intervals; r ranks the input's scores. The
+// resamples hold the priors at res.Priors (their sampling); with estimated
+// priors each interval is then widened over the region of priors (see
+// priors.go).
 func bootstrap(ctx context.Context, res *Result, r *metrics.Ranking, in Input, opts Options) error {
-	method := ""
-	alpha, beta := float64(res.Priors.Alpha), float64(res.Priors.Beta)
-	if res.Priors.Source == "estimated" {
-		method = res.Priors.Method
-	}
-	res.Bootstrap = &Bootstrap{Resamples: opts.Bootstrap, Level: Float(opts.Level), Seed: opts.Seed,
-		ReEstimated: method != "", Method: "percentile", Covers: Covers}
-	if method == "" && res.Priors.Source == "estimated" {
-		// No estimator ran: nothing to resample.
-		res.Bootstrap.Failed = opts.Bootstrap
+	res.Bootstrap = &Bootstrap{Resamples: opts.Bootstrap, Level: Float(opts.Level), Seed: opts.Seed, Method: "percentile", Covers: CoversGiven}
+	if !res.Priors.Valid {
+		res.Bootstrap.Failed = opts.Bootstrap // no priors to recover under
 		return nil
 	}
-	s, err := newResampler(ctx, r, in, method, alpha, beta, opts)
+	s, err := newResampler(ctx, r, in, "", float64(res.Priors.Alpha), float64(res.Priors.Beta), opts)
 	if err != nil {
 		return err
 	}
@@ -116,17 +112,92 @@ func bootstrap(ctx context.Context, res *Result, r *metrics.Ranking, in Input, o
 	if err != nil {
 		return fmt.Errorf("evaluate: bootstrap: %w", err)
 	}
-	iv := intervalsOf(draws, opts.Level, method != "")
+	iv := intervalsOf(draws, opts.Level, false)
 	res.Bootstrap.Used, res.Bootstrap.Failed = iv.Used, iv.Resamples-iv.Used
-	res.Priors.AlphaInterval, res.Priors.BetaInterval = iv.Alpha, iv.Beta
-	if !res.Priors.Valid {
-		return nil
-	}
 	res.Metrics.AUC.Interval, res.Metrics.AUC.DirectInterval = iv.AUC, iv.Direct
 	res.Metrics.AUCPR.Interval = iv.AUCPR
 	for i, m := range recovery.Measures {
-		res.Metrics.measure(m).Interval = iv.Measures[i]
+		mt := res.Metrics.measure(m)
+		mt.Interval = iv.Measures[i]
+		if mt.AtThreshold != nil {
+			mt.AtThreshold.Interval = iv.AtThreshold[i]
+		}
 	}
 	res.Curves.ROC.Band, res.Curves.PR.Band = iv.ROC, iv.PR
-	return nil
+	if res.Priors.Region == nil {
+		return nil
+	}
+	res.Bootstrap.Covers = CoversEstimated
+	return res.widenOverRegion(ctx, s.base, s.atK, opts)
+}
+
+// widenOverRegion widens every interval and band of res over the region of
+// priors; t is the input's tally, atK the threshold of Options.Threshold
+// in it (-1 without one).
+func (res *Result) widenOverRegion(ctx context.Context, t recovery.Tally, atK int, opts Options) error {
+	nums, err := res.regionNumbers(ctx, t, opts)
+	if err != nil {
+		return err
+	}
+	if atK >= 0 {
+		if err := res.widenAtThreshold(t, atK, nums); err != nil {
+			return err
+		}
+	}
+	m := &res.Metrics
+	values := func(get func(*recovery.Numbers) float64) []float64 {
+		v := make([]float64, len(nums))
+		for i := range nums {
+			v[i] = get(&nums[i])
+		}
+		return v
+	}
+	m.AUC.Interval = widen(m.AUC.Interval, float64(m.AUC.Recovered), values(func(n *recovery.Numbers) float64 { return n.AUC }), 0, 1)
+	if m.AUC.Direct != nil {
+		m.AUC.DirectInterval = widen(m.AUC.DirectInterval, float64(*m.AUC.Direct), values(func(n *recovery.Numbers) float64 { return n.Direct }), 0, 1)
+	}
+	m.AUCPR.Interval = widen(m.AUCPR.Interval, float64(m.AUCPR.Recovered), values(func(n *recovery.Numbers) float64 { return n.AUCPR }), 0, 1)
+	for i, me := range recovery.Measures {
+		mt := m.measure(me)
+		lo := 0.0
+		if me == recovery.MCC {
+			lo = -1
+		}
+		mt.Interval = widen(mt.Interval, float64(mt.Recovered), values(func(n *recovery.Numbers) float64 { return n.Max[i].Value }), lo, 1)
+	}
+	var ws recovery.Workspace
+	center, err := recoverTally(ctx, &ws, t, float64(res.Priors.Alpha), float64(res.Priors.Beta), opts.Outside)
+	if err != nil {
+		return err
+	}
+	var rocs, prs [][]float64
+	for i := range nums {
+		rocs, prs = append(rocs, rocCurve(&nums[i]).grid()), append(prs, prCurve(&nums[i]).grid())
+	}
+	res.Curves.ROC.Band = widenBand(res.Curves.ROC.Band, rocCurve(&center).grid(), rocs)
+	res.Curves.PR.Band = widenBand(res.Curves.PR.Band, prCurve(&center).grid(), prs)
+	return stopped(ctx)
+}
+
+// widenBand widens a pointwise band (around the curve center, on the same
+// grid) to cover the curves, each with the band's offsets there, as widen
+// does for a number, within [0, 1].
+func widenBand(b *Band, center []float64, curves [][]float64) *Band {
+	if b == nil {
+		return nil
+	}
+	for j := range b.X {
+		if !b.Lower[j].Ok() || !b.Upper[j].Ok() {
+			continue
+		}
+		iv := &Interval{b.Lower[j], b.Upper[j]}
+		vals := make([]float64, len(curves))
+		for i, c := range curves {
+			vals[i] = c[j]
+		}
+		if w := widen(iv, center[j], vals, 0, 1); w != nil {
+			b.Lower[j], b.Upper[j] = w.Low, w.High
+		}
+	}
+	return b
 }

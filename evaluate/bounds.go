@@ -66,9 +66,8 @@ func boundsOf(ctx context.Context, res *Result, scores []float64, labeled []bool
 	}
 	res.Curves.ROC.BoundsLower, res.Curves.ROC.BoundsUpper = pts(b.Lower.ROC()), pts(b.Upper.ROC())
 	res.Curves.PR.BoundsLower, res.Curves.PR.BoundsUpper = pts(b.LowerPR.PR()), pts(b.UpperPR.PR())
-	if beta := float64(res.Priors.Beta); res.Priors.Valid && beta < 0.99 {
-		res.Warnings = append(res.Warnings, Warning{Code: WarnBoundsNoisy, Message: fmt.Sprintf(
-			"the bounds read every labeled example as a positive, but beta is %.3f: about %.0f%% of the labeled examples are negative, so the bounds are not valid bounds here", beta, 100*(1-beta))})
+	if msg := labelNoise(res.Priors); msg != "" {
+		res.Warnings = append(res.Warnings, Warning{Code: WarnBoundsNoisy, Message: "the bounds read every labeled example as a positive, but " + msg + ", so the bounds are not valid bounds here"})
 	}
 	if b.AUC.Low > b.AUC.High {
 		res.Warnings = append(res.Warnings, Warning{Code: WarnBoundsFailed, Message: fmt.Sprintf(
@@ -99,4 +98,26 @@ func boundsBand(ctx context.Context, r *bounds.Ranking, opts Options) (bounds.Ba
 // distinctRanks is the number of distinct ranks of the known positives.
 func distinctRanks(r *bounds.Ranking) int {
 	return r.ECDF().Len()
+}
+
+// CleanBeta is the beta above which the labeled set counts as clean.
+const CleanBeta = 0.99
+
+// labelNoise says how the priors make some labeled examples negative: a
+// given beta below CleanBeta, or an estimated one whose whole region (the
+// priors the intervals cover) lies below it; "" when clean labels are
+// credible. An estimate of beta alone is no evidence of noise: the
+// estimators' beta errs by 0.1 and more on small or weakly separated
+// samples.
+func labelNoise(p Priors) string {
+	beta := float64(p.Beta)
+	switch {
+	case !p.Valid:
+		return ""
+	case p.Source == "given" && beta < CleanBeta:
+		return fmt.Sprintf("beta is given as %.3f: about %.0f%% of the labeled examples are negative", beta, 100*(1-beta))
+	case p.Region != nil && float64(p.Region.Beta.High) < CleanBeta:
+		return fmt.Sprintf("beta is estimated at %.3f and the priors the intervals cover reach at most %.3f: some labeled examples are likely negative", beta, float64(p.Region.Beta.High))
+	}
+	return ""
 }

@@ -15,11 +15,12 @@
 //     always, on a random subsample of Options.EstimatorMaxRows rows
 //     (DefaultEstimatorMaxRows, 10^5) above it, the feature-reading ones
 //     (km1, km2) when features are given, on a random subsample of at most
-//     Options.KMMaxRows rows, since their kernel matrix is dense. The first
-//     estimator (alphamax-n by default,
-//     the only one that allows label noise) gives the priors unless they
-//     are given; each estimator's row also holds the headline numbers
-//     recovered under its own alpha and beta, and [Agreement] their spread.
+//     Options.KMMaxRows rows, since their kernel matrix is dense. Unless
+//     the priors are given, their point estimate is the mean of the
+//     score-reading estimators' alpha and beta (of every usable
+//     estimator's when none of those gave usable priors); each
+//     estimator's row also holds the headline numbers recovered under its
+//     own alpha and beta, and [Agreement] their spread.
 //  2. Under the priors, package recovery recovers the ROC and PR curves,
 //     AUC and AUC-PR on U (AAAI-2017; AUC by Algorithm 1, also Eq. 4 as
 //     "direct") and the best accuracy, balanced accuracy, F1 and MCC on D
@@ -30,30 +31,43 @@
 //     among the unlabeled; the lower bound the smallest over the range, the
 //     upper the largest), from a bootstrap band on the known positives' rank
 //     CDF.
-//  4. With Options.Bootstrap = N, percentile bootstrap intervals: L and U
-//     are resampled separately with replacement (sizes kept), alpha and
-//     beta are estimated again in every resample by the first estimator
-//     (with given priors they are held fixed), every recovered number and
-//     curve is computed again, and the intervals are the (1-level)/2 and
-//     (1+level)/2 type-7 quantiles over the resamples whose priors were
-//     usable (beta > alpha); the curves get pointwise bands on a grid of
-//     101 FPR or recall values. The scores are held fixed: retraining the
+//  4. With Options.Bootstrap = N, intervals. Sampling: percentile
+//     bootstrap intervals, L and U resampled separately with replacement
+//     (sizes kept) and every recovered number and curve computed again
+//     under the priors, the (1-level)/2 and (1+level)/2 type-7 quantiles
+//     over the resamples; the curves get pointwise bands on a grid of 101
+//     FPR or recall values. The scores are held fixed: retraining the
 //     model in every resample would multiply the cost by N, so the
-//     intervals cover the sampling of the evaluation data and the
-//     estimation of the priors, not the training of the model. Since the
-//     scores are fixed, a resample is a count of draws per distinct score
-//     (uniform row indices of L and of U, in ranking order): every PU count
-//     at every threshold is a running sum of those counts, so a resample
-//     neither copies nor sorts the scores (recovery.Workspace recovers its
-//     numbers from the counts, bit for bit those of ranking the drawn
-//     scores again). The estimator reads the resample's first draws, as
-//     many rows as it reads of the data: a random subsample of the
-//     resample, the resample's analogue of the estimate it checks.
+//     intervals cover the sampling of the evaluation data, not the
+//     training of the model. Since the scores are fixed, a resample is a
+//     count of draws per distinct score (uniform row indices of L and of
+//     U, in ranking order): every PU count at every threshold is a running
+//     sum of those counts, so a resample neither copies nor sorts the
+//     scores (recovery.Workspace recovers its numbers from the counts, bit
+//     for bit those of ranking the drawn scores again).
+//     Estimated priors: no estimator's own sampling spread covers its
+//     error, which is mostly bias (the estimators return the largest
+//     share of one distribution the other can hold, above alpha wherever
+//     the classes overlap, and share that bias). So each interval is
+//     widened over a region of priors around the point estimate
+//     ([PriorRegion]) whose size grows as 1/sqrt(labeled rows) and with
+//     the model's weakness, calibrated on the practitioner's benchmark
+//     (internal/benchevaluate) so that the 95 % intervals hold the truth
+//     in at least 95 % of its cases overall (see priors.go): each side of
+//     the interval is the root of the sum of squares of the bootstrap's
+//     offset and the number's farthest value over a 6 x 6 grid of the
+//     region. The region is calibrated at level 0.95; at other levels the
+//     bootstrap part follows the level and the region part does not.
+//     A point estimate always lies inside its interval.
 //  5. Warnings with stable codes for degenerate models (every score tied,
 //     a PU AUC not above 1/2, beta - alpha below [SmallGap] or not
-//     positive), failing or disagreeing estimators, subsampling and failed
-//     resamples; and [Assumption]s, what each group of numbers needs
-//     (SCAR, or its noisy-label version, rather than biased labeling).
+//     positive), scores that look in-sample (a PU AUC of [InSampleAUCPU]
+//     or more), numbers recovered at the end of their range, failing or
+//     disagreeing estimators, subsampling, label noise the bounds ignore
+//     (only where beta is given below [CleanBeta] or the whole region of
+//     estimated priors lies below it); and [Assumption]s, what each group
+//     of numbers needs (SCAR, or its noisy-label version, rather than
+//     biased labeling).
 //
 // Bad input (NaN or infinite scores or features, an empty L or U,
 // mismatched lengths, given priors with beta <= alpha) is an error; input
@@ -108,6 +122,7 @@
 // TestBootstrapCoverage draws 100 PU samples of Gaussian scores with known
 // alpha and beta (datasets/synth) and counts how often the 95 % interval
 // holds the population AUC and best F1 (the AUC in closed form, the F1
-// maximised numerically); the numbers are in the README ("Evaluating your
-// own model"): with the true alpha and beta 96 and 94 of 100.
+// maximised numerically), with the priors given and estimated. The
+// practitioner's benchmark (make bench-evaluate; docs/evaluate-benchmark.md)
+// measures coverage, width and error on real data sets by size.
 package evaluate

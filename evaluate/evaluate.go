@@ -57,6 +57,11 @@ type Options struct {
 	Estimators []string
 	// Priors, when set, are used instead of the first estimator's.
 	Priors *GivenPriors
+	// Threshold, when set, is the caller's own threshold: accuracy,
+	// balanced accuracy, F1 and MCC are also given when predicting
+	// positive at score >= *Threshold (Metric.AtThreshold), beside their
+	// best values over thresholds. It must be finite.
+	Threshold *float64
 	// Bootstrap is the number of bootstrap resamples (0: no intervals;
 	// at most MaxBootstrap).
 	Bootstrap int
@@ -136,8 +141,12 @@ const (
 	MaxBootstrap = 100_000
 )
 
-// Covers is the Bootstrap.Covers text.
-const Covers = "sampling of the labeled and unlabeled examples with the model held fixed (its scores are not retrained per resample), and, for estimated priors, the estimation of alpha and beta; not the training of the model"
+// Texts of Bootstrap.Covers: what the intervals cover with given and with
+// estimated priors.
+const (
+	CoversGiven     = "the sampling of the labeled and unlabeled examples, with the model held fixed (its scores are not retrained per resample) and alpha and beta as given; not the training of the model"
+	CoversEstimated = "the sampling of the labeled and unlabeled examples, with the model held fixed, and the error of the estimated alpha and beta: the numbers' spread over a region of priors around the estimate (Priors.Region), sized so that 95 % intervals held the truth in about 95 % of the practitioner benchmark's cases; not the training of the model"
+)
 
 func (o Options) withDefaults() Options {
 	if o.Level == 0 {
@@ -180,6 +189,9 @@ func (o Options) validate() error {
 	}
 	if o.Outside != recovery.Drop && o.Outside != recovery.Clip {
 		errs = append(errs, fmt.Errorf("outside %v: want drop or clip", o.Outside))
+	}
+	if t := o.Threshold; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+		errs = append(errs, fmt.Errorf("threshold %v: want a finite score (predict positive when score >= threshold)", *t))
 	}
 	if p := o.Priors; p != nil {
 		if err := recovery.CheckPriors(p.Alpha, p.Beta); err != nil {
@@ -275,10 +287,11 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if in.Truth != nil {
-		if err = res.truthOf(ctx, scores, in.Labeled, in.Truth, opts.CurvePoints); err != nil {
+		if err = res.truthOf(ctx, scores, in.Labeled, in.Truth, opts); err != nil {
 			return nil, err
 		}
 	}
+	res.warnAtEnd()
 	res.Assumptions = assumptions(res)
 	return res, nil
 }
@@ -412,16 +425,15 @@ func (res *Result) choosePriors(opts Options) {
 	case opts.Priors != nil:
 		res.Priors = Priors{Source: "given", Alpha: Float(opts.Priors.Alpha), Beta: Float(opts.Priors.Beta), Valid: true}
 	case len(res.Estimators) > 0:
-		e := res.Estimators[0]
-		res.Priors = Priors{Source: "estimated", Method: e.Method, Alpha: e.Alpha, Beta: e.Beta}
-		res.Priors.Valid = e.Error == "" && recovery.CheckPriors(float64(e.Alpha), float64(e.Beta)) == nil
-		if e.Error == "" && !res.Priors.Valid {
-			res.warn(WarnInvalidPriors, "%s estimated alpha %.4f and beta %.4f: the recovery needs beta > alpha (the labeled set richer in positives than the unlabeled), so no recovered number is given; give --alpha and --beta if you know them", e.Method, float64(e.Alpha), float64(e.Beta))
-		} else if e.Error != "" {
-			res.warn(WarnInvalidPriors, "%s, whose alpha and beta the recovered numbers would use, gave no estimate, so no recovered number is given", e.Method)
+		alpha, beta, names, ok := consensus(res.Estimators)
+		if !ok {
+			res.Priors = Priors{Source: "estimated", Alpha: nan, Beta: nan}
+			res.warn(WarnInvalidPriors, "no estimator gave usable priors (beta > alpha: the labeled set richer in positives than the unlabeled), so no recovered number is given; give --alpha and --beta if you know them")
+			break
 		}
-		if e.CleanLabels && res.Priors.Valid {
-			res.warn(WarnCleanOnlyPrimary, "%s assumes clean labels (beta = 1); if some labeled examples may be negative, list alphamax-n first", e.Method)
+		res.Priors = Priors{Source: "estimated", Method: methodName(names), Alpha: Float(alpha), Beta: Float(beta), Valid: true}
+		if cleanOnly(res.Estimators, names) {
+			res.warn(WarnCleanOnlyPrimary, "the priors come from %s, which assume clean labels (beta = 1); if some labeled examples may be negative, add alphamax-n", strings.Join(names, ", "))
 		}
 	default:
 		res.Priors = Priors{Source: "estimated", Alpha: nan, Beta: nan}
@@ -432,6 +444,16 @@ func (res *Result) choosePriors(opts Options) {
 			res.warn(WarnSmallGap, "beta - alpha is %.4f: the recovery divides by it, so every recovered number is unstable (the labeled set is hardly richer in positives than the unlabeled)", gap)
 		}
 	}
+}
+
+// cleanOnly reports whether every estimator named assumes clean labels.
+func cleanOnly(es []EstimatorResult, names []string) bool {
+	for _, e := range es {
+		if slices.Contains(names, e.Method) && !e.CleanLabels {
+			return false
+		}
+	}
+	return true
 }
 
 // recoverNumbers recovers every number and curve of r under res.Priors
@@ -467,6 +489,15 @@ func (res *Result) recoverNumbers(ctx context.Context, r *metrics.Ranking, opts 
 	}
 	if res.Metrics, err = metricsOf(ctx, r, num); err != nil {
 		return err
+	}
+	if opts.Threshold != nil {
+		if err := res.atThreshold(r, t, *opts.Threshold); err != nil {
+			return err
+		}
+	}
+	if p := &res.Priors; p.Source == "estimated" && p.Valid {
+		region := priorRegion(float64(p.Alpha), float64(p.Beta), res.NLabeled, float64(res.Metrics.AUC.Recovered))
+		p.Region, p.AlphaInterval, p.BetaInterval = &region, &region.Alpha, &region.Beta
 	}
 	res.Agreement = agreementOf(res.Estimators)
 	if a := res.Agreement; a != nil && a.Estimators > 1 {
@@ -510,7 +541,7 @@ func (res *Result) boundAndBootstrap(ctx context.Context, r *metrics.Ranking, in
 			return err
 		}
 		if b := res.Bootstrap; b.Failed > 0 {
-			res.warn(WarnBootstrapFailed, "%d of %d bootstrap resamples gave no usable alpha and beta (an estimator error or beta <= alpha) and are left out of the intervals, which are then too narrow", b.Failed, b.Resamples)
+			res.warn(WarnBootstrapFailed, "%d of %d bootstrap resamples gave no usable numbers and are left out of the intervals, which are then too narrow", b.Failed, b.Resamples)
 		}
 	}
 	return nil
@@ -676,9 +707,11 @@ func agreementOf(es []EstimatorResult) *Agreement {
 }
 
 // truthOf computes the true numbers into res: AUC and AUC-PR (average
-// precision) on U with its true labels, with their curves (at most k points
-// each), and the best threshold measures on D = L u U.
-func (res *Result) truthOf(ctx context.Context, scores []float64, labeled, truth []bool, k int) error {
+// precision) on U with its true labels, with their curves (at most
+// opts.CurvePoints points each), and the best threshold measures on D = L
+// u U, and those at opts.Threshold when it is set.
+func (res *Result) truthOf(ctx context.Context, scores []float64, labeled, truth []bool, opts Options) error {
+	k := opts.CurvePoints
 	t := &Truth{Alpha: nan, Beta: nan, Headline: Headline{AUC: nan, AUCPR: nan, Acc: nan, BAcc: nan, F1: nan, MCC: nan}}
 	nU := 0
 	for _, l := range labeled {
@@ -715,6 +748,11 @@ func (res *Result) truthOf(ctx context.Context, scores []float64, labeled, truth
 		if err != nil {
 			return err
 		}
+		if opts.Threshold != nil {
+			t.AtThreshold = truthAtThreshold(rd.ConfusionAt(*opts.Threshold), *opts.Threshold)
+		}
+	} else if opts.Threshold != nil {
+		t.AtThreshold = &TruthAtThreshold{Threshold: Float(*opts.Threshold), Acc: nan, BAcc: nan, F1: nan, MCC: nan}
 	}
 	res.Truth = t
 	return stopped(ctx)
@@ -735,7 +773,7 @@ func assumptions(res *Result) []Assumption {
 		a = append(a, Assumption{"bounds", "every labeled example is positive (beta = 1) and the labeled positives are a random sample of the positives (Claesen et al. 2015); they bound the curves of D = L u U for alpha in the given interval, at the band's confidence level"})
 	}
 	if res.Bootstrap != nil {
-		a = append(a, Assumption{"intervals", "cover " + Covers})
+		a = append(a, Assumption{"intervals", "cover " + res.Bootstrap.Covers})
 	}
 	return a
 }

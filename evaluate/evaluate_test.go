@@ -235,27 +235,38 @@ func (inverted) Estimate(context.Context, classprior.Input, *rand.Rand) (classpr
 
 var registerInverted sync.Once
 
-// An estimator that returns beta <= alpha leaves the recovered numbers
-// null with a warning (and its own row without recovered numbers); a
-// given beta - alpha below SmallGap is flagged.
+// An estimator that returns beta <= alpha gives no priors: alone it leaves
+// the recovered numbers null with a warning (and its own row without
+// recovered numbers, and no interval); beside a usable one the priors are
+// the usable one's. A given beta - alpha below SmallGap is flagged.
 func TestUnusablePriorsReported(t *testing.T) {
 	registerInverted.Do(func() { classprior.Register("test-inverted", func() classprior.Config { return inverted{} }) })
 	scores, labeled, _ := puScores(t, 8, 2, 0.3, 0.9, 300, 2000)
 	res, err := Run(context.Background(), Input{Scores: scores, Labeled: labeled},
-		Options{Estimators: []string{"test-inverted", classprior.AlphaMaxNName}, Bootstrap: 10})
+		Options{Estimators: []string{"test-inverted"}, Bootstrap: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Priors.Valid || !codes(res)[WarnInvalidPriors] || res.Metrics.AUC.Recovered.Ok() || res.Metrics.AUC.Interval != nil {
 		t.Errorf("priors %+v, warnings %+v, auc %+v", res.Priors, res.Warnings, res.Metrics.AUC)
 	}
-	if res.Estimators[0].Recovered != nil || res.Estimators[1].Recovered == nil {
-		t.Errorf("recovered per estimator: %+v, %+v", res.Estimators[0].Recovered, res.Estimators[1].Recovered)
-	}
-	if res.Bootstrap.Failed != 10 || res.Priors.AlphaInterval == nil {
-		t.Errorf("bootstrap %+v, alpha interval %v", res.Bootstrap, res.Priors.AlphaInterval)
+	if res.Estimators[0].Recovered != nil || res.Bootstrap.Failed != 10 || res.Priors.Region != nil {
+		t.Errorf("recovered %+v, bootstrap %+v, region %v", res.Estimators[0].Recovered, res.Bootstrap, res.Priors.Region)
 	}
 	jsonOf(t, res)
+
+	res, err = Run(context.Background(), Input{Scores: scores, Labeled: labeled},
+		Options{Estimators: []string{"test-inverted", classprior.AlphaMaxNName}, Bootstrap: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	amn := res.Estimators[1]
+	if !res.Priors.Valid || res.Priors.Method != classprior.AlphaMaxNName || res.Priors.Alpha != amn.Alpha || res.Priors.Beta != amn.Beta {
+		t.Errorf("priors %+v, want alphamax-n's %v, %v", res.Priors, amn.Alpha, amn.Beta)
+	}
+	if res.Estimators[0].Recovered != nil || amn.Recovered == nil || res.Metrics.AUC.Interval == nil {
+		t.Errorf("recovered per estimator: %+v, %+v; interval %v", res.Estimators[0].Recovered, amn.Recovered, res.Metrics.AUC.Interval)
+	}
 
 	res, err = Run(context.Background(), Input{Scores: scores, Labeled: labeled}, Options{Priors: &GivenPriors{0.5, 0.52}})
 	if err != nil {

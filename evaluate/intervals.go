@@ -33,6 +33,9 @@ type Intervals struct {
 	AUC, Direct     *Interval
 	AUCPR           *Interval
 	Measures        [len(recovery.Measures)]*Interval // in the order of recovery.Measures
+	// AtThreshold are the measures' intervals at Options.Threshold (nil
+	// without one).
+	AtThreshold [len(recovery.Measures)]*Interval
 	// ROC and PR are the pointwise bands of the recovered curves.
 	ROC, PR *Band
 }
@@ -41,7 +44,7 @@ type Intervals struct {
 func intervalsOf(draws []resampleResult, level float64, estimated bool) *Intervals {
 	iv := &Intervals{Resamples: len(draws)}
 	var alpha, beta, auc, direct, aucpr []float64
-	var meas [len(recovery.Measures)][]float64
+	var meas, at [len(recovery.Measures)][]float64
 	var roc, pr [][]float64
 	for _, d := range draws {
 		if d.estimated {
@@ -54,6 +57,9 @@ func intervalsOf(draws []resampleResult, level float64, estimated bool) *Interva
 		auc, direct, aucpr = append(auc, d.auc), append(direct, d.direct), append(aucpr, d.aucpr)
 		for i := range meas {
 			meas[i] = append(meas[i], d.measures[i])
+			if d.hasAt {
+				at[i] = append(at[i], d.at[i])
+			}
 		}
 		roc, pr = append(roc, d.roc), append(pr, d.pr)
 	}
@@ -62,7 +68,7 @@ func intervalsOf(draws []resampleResult, level float64, estimated bool) *Interva
 	}
 	iv.AUC, iv.Direct, iv.AUCPR = PercentileInterval(auc, level), PercentileInterval(direct, level), PercentileInterval(aucpr, level)
 	for i := range meas {
-		iv.Measures[i] = PercentileInterval(meas[i], level)
+		iv.Measures[i], iv.AtThreshold[i] = PercentileInterval(meas[i], level), PercentileInterval(at[i], level)
 	}
 	iv.ROC, iv.PR = bandOf(roc, level), bandOf(pr, level)
 	return iv

@@ -22,6 +22,9 @@ type resampleResult struct {
 	auc, direct, aucpr float64
 	measures           [len(recovery.Measures)]float64
 	roc, pr            []float64 // the recovered curves on the band grid
+	// at are the measures at the caller's threshold (hasAt: it was given).
+	at    [len(recovery.Measures)]float64
+	hasAt bool
 }
 
 // Resampler draws bootstrap resamples of a PU sample with its scores held
@@ -51,6 +54,7 @@ type Resampler struct {
 	method      string  // "" with fixed priors
 	alpha, beta float64 // the fixed priors
 	mL, mU      int     // the draws of L and U the estimator reads
+	atK         int     // the threshold of Options.Threshold in r; -1 without one
 	opts        Options
 }
 
@@ -62,7 +66,10 @@ func newResampler(ctx context.Context, r *metrics.Ranking, in Input, method stri
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: bootstrap: %w", err)
 	}
-	s := &Resampler{r: r, base: base, method: method, alpha: alpha, beta: beta, opts: opts}
+	s := &Resampler{r: r, base: base, method: method, alpha: alpha, beta: beta, atK: -1, opts: opts}
+	if opts.Threshold != nil {
+		s.atK = thresholdIndex(r, *opts.Threshold)
+	}
 	s.lGroup, s.uGroup = groupsOf(base.L, base.NL), groupsOf(base.U, base.NU)
 	limit := opts.EstimatorMaxRows
 	if method != "" && ReadsFeatures(method) {
@@ -335,6 +342,12 @@ func (s *Resampler) resample(ctx context.Context, b int, sc *scratch) (resampleR
 	out.auc, out.direct, out.aucpr = num.AUC, num.Direct, num.AUCPR
 	for i, m := range num.Max {
 		out.measures[i] = m.Value
+	}
+	if s.atK >= 0 {
+		if out.at, err = recovery.AtThreshold(sc.tally, s.atK, out.alpha, out.beta); err != nil {
+			return out, err // as Recover's: a bug
+		}
+		out.hasAt = true
 	}
 	out.roc, out.pr = rocCurve(&num).grid(), prCurve(&num).grid()
 	out.ok = true

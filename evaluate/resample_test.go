@@ -46,7 +46,9 @@ func bitsEqual(a, b []float64) bool {
 // draws. So the rank-based resample (counts per threshold, no sort of the
 // scores) computes what resampling the scores and sorting them would, on
 // the same draws. On scores with ties and without, given and estimated
-// priors, both Outside modes, more rows than the estimator reads.
+// priors, both Outside modes, more rows than the estimator reads. The
+// measures at a threshold of the caller's are those of the draws'
+// confusion matrix at it, recovered (Eqs. 1-2, then PSB-2019 Eqs. 4-8).
 func TestResampleIsRecoveryOfItsDraw(t *testing.T) {
 	scores, labeled, _ := puScores(t, 21, 1.5, 0.3, 0.9, 700, 4300)
 	tied := slices.Clone(scores)
@@ -69,7 +71,8 @@ func TestResampleIsRecoveryOfItsDraw(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := Options{Seed: 5, Outside: c.outside, EstimatorMaxRows: 2000}.withDefaults()
+		thr := 1.05
+		opts := Options{Seed: 5, Outside: c.outside, EstimatorMaxRows: 2000, Threshold: &thr}.withDefaults()
 		s, err := newResampler(context.Background(), r, in, c.method, 0.32, 0.88, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -142,14 +145,36 @@ func referenceResample(t *testing.T, r *metrics.Ranking, s *Resampler, sc *scrat
 		prXY.x, prXY.y = append(prXY.x, rmax), append(prXY.y, p.Precision)
 	}
 	want.roc, want.pr = rocXY.curve().grid(), prXY.curve().grid()
+	if thr := s.opts.Threshold; thr != nil {
+		want.at, want.hasAt = atThresholdOfDraws(t, r2, rc.Pi(), want.alpha, want.beta, *thr), true
+	}
 	return want
+}
+
+// atThresholdOfDraws recovers the measures of the ranking of the draws, r2,
+// at threshold thr: the recovered rates of its PU rates there (Eqs. 1-2)
+// in PSB-2019 Eqs. 4-8, clipped.
+func atThresholdOfDraws(t *testing.T, r2 *metrics.Ranking, pi, alpha, beta, thr float64) [len(recovery.Measures)]float64 {
+	t.Helper()
+	c := r2.ConfusionAt(thr)
+	g, e, err := recovery.RecoverRates(float64(c.TP)/float64(r2.Positives()), float64(c.FP)/float64(r2.Negatives()), alpha, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := recovery.Rates{Gamma: g, Eta: e, Pi: pi, Theta: float64(c.TP+c.FP) / float64(r2.N())}
+	var out [len(recovery.Measures)]float64
+	for i, m := range recovery.Measures {
+		out[i] = m.Clip(m.Of(x))
+	}
+	return out
 }
 
 // sameResample compares two resamples bit for bit.
 func sameResample(a, b resampleResult) bool {
 	return a.ok == b.ok && a.estimated == b.estimated &&
 		bitsEqual([]float64{a.alpha, a.beta, a.auc, a.direct, a.aucpr}, []float64{b.alpha, b.beta, b.auc, b.direct, b.aucpr}) &&
-		bitsEqual(a.measures[:], b.measures[:]) && bitsEqual(a.roc, b.roc) && bitsEqual(a.pr, b.pr)
+		bitsEqual(a.measures[:], b.measures[:]) && bitsEqual(a.roc, b.roc) && bitsEqual(a.pr, b.pr) &&
+		a.hasAt == b.hasAt && bitsEqual(a.at[:], b.at[:])
 }
 
 // Every draw of a resample is a uniform row, independently: over 4,000

@@ -2,7 +2,7 @@ package evaluate
 
 // Schema names the version of the JSON form of [Result]; it changes when a
 // field changes meaning or goes away (new fields do not change it).
-const Schema = "pueval.evaluate/1"
+const Schema = "pueval.evaluate/2"
 
 // Result is the evaluation of one model on one PU sample. It JSON-encodes to
 // the schema documented in the package documentation and the README
@@ -71,17 +71,32 @@ type Scores struct {
 type Priors struct {
 	// Source is "given" or "estimated".
 	Source string `json:"source"`
-	// Method is the estimator, when estimated.
+	// Method is the estimator, or "mean of ..." the estimators whose
+	// alpha and beta were averaged, when estimated.
 	Method string `json:"method,omitempty"`
 	Alpha  Float  `json:"alpha"`
 	Beta   Float  `json:"beta"`
 	// Valid is false when the recovery cannot use them (beta <= alpha, or
 	// the estimator failed): every recovered number is then null.
 	Valid bool `json:"valid"`
-	// AlphaInterval and BetaInterval are the bootstrap intervals of the
-	// estimates (estimated priors only).
+	// AlphaInterval and BetaInterval are the ranges of alpha and beta the
+	// intervals of the recovered numbers cover (estimated priors only):
+	// Region's.
 	AlphaInterval *Interval `json:"alpha_interval,omitempty"`
 	BetaInterval  *Interval `json:"beta_interval,omitempty"`
+	// Region is the region of priors around the estimate that the
+	// intervals cover (estimated priors only). Its size, calibrated on the
+	// practitioner's benchmark, grows as 1/sqrt(labeled rows) and as the
+	// recovered AUC falls below 0.9 (see the package doc).
+	Region *PriorRegion `json:"region,omitempty"`
+}
+
+// PriorRegion is a region of priors: alpha, beta - alpha (Gap) and the beta
+// they give.
+type PriorRegion struct {
+	Alpha Interval `json:"alpha"`
+	Gap   Interval `json:"beta_minus_alpha"`
+	Beta  Interval `json:"beta"`
 }
 
 // Interval is a confidence interval [Low, High].
@@ -183,6 +198,21 @@ type Metric struct {
 	// DirectInterval of Direct.
 	Interval       *Interval `json:"interval,omitempty"`
 	DirectInterval *Interval `json:"direct_interval,omitempty"`
+	// AtThreshold is the threshold measure at the threshold the caller
+	// chose (Options.Threshold), beside its best value over thresholds;
+	// absent without one, and for AUC and AUC-PR.
+	AtThreshold *AtThreshold `json:"at_threshold,omitempty"`
+}
+
+// AtThreshold is a threshold measure when predicting positive at score >=
+// Threshold: the PU value (labeled read as positive, unlabeled as
+// negative), the recovered one and its interval, which covers what the
+// best value's interval covers.
+type AtThreshold struct {
+	Threshold Float     `json:"threshold"`
+	PU        Float     `json:"pu"`
+	Recovered Float     `json:"recovered"`
+	Interval  *Interval `json:"interval,omitempty"`
 }
 
 // Bounds are Claesen et al.'s (2015) bounds on the ROC and PR curves of D
@@ -212,12 +242,13 @@ type Bootstrap struct {
 	// intervals are percentiles over them. Failed = Resamples - Used.
 	Used   int `json:"used"`
 	Failed int `json:"failed"`
-	// ReEstimated says whether alpha and beta were estimated again in every
-	// resample (estimated priors) or held fixed (given priors).
-	ReEstimated bool   `json:"re_estimated"`
-	Method      string `json:"method"`
+	// Method is the bootstrap's: "percentile". The resamples hold alpha
+	// and beta at the point estimate; with estimated priors each interval
+	// is then widened over Priors.Region.
+	Method string `json:"method"`
 	// Covers says what the intervals cover: the sampling of L and U with
-	// the model (its scores) held fixed.
+	// the model (its scores) held fixed, and with estimated priors their
+	// region.
 	Covers string `json:"covers"`
 }
 
@@ -230,6 +261,19 @@ type Truth struct {
 	// and beta, under the names of the recovered numbers they are the
 	// truth of.
 	Headline
+	// AtThreshold are the true threshold measures at Options.Threshold,
+	// when it is given.
+	AtThreshold *TruthAtThreshold `json:"at_threshold,omitempty"`
+}
+
+// TruthAtThreshold are the threshold measures of L u U with its true
+// labels when predicting positive at score >= Threshold.
+type TruthAtThreshold struct {
+	Threshold Float `json:"threshold"`
+	Acc       Float `json:"acc"`
+	BAcc      Float `json:"bacc"`
+	F1        Float `json:"f1"`
+	MCC       Float `json:"mcc"`
 }
 
 // Curves are the ROC and PR curves, at most Options.CurvePoints points each.
@@ -296,4 +340,6 @@ const (
 	WarnBoundsFailed     = "bounds-failed"
 	WarnFewScores        = "few-scores"
 	WarnCleanOnlyPrimary = "clean-label-estimator"
+	WarnInSample         = "scores-look-in-sample" // PU AUC >= InSampleAUCPU
+	WarnClipped          = "recovered-clipped"     // a headline number at the end of its range
 )

@@ -170,7 +170,9 @@
 // curve's (16 bytes a threshold, reused from call to call, where a Recovery
 // holds 48 and 24 a curve), and gives New's numbers bit for bit
 // (TestWorkspaceIsRecovery): about 40 ms for 10^6 thresholds
-// (BenchmarkWorkspace1e6).
+// (BenchmarkWorkspace1e6). [AtThreshold] gives the measures it maximises
+// at one threshold of the tally (a threshold the user chose), with the
+// same roundings: at the maximum's threshold, the maximum bit for bit.
 //
 // # Finite samples
 //

@@ -102,9 +102,7 @@ func (w *Workspace) Recover(ctx context.Context, t Tally, alpha, beta float64, o
 	if err := checkTally(t, alpha, beta, o); err != nil {
 		return Numbers{}, err
 	}
-	n := float64(t.NL + t.NU)
-	c := float64(t.NL) / n
-	num := Numbers{Alpha: alpha, Beta: beta, Pi: float64(c*beta) + float64((1-c)*alpha)}
+	num := Numbers{Alpha: alpha, Beta: beta, Pi: piOf(t.NL, t.NU, alpha, beta)}
 	twice, err := w.pass(ctx, t, &num, o)
 	if err != nil {
 		return Numbers{}, err

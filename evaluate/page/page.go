@@ -160,7 +160,10 @@ func summary(res *evaluate.Result, m Meta) string {
 	if p.Source == "given" {
 		row("alpha, beta", fmt.Sprintf("given: alpha %s, beta %s", f3(p.Alpha), f3(p.Beta)))
 	} else {
-		v := fmt.Sprintf("estimated by %s: alpha %s %s, beta %s %s", p.Method, f3(p.Alpha), ci(p.AlphaInterval), f3(p.Beta), ci(p.BetaInterval))
+		v := fmt.Sprintf("estimated (%s): alpha %s, beta %s", p.Method, f3(p.Alpha), f3(p.Beta))
+		if p.Region != nil {
+			v += fmt.Sprintf("; the intervals allow for alpha in %s and beta in %s", ci(&p.Region.Alpha), ci(&p.Region.Beta))
+		}
 		if !p.Valid {
 			v += " — unusable, no recovered number"
 		}
@@ -208,11 +211,17 @@ func numbers(res *evaluate.Result) string {
 		return evaluate.FormatThreshold(x, "–", func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) })
 	}
 	m := res.Metrics
+	nan := evaluate.Float(math.NaN())
+	trAt := evaluate.TruthAtThreshold{Acc: nan, BAcc: nan, F1: nan, MCC: nan}
+	if tr.AtThreshold != nil {
+		trAt = *tr.AtThreshold
+	}
 	for _, r := range []struct {
-		name string
-		m    evaluate.Metric
-		t    evaluate.Float
-	}{{"AUC", m.AUC, tr.AUC}, {"AUC-PR", m.AUCPR, tr.AUCPR}, {"best accuracy", m.Acc, tr.Acc}, {"best balanced accuracy", m.BAcc, tr.BAcc}, {"best F1", m.F1, tr.F1}, {"best MCC", m.MCC, tr.MCC}} {
+		name, at string
+		m        evaluate.Metric
+		t, tAt   evaluate.Float
+	}{{"AUC", "", m.AUC, tr.AUC, nan}, {"AUC-PR", "", m.AUCPR, tr.AUCPR, nan}, {"best accuracy", "accuracy", m.Acc, tr.Acc, trAt.Acc},
+		{"best balanced accuracy", "balanced accuracy", m.BAcc, tr.BAcc, trAt.BAcc}, {"best F1", "F1", m.F1, tr.F1, trAt.F1}, {"best MCC", "MCC", m.MCC, tr.MCC, trAt.MCC}} {
 		on := "U (unlabeled)"
 		if r.m.Set == "D" {
 			on = "L &cup; U (all)"
@@ -223,6 +232,14 @@ func numbers(res *evaluate.Result) string {
 			fmt.Fprintf(&b, "<td>%s</td>", f3(r.t))
 		}
 		b.WriteString("</tr>\n")
+		if a := r.m.AtThreshold; a != nil {
+			fmt.Fprintf(&b, "<tr><td>%s at your threshold</td><td>%s</td><td>%s</td><td><b>%s</b></td><td>%s</td><td>%s</td><td>%s</td>", r.at, on,
+				f3(a.PU), f3(a.Recovered), ci(a.Interval), thr(&a.Threshold), thr(&a.Threshold))
+			if truth {
+				fmt.Fprintf(&b, "<td>%s</td>", f3(r.tAt))
+			}
+			b.WriteString("</tr>\n")
+		}
 		if r.m.Direct != nil {
 			fmt.Fprintf(&b, "<tr><td>AUC, direct (Eq. 4)</td><td>%s</td><td></td><td>%s</td><td>%s</td><td></td><td></td>", on, f3(*r.m.Direct), ci(r.m.DirectInterval))
 			if truth {
@@ -232,7 +249,7 @@ func numbers(res *evaluate.Result) string {
 		}
 	}
 	b.WriteString("</tbody></table>\n")
-	b.WriteString("<p>AUC and AUC-PR are about the unlabeled set with its true labels (AAAI-2017); the best accuracy, balanced accuracy, F1 and MCC about all the data, labeled and unlabeled, with their true labels (PSB-2019), each at the threshold given (predict positive when score &ge; threshold). PU numbers read labeled as positive and unlabeled as negative.</p>\n")
+	b.WriteString("<p>AUC and AUC-PR are about the unlabeled set with its true labels (AAAI-2017); the best accuracy, balanced accuracy, F1 and MCC about all the data, labeled and unlabeled, with their true labels (PSB-2019), each at the threshold given (predict positive when score &ge; threshold), and, when you gave one, at your own threshold. PU numbers read labeled as positive and unlabeled as negative.</p>\n")
 	return b.String()
 }
 

@@ -114,3 +114,46 @@ func TestWriteWithTruth(t *testing.T) {
 		t.Error("the ROC figure is titled as if every curve were on the unlabeled set")
 	}
 }
+
+// With a threshold of the caller's, the table of numbers has a row for
+// each threshold measure at it: the PU and recovered values, the interval,
+// the threshold and, given the true classes, the true value, as the result
+// holds them.
+func TestWriteAtThreshold(t *testing.T) {
+	s, err := synth.PU(rand.New(rand.NewPCG(3, 3)), synth.Normal(2, 1), synth.Normal(0, 1), 0.3, 0.9, 300, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := append(append([]float64{}, s.Labeled...), s.Unlabeled...)
+	truth := append(append([]bool{}, s.LabeledTruth...), s.UnlabeledTruth...)
+	labeled := make([]bool, len(scores))
+	for i := range s.Labeled {
+		labeled[i] = true
+	}
+	thr := 1.25
+	res, err := evaluate.Run(context.Background(), evaluate.Input{Scores: scores, Labeled: labeled, Truth: truth},
+		evaluate.Options{Priors: &evaluate.GivenPriors{Alpha: 0.3, Beta: 0.9}, Threshold: &thr, Bootstrap: 20, Estimators: []string{"alphamax"}, BoundsResamples: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "page")
+	if err := Write(dir, res, Meta{Input: "scores.csv", Command: "pueval evaluate --threshold 1.25"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	a, ta := res.Metrics.F1.AtThreshold, res.Truth.AtThreshold
+	want := "<tr><td>F1 at your threshold</td><td>L &cup; U (all)</td><td>" + f3(a.PU) + "</td><td><b>" + f3(a.Recovered) + "</b></td><td>" +
+		ci(a.Interval) + "</td><td>1.25</td><td>1.25</td><td>" + f3(ta.F1) + "</td></tr>"
+	if !strings.Contains(page, want) {
+		t.Errorf("the page has no row %q", want)
+	}
+	for _, w := range []string{"accuracy at your threshold", "balanced accuracy at your threshold", "MCC at your threshold"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the page has no %q", w)
+		}
+	}
+}

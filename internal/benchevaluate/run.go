@@ -43,6 +43,9 @@ type Options struct {
 	Keep func(Case) bool
 	// Log, when set, gets a line per finished step.
 	Log io.Writer
+	// Grid adds each case's recovered numbers on a grid of priors around
+	// the estimated ones (CaseResult.Grid).
+	Grid bool
 }
 
 // Result is a benchmark run: its settings and every case's numbers.
@@ -75,6 +78,9 @@ type CaseResult struct {
 	Estimated *RunResult  `json:"estimated,omitempty"`
 	Given     *RunResult  `json:"given,omitempty"`
 	Alone     []RunResult `json:"alone,omitempty"`
+	// Grid holds the recovered numbers on a grid of priors around the
+	// estimated ones (Options.Grid).
+	Grid *PriorGrid `json:"grid,omitempty"`
 	// Error says why the case has no numbers.
 	Error   string  `json:"error,omitempty"`
 	Seconds Seconds `json:"seconds"`
@@ -355,6 +361,11 @@ func evaluateCase(ctx context.Context, c Case, job *scoreJob, opts Options) Case
 		return runResult(mode, r)
 	}
 	out.Estimated = run("estimated", base, &out.Seconds.Estimated)
+	if opts.Grid && out.Estimated != nil {
+		if out.Grid, err = priorGrid(ctx, scores, sc.Labeled, out.Estimated.Priors); err != nil {
+			errs = append(errs, fmt.Sprintf("grid: %v", err))
+		}
+	}
 	given := base
 	given.Priors = &evaluate.GivenPriors{Alpha: out.Alpha, Beta: out.Beta}
 	out.Given = run("given", given, &out.Seconds.Given)

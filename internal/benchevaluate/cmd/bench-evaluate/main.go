@@ -38,7 +38,7 @@ func main() {
 
 type flags struct {
 	design, jsonOut, from, cache, cases, set string
-	quick                                    bool
+	quick, grid                              bool
 	seed                                     uint64
 	bootstrap, aloneMaxRows, maxRows, jobs   int
 }
@@ -59,6 +59,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.cases, "cases", "", "run only the cases whose ID matches this `regexp` (IDs: source/nN/cC/aALPHA/bBETA/rREP/MODEL/SCALE)")
 	fs.IntVar(&f.maxRows, "max-rows", 0, "run only the cases of at most this many `rows` (0: all)")
 	fs.StringVar(&f.set, "set", "", "run only the tuning or the validation `set` (default both)")
+	fs.BoolVar(&f.grid, "grid", false, "also record each case's recovered numbers on a grid of priors around the estimated ones (for fitting the region evaluate's intervals cover)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -160,7 +161,7 @@ func options(f flags, stderr io.Writer) (benchevaluate.Options, error) {
 			(f.set == "" || c.Validation == (f.set == "validation"))
 	}
 	return benchevaluate.Options{Design: design, Seed: f.seed, Bootstrap: f.bootstrap, AloneMaxRows: alone,
-		Workers: f.jobs, Cache: benchevaluate.Cache{Dir: cache}, Load: st.LoadShared, Keep: keep, Log: stderr}, nil
+		Workers: f.jobs, Cache: benchevaluate.Cache{Dir: cache}, Load: st.LoadShared, Keep: keep, Log: stderr, Grid: f.grid}, nil
 }
 
 func writeResult(path string, res *benchevaluate.Result) error {
