@@ -40,6 +40,10 @@ type LineChart struct {
 	XMin, XMax            float64 // fixed x range when XMax > XMin
 	YMin, YMax            float64 // fixed y range when YMax > YMin
 	Diagonal              bool    // dashed y = x line (ROC curves)
+	// LogX draws the x axis on a log scale labelled in the data's own
+	// units (CountTicks: 100, 200, 500, 1,000), for counts that grow by
+	// factors; every x must then be positive.
+	LogX bool
 }
 
 func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
@@ -118,7 +122,35 @@ func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
 	if lc.YMax > lc.YMin {
 		p.Y.Min, p.Y.Max = lc.YMin, lc.YMax
 	}
+	if lc.LogX {
+		if err := lc.positiveX(); err != nil {
+			return nil, nil, nil, err
+		}
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, CountTicks{}
+	}
 	return p, names, thumbs, nil
+}
+
+// positiveX refuses an x <= 0 on a log axis (gonum's log scale panics).
+func (lc LineChart) positiveX() error {
+	for _, s := range lc.Series {
+		for _, x := range s.X {
+			if !(x > 0) {
+				return fmt.Errorf("series %q: x = %g on a log axis", s.Name, x)
+			}
+		}
+	}
+	for _, b := range lc.Bands {
+		for _, x := range b.X {
+			if !(x > 0) {
+				return fmt.Errorf("band %q: x = %g on a log axis", b.Name, x)
+			}
+		}
+	}
+	if lc.XMax > lc.XMin && !(lc.XMin > 0) {
+		return fmt.Errorf("x range from %g on a log axis", lc.XMin)
+	}
+	return nil
 }
 
 // Figure returns the chart as a figure of the given size.
@@ -192,7 +224,9 @@ func (bc BarChart) Figure(name string, w, h vg.Length) (Figure, error) {
 		}
 		thumbs[s] = swatch{c}
 	}
-	p.NominalX(bc.Groups...)
+	if len(bc.Groups) > 0 { // gonum's NominalX panics on none: a chart of no records
+		p.NominalX(bc.Groups...)
+	}
 	p.X.Min, p.X.Max = -0.6, float64(len(bc.Groups))-0.4
 	if bc.YMax > bc.YMin {
 		p.Y.Min, p.Y.Max = bc.YMin, bc.YMax

@@ -41,8 +41,7 @@ func writeSummary(dir string, in Input) (string, error) {
 		if err := writeFile(dir, base+".csv", tables[i].CSV()); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&h, "<h3>%s</h3>\n%s<p>Files: <a href=\"%s.md\">Markdown</a>, <a href=\"%s.csv\">CSV</a>.</p>\n",
-			html.EscapeString(tables[i].Caption), tables[i].HTML(), base, base)
+		fmt.Fprintf(&h, "<h3>%s</h3>\n%s%s", html.EscapeString(tables[i].Caption), tables[i].HTML(), FilesLine(base, "csv", "md"))
 	}
 	return h.String(), nil
 }
