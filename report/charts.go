@@ -40,6 +40,9 @@ type LineChart struct {
 	XMin, XMax            float64 // fixed x range when XMax > XMin
 	YMin, YMax            float64 // fixed y range when YMax > YMin
 	Diagonal              bool    // dashed y = x line (ROC curves)
+	// LegendBelow puts the legend under the plot rather than at its right
+	// (for Panels side by side).
+	LegendBelow bool
 	// LogX draws the x axis on a log scale labelled in the data's own
 	// units (CountTicks: 100, 200, 500, 1,000), for counts that grow by
 	// factors; every x must then be positive.
@@ -53,7 +56,8 @@ func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		d.Color, d.Dashes = color.Gray{Y: 150}, []vg.Length{vg.Points(3), vg.Points(3)}
+		// Dotted, so that it is not read as one of the dashed curves.
+		d.Color, d.Dashes = color.Gray{Y: 150}, []vg.Length{vg.Points(1), vg.Points(2.5)}
 		p.Add(d)
 	}
 	var names []string
@@ -159,19 +163,32 @@ func (lc LineChart) Figure(name string, w, h vg.Length) (Figure, error) {
 	if err != nil {
 		return Figure{}, fmt.Errorf("figure %s: %w", name, err)
 	}
-	return Figure{Name: name, W: w, H: h, Draw: withLegendRight(p, names, thumbs)}, nil
+	drawFn := withLegendRight(p, names, thumbs)
+	if lc.LegendBelow {
+		drawFn = withLegendBelow(p, names, thumbs, 0)
+	}
+	return Figure{Name: name, W: w, H: h, Draw: drawFn}, nil
 }
 
 // Panels lays out charts in a grid of rows x cols, each with its own legend.
 func Panels(name string, w, h vg.Length, cols int, charts []LineChart) (Figure, error) {
 	rows := (len(charts) + cols - 1) / cols
 	draws := make([]func(draw.Canvas), len(charts))
+	rowsBelow := 0 // the longest legend under a panel: every such strip is as tall
+	for _, lc := range charts {
+		if lc.LegendBelow {
+			rowsBelow = max(rowsBelow, len(lc.Bands)+len(lc.Series))
+		}
+	}
 	for i, lc := range charts {
 		p, names, thumbs, err := lc.plot()
 		if err != nil {
 			return Figure{}, fmt.Errorf("figure %s panel %d: %w", name, i, err)
 		}
 		draws[i] = withLegendRight(p, names, thumbs)
+		if lc.LegendBelow {
+			draws[i] = withLegendBelow(p, names, thumbs, rowsBelow)
+		}
 	}
 	return Figure{Name: name, W: w, H: h, Draw: func(c draw.Canvas) {
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10),

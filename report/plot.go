@@ -137,18 +137,24 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}, pts)
 }
 
+// newLegend is the report's legend of the entries: 9 pt text, 14 pt thumbnails.
+func newLegend(entries []string, thumbs []plot.Thumbnailer) plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = vg.Points(9)
+	l.Padding = vg.Points(3)
+	l.ThumbnailWidth = vg.Points(14)
+	for i, e := range entries {
+		l.Add(e, thumbs[i])
+	}
+	return l
+}
+
 // withLegendRight draws plot p in the left part of c and a legend in a column
 // on the right, outside the data, so no box or curve is ever covered.
 func withLegendRight(p *plot.Plot, entries []string, thumbs []plot.Thumbnailer) func(draw.Canvas) {
 	return func(c draw.Canvas) {
 		setupPlotting()
-		l := plot.NewLegend()
-		l.TextStyle.Font.Size = vg.Points(9)
-		l.Padding = vg.Points(3)
-		l.ThumbnailWidth = vg.Points(14)
-		for i, e := range entries {
-			l.Add(e, thumbs[i])
-		}
+		l := newLegend(entries, thumbs)
 		lw := l.Rectangle(c).Size().X + vg.Points(12)
 		plotArea := draw.Crop(c, 0, -lw, 0, 0)
 		p.Draw(plotArea)
@@ -157,6 +163,29 @@ func withLegendRight(p *plot.Plot, entries []string, thumbs []plot.Thumbnailer) 
 		l.Left = true
 		l.YOffs = -p.Title.TextStyle.Height(p.Title.Text) - vg.Points(8)
 		l.Draw(legendArea)
+	}
+}
+
+// withLegendBelow draws plot p in the upper part of c and the legend under
+// it, its entries one under the other from the left: for panels side by
+// side, where a legend column at the right of each would leave the plots
+// narrow.
+//
+// The legend's strip is rows entries tall (at least its own), so that
+// panels side by side whose legends differ in length keep their axes
+// level.
+func withLegendBelow(p *plot.Plot, entries []string, thumbs []plot.Thumbnailer, rows int) func(draw.Canvas) {
+	return func(c draw.Canvas) {
+		setupPlotting()
+		l := newLegend(entries, thumbs)
+		lh := l.Rectangle(c).Size().Y
+		if n := len(entries); n > 0 && rows > n {
+			lh = lh * vg.Length(rows) / vg.Length(n)
+		}
+		lh += vg.Points(8)
+		p.Draw(draw.Crop(c, 0, 0, lh, 0))
+		l.Top, l.Left = true, true
+		l.Draw(draw.Crop(c, vg.Points(6), 0, 0, lh-c.Size().Y))
 	}
 }
 
