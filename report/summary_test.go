@@ -128,7 +128,9 @@ func TestSummaryLong(t *testing.T) {
 	}
 	for i, w := range want {
 		r := long.Rows[i]
-		same := func(a, b float64) bool { return math.IsNaN(a) == math.IsNaN(b) && (math.IsNaN(a) || math.Abs(a-b) < 1e-12) }
+		same := func(a, b float64) bool {
+			return math.IsNaN(a) == math.IsNaN(b) && (math.IsNaN(a) || math.Abs(a-b) < 1e-12)
+		}
 		if r.Labels[0].Text != "a" || r.Labels[1].Text != w.grid || r.Labels[3].Text != w.key || !same(r.Values[0], w.mean) || !same(r.Values[1], w.mae) {
 			t.Errorf("row %d: %+v %v, want %s %s %v %v", i, r.Labels, r.Values, w.grid, w.key, w.mean, w.mae)
 		}
