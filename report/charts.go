@@ -60,32 +60,9 @@ func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
 		d.Color, d.Dashes = color.Gray{Y: 150}, []vg.Length{vg.Points(1), vg.Points(2.5)}
 		p.Add(d)
 	}
-	var names []string
-	var thumbs []plot.Thumbnailer
-	for _, b := range lc.Bands {
-		if len(b.X) != len(b.Lower) || len(b.X) != len(b.Upper) {
-			return nil, nil, nil, fmt.Errorf("band %q: %d x values, %d lower, %d upper", b.Name, len(b.X), len(b.Lower), len(b.Upper))
-		}
-		var up, down plotter.XYs
-		for i, x := range b.X {
-			if math.IsNaN(b.Lower[i]) || math.IsNaN(b.Upper[i]) {
-				continue
-			}
-			up = append(up, plotter.XY{X: x, Y: b.Upper[i]})
-			down = append(down, plotter.XY{X: x, Y: b.Lower[i]})
-		}
-		if len(up) < 2 {
-			continue
-		}
-		slices.Reverse(down)
-		poly, err := plotter.NewPolygon(append(up, down...))
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("band %q: %w", b.Name, err)
-		}
-		poly.Color, poly.LineStyle.Width = b.Color, 0
-		p.Add(poly)
-		names = append(names, b.Name)
-		thumbs = append(thumbs, swatch{b.Color})
+	names, thumbs, err := lc.addBands(p)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	for _, s := range lc.Series {
 		if len(s.X) != len(s.Y) {
@@ -133,6 +110,39 @@ func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, CountTicks{}
 	}
 	return p, names, thumbs, nil
+}
+
+// addBands adds the chart's bands to p, under the curves, and returns
+// their legend entries.
+func (lc LineChart) addBands(p *plot.Plot) ([]string, []plot.Thumbnailer, error) {
+	var names []string
+	var thumbs []plot.Thumbnailer
+	for _, b := range lc.Bands {
+		if len(b.X) != len(b.Lower) || len(b.X) != len(b.Upper) {
+			return nil, nil, fmt.Errorf("band %q: %d x values, %d lower, %d upper", b.Name, len(b.X), len(b.Lower), len(b.Upper))
+		}
+		var up, down plotter.XYs
+		for i, x := range b.X {
+			if math.IsNaN(b.Lower[i]) || math.IsNaN(b.Upper[i]) {
+				continue
+			}
+			up = append(up, plotter.XY{X: x, Y: b.Upper[i]})
+			down = append(down, plotter.XY{X: x, Y: b.Lower[i]})
+		}
+		if len(up) < 2 {
+			continue
+		}
+		slices.Reverse(down)
+		poly, err := plotter.NewPolygon(append(up, down...))
+		if err != nil {
+			return nil, nil, fmt.Errorf("band %q: %w", b.Name, err)
+		}
+		poly.Color, poly.LineStyle.Width = b.Color, 0
+		p.Add(poly)
+		names = append(names, b.Name)
+		thumbs = append(thumbs, swatch{b.Color})
+	}
+	return names, thumbs, nil
 }
 
 // positiveX refuses an x <= 0 on a log axis (gonum's log scale panics).
