@@ -150,7 +150,8 @@ func Figure3Parts() ([]report.Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, hm.Figure(fig3PartName(auc), 20*vg.Centimeter, 17*vg.Centimeter))
+		hm.TextSize = vg.Points(10) // shown at its drawn size: 13 CSS px titles, 12 px ticks
+		figs = append(figs, hm.Figure(fig3PartName(auc), 21*vg.Centimeter, 18*vg.Centimeter))
 	}
 	return figs, nil
 }
