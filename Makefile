@@ -103,11 +103,12 @@ test-cross:
 test-slurm:
 	PUEVAL_TEST_SLURM=1 $(GO) test -count=1 -timeout 15m -run '^TestSlurmCluster$$' -v ./cli
 
-## test-browser: the reports of the smoke runs loaded in headless Chromium (internal/browser): the test fails if an
-## image does not load, a table overflows the page or text runs out of its box, and here (PUEVAL_TEST_BROWSER=1)
+## test-browser: the reports of the smoke runs and a user's summary report loaded in headless Chromium
+## (internal/browser): the test fails if an image does not load, a table overflows the page, text runs out of its box,
+## text is red outside a problem, a Markdown file is linked or a figure shows under 0.8 of its size, and here (PUEVAL_TEST_BROWSER=1)
 ## if no browser is installed (Debian: apt-get install chromium). The smoke runs need $$PUEVAL_UCI_MIRROR.
 test-browser:
-	PUEVAL_TEST_BROWSER=1 $(GO) test -count=1 -run 'TestCheckFindsBrokenPages|TestScreenshot|TestReportsInBrowser' ./internal/browser/... ./cli
+	PUEVAL_TEST_BROWSER=1 $(GO) test -count=1 -run 'TestCheckFindsBrokenPages|TestImages|TestScreenshot|TestReportsInBrowser' ./internal/browser/... ./cli
 
 ## screenshots: docs/report-aaai2017.png and docs/report-psb2019.png, full-page screenshots of the reports of full
 ## runs (AAAI2017_RESULTS, PSB2019_RESULTS: results directories, default results/aaai2017 and results/psb2019),

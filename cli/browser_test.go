@@ -64,7 +64,8 @@ func TestReportsInBrowser(t *testing.T) {
 }
 
 // checkPage loads dir/index.html at every width of browserWidths and fails
-// for every problem the browser finds, and for vector figures over 2 MB.
+// for every problem the browser finds, for vector figures over 2 MB and for
+// figures shown too small to read (checkFigureScale).
 func checkPage(t *testing.T, b *browser.Browser, dir string, ran time.Duration) {
 	t.Helper()
 	start := time.Now()
@@ -80,6 +81,7 @@ func checkPage(t *testing.T, b *browser.Browser, dir string, ran time.Duration) 
 		}
 	}
 	checkFigureSizes(t, dir)
+	checkFigureScale(t, b, dir)
 	t.Logf("run and page %v, browser checks %v", ran.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 

@@ -350,6 +350,24 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	// included, so that a reader sees what a run computes; the cells are
 	// counted, not expanded (ReadConfig refused more than MaxCells).
 	fmt.Fprintf(e.stdout, "config: %s (sha256 %s)\n%scells: %d\n", cfg.Source, cfg.Hash, cfg.Plan(), cfg.CellCount())
+	printDerivation(e, cfg)
 	fmt.Fprintln(e.stdout, "ok")
 	return nil
+}
+
+// printDerivation says which built-in config cfg derives from and what it
+// changed (experiments.Config.Derivation), when it derives from one.
+func printDerivation(e *env, cfg *experiments.Config) {
+	d := cfg.Derivation()
+	if d == nil {
+		return
+	}
+	if len(d.Differences) == 0 {
+		fmt.Fprintf(e.stdout, "derived from: %s (no setting differs)\n", d.Config)
+		return
+	}
+	fmt.Fprintf(e.stdout, "derived from: %s, differing in (its value -> this one's):\n", d.Config)
+	for _, diff := range d.Differences {
+		fmt.Fprintf(e.stdout, "  %s\n", diff)
+	}
 }

@@ -37,6 +37,7 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 	}
 	sum, err := results.Merge(out, dirs, results.MergeOptions{
 		ConfigKey: cfg.KeyHash(),
+		Settings:  cfg.Settings(),
 		Cells: func(sel results.Selection) ([]results.CellRef, error) {
 			cells, err := cfg.Cells(experiments.Selection{Repeats: sel.Repeats, Datasets: sel.Datasets, Shard: sel.Shard, Shards: sel.Shards})
 			if err != nil {

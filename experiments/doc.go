@@ -65,7 +65,10 @@
 // given ([SplitInput], [CellRun]) and its [Env]: the supervised model's
 // scores and the cell's named random [Streams]; every stage takes the
 // context. A config computes what it states: no estimator or truth runs
-// that it does not list ([Config.Plan] prints what it resolves to).
+// that it does not list ([Config.Plan] prints what it resolves to). A
+// config that changes some settings of a paper's built-in one (an
+// ablation) says which ([Config.Derivation]), in the manifest and the
+// report.
 //
 // A paper is a set of plug-ins, its configs and a report in a package of
 // its own (pueval's are under papers/; package examples/toypaper is a

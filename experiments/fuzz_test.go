@@ -27,6 +27,9 @@ func FuzzParseConfig(f *testing.F) {
 		"protocol: case-control\ndatasets: [{name: g, source: synth-gaussian}]\nmetrics: [auc]\n"))
 	// More cells than MaxCells: refused before they are expanded.
 	f.Add([]byte(betaGrid(1000, 1001, "g")))
+	// An ablation of a built-in config (TestDerivation's): it names the
+	// config it derives from and what it changed.
+	f.Add([]byte(strings.Replace(deriveFull, "repeats: 20", "repeats: 3", 1)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml", LoadOptions{})
 		if err != nil {
@@ -43,6 +46,9 @@ func FuzzParseConfig(f *testing.F) {
 			if len(d.Metrics) == 0 {
 				t.Fatalf("loaded data set %s without measures: %+v", d.Name, cfg)
 			}
+		}
+		if d := cfg.Derivation(); d != nil && (d.Config == "" || d.Differences == nil) {
+			t.Errorf("derivation without its config or differences: %+v", d)
 		}
 		points := len(cfg.Grid.points())
 		if points*len(cfg.Datasets) > 10000 {

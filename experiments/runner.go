@@ -167,7 +167,7 @@ func (r *Runner) newManifest(start time.Time, outDir string) results.Manifest {
 	}
 	man := results.Manifest{Experiment: cfg.Experiment, Config: source, ConfigHash: cfg.Hash, ConfigKey: cfg.KeyHash(),
 		CodeVersion: r.CodeVersion, GoVersion: runtime.Version(), Kernel: cfg.KernelName(),
-		Report: cfg.Report, Protocol: cfg.Protocol.Name(),
+		Report: cfg.Report, Protocol: cfg.Protocol.Name(), Derived: cfg.Derivation(),
 		Data: map[string]string{}, Started: start.UTC(), Machine: Machine()}
 	if sel := r.Selection.record(); !sel.IsZero() {
 		man.Selection = &sel

@@ -40,6 +40,13 @@ type LineChart struct {
 	XMin, XMax            float64 // fixed x range when XMax > XMin
 	YMin, YMax            float64 // fixed y range when YMax > YMin
 	Diagonal              bool    // dashed y = x line (ROC curves)
+	// LegendBelow puts the legend under the plot rather than at its right
+	// (for Panels side by side).
+	LegendBelow bool
+	// LogX draws the x axis on a log scale labelled in the data's own
+	// units (CountTicks: 100, 200, 500, 1,000), for counts that grow by
+	// factors; every x must then be positive.
+	LogX bool
 }
 
 func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
@@ -49,35 +56,13 @@ func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		d.Color, d.Dashes = color.Gray{Y: 150}, []vg.Length{vg.Points(3), vg.Points(3)}
+		// Dotted, so that it is not read as one of the dashed curves.
+		d.Color, d.Dashes = color.Gray{Y: 150}, []vg.Length{vg.Points(1), vg.Points(2.5)}
 		p.Add(d)
 	}
-	var names []string
-	var thumbs []plot.Thumbnailer
-	for _, b := range lc.Bands {
-		if len(b.X) != len(b.Lower) || len(b.X) != len(b.Upper) {
-			return nil, nil, nil, fmt.Errorf("band %q: %d x values, %d lower, %d upper", b.Name, len(b.X), len(b.Lower), len(b.Upper))
-		}
-		var up, down plotter.XYs
-		for i, x := range b.X {
-			if math.IsNaN(b.Lower[i]) || math.IsNaN(b.Upper[i]) {
-				continue
-			}
-			up = append(up, plotter.XY{X: x, Y: b.Upper[i]})
-			down = append(down, plotter.XY{X: x, Y: b.Lower[i]})
-		}
-		if len(up) < 2 {
-			continue
-		}
-		slices.Reverse(down)
-		poly, err := plotter.NewPolygon(append(up, down...))
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("band %q: %w", b.Name, err)
-		}
-		poly.Color, poly.LineStyle.Width = b.Color, 0
-		p.Add(poly)
-		names = append(names, b.Name)
-		thumbs = append(thumbs, swatch{b.Color})
+	names, thumbs, err := lc.addBands(p)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	for _, s := range lc.Series {
 		if len(s.X) != len(s.Y) {
@@ -118,7 +103,68 @@ func (lc LineChart) plot() (*plot.Plot, []string, []plot.Thumbnailer, error) {
 	if lc.YMax > lc.YMin {
 		p.Y.Min, p.Y.Max = lc.YMin, lc.YMax
 	}
+	if lc.LogX {
+		if err := lc.positiveX(); err != nil {
+			return nil, nil, nil, err
+		}
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, CountTicks{}
+	}
 	return p, names, thumbs, nil
+}
+
+// addBands adds the chart's bands to p, under the curves, and returns
+// their legend entries.
+func (lc LineChart) addBands(p *plot.Plot) ([]string, []plot.Thumbnailer, error) {
+	var names []string
+	var thumbs []plot.Thumbnailer
+	for _, b := range lc.Bands {
+		if len(b.X) != len(b.Lower) || len(b.X) != len(b.Upper) {
+			return nil, nil, fmt.Errorf("band %q: %d x values, %d lower, %d upper", b.Name, len(b.X), len(b.Lower), len(b.Upper))
+		}
+		var up, down plotter.XYs
+		for i, x := range b.X {
+			if math.IsNaN(b.Lower[i]) || math.IsNaN(b.Upper[i]) {
+				continue
+			}
+			up = append(up, plotter.XY{X: x, Y: b.Upper[i]})
+			down = append(down, plotter.XY{X: x, Y: b.Lower[i]})
+		}
+		if len(up) < 2 {
+			continue
+		}
+		slices.Reverse(down)
+		poly, err := plotter.NewPolygon(append(up, down...))
+		if err != nil {
+			return nil, nil, fmt.Errorf("band %q: %w", b.Name, err)
+		}
+		poly.Color, poly.LineStyle.Width = b.Color, 0
+		p.Add(poly)
+		names = append(names, b.Name)
+		thumbs = append(thumbs, swatch{b.Color})
+	}
+	return names, thumbs, nil
+}
+
+// positiveX refuses an x <= 0 on a log axis (gonum's log scale panics).
+func (lc LineChart) positiveX() error {
+	for _, s := range lc.Series {
+		for _, x := range s.X {
+			if !(x > 0) {
+				return fmt.Errorf("series %q: x = %g on a log axis", s.Name, x)
+			}
+		}
+	}
+	for _, b := range lc.Bands {
+		for _, x := range b.X {
+			if !(x > 0) {
+				return fmt.Errorf("band %q: x = %g on a log axis", b.Name, x)
+			}
+		}
+	}
+	if lc.XMax > lc.XMin && !(lc.XMin > 0) {
+		return fmt.Errorf("x range from %g on a log axis", lc.XMin)
+	}
+	return nil
 }
 
 // Figure returns the chart as a figure of the given size.
@@ -127,19 +173,32 @@ func (lc LineChart) Figure(name string, w, h vg.Length) (Figure, error) {
 	if err != nil {
 		return Figure{}, fmt.Errorf("figure %s: %w", name, err)
 	}
-	return Figure{Name: name, W: w, H: h, Draw: withLegendRight(p, names, thumbs)}, nil
+	drawFn := withLegendRight(p, names, thumbs)
+	if lc.LegendBelow {
+		drawFn = withLegendBelow(p, names, thumbs, 0)
+	}
+	return Figure{Name: name, W: w, H: h, Draw: drawFn}, nil
 }
 
 // Panels lays out charts in a grid of rows x cols, each with its own legend.
 func Panels(name string, w, h vg.Length, cols int, charts []LineChart) (Figure, error) {
 	rows := (len(charts) + cols - 1) / cols
 	draws := make([]func(draw.Canvas), len(charts))
+	rowsBelow := 0 // the longest legend under a panel: every such strip is as tall
+	for _, lc := range charts {
+		if lc.LegendBelow {
+			rowsBelow = max(rowsBelow, len(lc.Bands)+len(lc.Series))
+		}
+	}
 	for i, lc := range charts {
 		p, names, thumbs, err := lc.plot()
 		if err != nil {
 			return Figure{}, fmt.Errorf("figure %s panel %d: %w", name, i, err)
 		}
 		draws[i] = withLegendRight(p, names, thumbs)
+		if lc.LegendBelow {
+			draws[i] = withLegendBelow(p, names, thumbs, rowsBelow)
+		}
 	}
 	return Figure{Name: name, W: w, H: h, Draw: func(c draw.Canvas) {
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10),
@@ -192,7 +251,9 @@ func (bc BarChart) Figure(name string, w, h vg.Length) (Figure, error) {
 		}
 		thumbs[s] = swatch{c}
 	}
-	p.NominalX(bc.Groups...)
+	if len(bc.Groups) > 0 { // gonum's NominalX panics on none: a chart of no records
+		p.NominalX(bc.Groups...)
+	}
 	p.X.Min, p.X.Max = -0.6, float64(len(bc.Groups))-0.4
 	if bc.YMax > bc.YMin {
 		p.Y.Min, p.Y.Max = bc.YMin, bc.YMax

@@ -132,14 +132,15 @@ func ClaimsMarkdown(heading, intro string, claims []Claim, line func(Claim) stri
 }
 
 // ClaimsHTML is the claims as an HTML list, laid out by line, a claim that
-// does not hold marked as a note so that it stands out.
+// does not hold marked as a problem (class "problem", the page's red): red
+// is kept for what went wrong, so that it stands out.
 func ClaimsHTML(claims []Claim, line func(Claim) string) string {
 	var b strings.Builder
 	b.WriteString("<ul>\n")
 	for _, c := range claims {
 		cls := ""
 		if c.Verdict == Fails {
-			cls = ` class="note"`
+			cls = ` class="problem"`
 		}
 		fmt.Fprintf(&b, "<li%s>%s</li>\n", cls, html.EscapeString(line(c)))
 	}

@@ -60,9 +60,9 @@ func TestClaimRendering(t *testing.T) {
 	if want := "# Claims\n\nIntro.\n\n- " + claesen.String() + "\n- " + bare.String() + "\n\nData sets of the config not in this run:\n\n- covtype: gone\n"; md != want {
 		t.Errorf("markdown:\n%s\nwant:\n%s", md, want)
 	}
-	// A failed claim is marked as a note; the text is escaped.
+	// A failed claim is marked as a problem (the red of the page); the text is escaped.
 	h := ClaimsHTML(cs[1:], Claim.String)
-	if want := "<ul>\n<li class=\"note\">" + claesen.String() + "</li>\n<li>" + bare.String() + "</li>\n<li>x: a &lt; b &amp; c: holds</li>\n</ul>\n"; h != want {
+	if want := "<ul>\n<li class=\"problem\">" + claesen.String() + "</li>\n<li>" + bare.String() + "</li>\n<li>x: a &lt; b &amp; c: holds</li>\n</ul>\n"; h != want {
 		t.Errorf("html:\n%s\nwant:\n%s", h, want)
 	}
 }

@@ -16,9 +16,19 @@
 // truth against each truth:ID. Schema-1 results directories name no report:
 // the reports whose Paper.Schema1Metrics occur in the records are drawn.
 //
+// The page keeps red for problems (class "problem": a claim that does not
+// hold, a failed cell); notes explain in the text's colour. A table's
+// Markdown and LaTeX files are named under it, not linked (FilesLine): a
+// browser shows them as plain text, and the page holds the same table. The
+// summary shows a row per data set, grid point and recorded value (its
+// CSV files keep a row per data set and grid point), and the head of every
+// page lists the run's plug-ins with their options and, for a config
+// derived from a built-in one, the settings it changed.
+//
 // Analytic figures are drawn from a paper's equations alone, without data
 // (`pueval figure NAME`); paper packages register them with RegisterFigure,
-// and AnalyticSection puts them into a report.
+// and AnalyticSection puts them into a report, shown at the size they are
+// drawn (96 CSS pixels per inch), a figure of many panels in its Parts.
 //
 // Tables. Table renders rows of numbers as Markdown, LaTeX, CSV and HTML,
 // each number optionally beside the published one: "ours (paper, ours -
@@ -38,7 +48,10 @@
 // Q(p) = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]); whiskers reach
 // the most extreme data within 1.5 IQR of the box (Tukey; the default of the
 // MATLAB and matplotlib box plots the papers show), points beyond are drawn
-// as outliers.
+// as outliers; a box of (almost) no spread is drawn 4 pt tall around its
+// median so that its colour shows. An axis label stands 4 pt clear of its
+// tick labels; LineChart.LogX labels a log axis in counts (CountTicks), and
+// LineChart.LegendBelow puts a panel's legend under it.
 //
 // Sign test (CompareErrors), as the AAAI-2017 appendix compares two methods
 // over experiments: per experiment the method with the smaller mean absolute

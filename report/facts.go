@@ -45,9 +45,7 @@ func factsSection(in Input) string {
 	} else {
 		add("Cells", cells)
 	}
-	add("Estimators", strings.Join(m.Estimators, ", "))
-	add("Truths", strings.Join(m.Truths, ", "))
-	add("Metrics", strings.Join(m.Metrics, ", "))
+	fs = append(fs, pluginFacts(m)...)
 	if len(m.Data) > 0 {
 		add("Data sets", fmt.Sprintf("%d: %s", len(m.Data), strings.Join(slices.Sorted(maps.Keys(m.Data)), ", ")))
 	}
@@ -74,6 +72,98 @@ func factsSection(in Input) string {
 	}
 	b.WriteString("</table>\n")
 	return b.String()
+}
+
+// pluginFacts are the facts of what the run computed: every plug-in with
+// its options (the manifest's settings: protocol, classifier, estimators,
+// truths, metrics, data sources), the built-in config it derives from with
+// the settings that differ, and every setting in a fold. A manifest
+// without settings (older ones) gives the plug-ins' IDs.
+func pluginFacts(m results.Manifest) []fact {
+	s := m.Settings
+	if s == nil {
+		var fs []fact
+		for _, f := range []struct {
+			name string
+			ids  []string
+		}{{"Estimators", m.Estimators}, {"Truths", m.Truths}, {"Metrics", m.Metrics}} {
+			if len(f.ids) > 0 {
+				fs = append(fs, fact{f.name, html.EscapeString(strings.Join(f.ids, ", "))})
+			}
+		}
+		return fs
+	}
+	var fs []fact
+	add := func(name string, items []string) {
+		if len(items) > 0 {
+			fs = append(fs, fact{name, htmlList(items)})
+		}
+	}
+	add("Protocol", nonEmpty(s["protocol"]))
+	classifiers := nonEmpty(s["classifier"])
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		if label, ok := strings.CutPrefix(k, "grid.classifier."); ok {
+			classifiers = append(classifiers, label+" (grid): "+s[k])
+		}
+	}
+	add("Classifier", classifiers)
+	for _, l := range []struct{ name, list, item string }{
+		{"Estimators", "estimators", "estimators."}, {"Truths", "truths", "truths."}, {"Metrics", "metrics", "metrics."},
+		{"Data sources", "datasets", ""},
+	} {
+		var items []string
+		for _, id := range splitList(s[l.list]) {
+			key := s[l.item+id]
+			if l.item == "" {
+				key = s["datasets."+id+".source"]
+			}
+			items = append(items, joinNonEmpty(": ", id, key))
+		}
+		add(l.name, items)
+	}
+	if d := m.Derived; d != nil {
+		what := "no setting differs"
+		if len(d.Differences) > 0 {
+			what = fmt.Sprintf("%d setting(s) differ, the built-in config's value first:", len(d.Differences))
+		}
+		fs = append(fs, fact{"Derived from", html.EscapeString(d.Config+": "+what) + htmlList(d.Differences)})
+	}
+	var all []string
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		all = append(all, k+": "+s[k])
+	}
+	fs = append(fs, fact{"All settings", fmt.Sprintf("<details><summary>the %d settings that can change a record</summary>%s</details>", len(all), htmlList(all))})
+	return fs
+}
+
+// htmlList is the items as an HTML list, escaped; "" for none.
+func htmlList(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<ul>")
+	for _, it := range items {
+		fmt.Fprintf(&b, "<li>%s</li>", html.EscapeString(it))
+	}
+	b.WriteString("</ul>")
+	return b.String()
+}
+
+// nonEmpty is []string{s}, or nil for "".
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// splitList splits a settings list ("a, b"; experiments.Config.Settings).
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ", ")
 }
 
 // joinNonEmpty joins the non-empty parts with sep.

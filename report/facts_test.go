@@ -57,3 +57,44 @@ func TestFactsSection(t *testing.T) {
 		t.Errorf("the facts (at %d) do not precede the paper's section (at %d)", f, s)
 	}
 }
+
+// TestPluginFacts: with the manifest's settings the head of the page names
+// every plug-in with its options, the data sources, the built-in config
+// the run derives from with the settings that differ, and every setting
+// (here 13) in a fold; without them (older manifests) the plug-ins' IDs.
+func TestPluginFacts(t *testing.T) {
+	m := results.Manifest{Schema: results.SchemaVersion, Estimators: []string{"alphamax-n"},
+		Settings: map[string]string{
+			"protocol": "scar-fraction/v1", "classifier": "gbdt/v2 rounds=20", "seed": "2021", "repeats": "2",
+			"estimators": "alphamax-n, km1", "estimators.alphamax-n": `alphamax-n/v2 {"knee":"blend"}`, "estimators.km1": "km1/v2 {}",
+			"truths": "same-model", "truths.same-model": "same-model on=all",
+			"metrics": "auc", "metrics.auc": "auc/v1 outside=clip",
+			"datasets": "concrete", "datasets.concrete.source": "uci dataset=concrete-aul",
+		},
+		Derived: &results.Derivation{Config: "papers/aul/aul.yaml (embedded)", Differences: []string{"repeats: 20 -> 2", "grid.known-positives: 0.1, 0.2, 0.4 -> 0.4"}},
+	}
+	got := factsSection(Input{Manifest: m})
+	for _, want := range []string{
+		"<tr><th>Protocol</th><td><ul><li>scar-fraction/v1</li></ul></td></tr>",
+		"<tr><th>Classifier</th><td><ul><li>gbdt/v2 rounds=20</li></ul></td></tr>",
+		"<tr><th>Estimators</th><td><ul><li>alphamax-n: alphamax-n/v2 {&#34;knee&#34;:&#34;blend&#34;}</li><li>km1: km1/v2 {}</li></ul></td></tr>",
+		"<tr><th>Truths</th><td><ul><li>same-model: same-model on=all</li></ul></td></tr>",
+		"<tr><th>Metrics</th><td><ul><li>auc: auc/v1 outside=clip</li></ul></td></tr>",
+		"<tr><th>Data sources</th><td><ul><li>concrete: uci dataset=concrete-aul</li></ul></td></tr>",
+		"<tr><th>Derived from</th><td>papers/aul/aul.yaml (embedded): 2 setting(s) differ, the built-in config&#39;s value first:<ul><li>repeats: 20 -&gt; 2</li><li>grid.known-positives: 0.1, 0.2, 0.4 -&gt; 0.4</li></ul></td></tr>",
+		"<summary>the 13 settings that can change a record</summary>",
+		"<li>seed: 2021</li>",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("facts lack %q:\n%s", want, got)
+		}
+	}
+	m.Derived.Differences = []string{}
+	if got := factsSection(Input{Manifest: m}); !strings.Contains(got, "papers/aul/aul.yaml (embedded): no setting differs</td>") {
+		t.Errorf("a copy of a built-in config:\n%s", got)
+	}
+	m.Settings, m.Derived = nil, nil
+	if got := factsSection(Input{Manifest: m}); !strings.Contains(got, "<tr><th>Estimators</th><td>alphamax-n</td></tr>") || strings.Contains(got, "All settings") {
+		t.Errorf("a manifest without settings:\n%s", got)
+	}
+}

@@ -69,6 +69,9 @@ type HeatMaps struct {
 	// as wide as high for equal ranges), so that a line of slope 1 is at 45
 	// degrees, as in maps over (alpha-hat, beta-hat).
 	EqualAxes bool
+	// TextSize is the size of the panels' titles and axis labels, their
+	// tick labels 1 pt smaller; 0: 8 pt.
+	TextSize vg.Length
 }
 
 // unitTicks labels the unit interval at 0, .25, .5, .75 and 1.
@@ -319,11 +322,15 @@ func (hm HeatMaps) panelPlot(panel HeatPanel, pal []color.Color) *plot.Plot {
 // heatLayer.seq).
 func (hm HeatMaps) panelPlotSeq(panel HeatPanel, pal []color.Color, seq int) *plot.Plot {
 	p := newPlot(panel.Title, hm.XLabel, hm.YLabel)
-	p.Title.TextStyle.Font.Size = vg.Points(8)
-	p.X.Label.TextStyle.Font.Size = vg.Points(8)
-	p.Y.Label.TextStyle.Font.Size = vg.Points(8)
-	p.X.Tick.Label.Font.Size = vg.Points(7)
-	p.Y.Tick.Label.Font.Size = vg.Points(7)
+	size := hm.TextSize
+	if size <= 0 {
+		size = vg.Points(8)
+	}
+	p.Title.TextStyle.Font.Size = size
+	p.X.Label.TextStyle.Font.Size = size
+	p.Y.Label.TextStyle.Font.Size = size
+	p.X.Tick.Label.Font.Size = size - 1
+	p.Y.Tick.Label.Font.Size = size - 1
 	layer := &heatLayer{grid: panel.Grid, min: hm.Min, max: hm.Max, pal: pal, undefined: hm.Undefined, seq: seq}
 	if layer.undefined == nil {
 		layer.undefined = color.White

@@ -48,6 +48,9 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.Title.TextStyle.Font.Size = vg.Points(11)
+	// gonum puts an axis label right against the tick labels (no padding):
+	// a descender of the vertical label ("AUC_est") then touches them.
+	p.X.Label.Padding, p.Y.Label.Padding = axisLabelPadding, axisLabelPadding
 	// Round ticks that label 0 whenever the range spans it; a nominal axis
 	// (NominalX) or a chart's own ticks replace these.
 	p.X.Tick.Marker, p.Y.Tick.Marker = ZeroTicks{}, ZeroTicks{}
@@ -57,6 +60,14 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p.Add(g)
 	return p
 }
+
+// axisLabelPadding is the space between an axis label and its tick labels.
+const axisLabelPadding = vg.Length(4) // points
+
+// minBoxHeight is the height a box of (almost) no spread is drawn with,
+// centred on its median, so that its colour shows: a box of equal quartiles
+// would be a line in the median's black.
+const minBoxHeight = vg.Length(4) // points
 
 // Figure is a drawing of a given size, saved as PNG, PDF and SVG.
 type Figure struct {
@@ -126,18 +137,24 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}, pts)
 }
 
+// newLegend is the report's legend of the entries: 9 pt text, 14 pt thumbnails.
+func newLegend(entries []string, thumbs []plot.Thumbnailer) plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = vg.Points(9)
+	l.Padding = vg.Points(3)
+	l.ThumbnailWidth = vg.Points(14)
+	for i, e := range entries {
+		l.Add(e, thumbs[i])
+	}
+	return l
+}
+
 // withLegendRight draws plot p in the left part of c and a legend in a column
 // on the right, outside the data, so no box or curve is ever covered.
 func withLegendRight(p *plot.Plot, entries []string, thumbs []plot.Thumbnailer) func(draw.Canvas) {
 	return func(c draw.Canvas) {
 		setupPlotting()
-		l := plot.NewLegend()
-		l.TextStyle.Font.Size = vg.Points(9)
-		l.Padding = vg.Points(3)
-		l.ThumbnailWidth = vg.Points(14)
-		for i, e := range entries {
-			l.Add(e, thumbs[i])
-		}
+		l := newLegend(entries, thumbs)
 		lw := l.Rectangle(c).Size().X + vg.Points(12)
 		plotArea := draw.Crop(c, 0, -lw, 0, 0)
 		p.Draw(plotArea)
@@ -146,6 +163,29 @@ func withLegendRight(p *plot.Plot, entries []string, thumbs []plot.Thumbnailer) 
 		l.Left = true
 		l.YOffs = -p.Title.TextStyle.Height(p.Title.Text) - vg.Points(8)
 		l.Draw(legendArea)
+	}
+}
+
+// withLegendBelow draws plot p in the upper part of c and the legend under
+// it, its entries one under the other from the left: for panels side by
+// side, where a legend column at the right of each would leave the plots
+// narrow.
+//
+// The legend's strip is rows entries tall (at least its own), so that
+// panels side by side whose legends differ in length keep their axes
+// level.
+func withLegendBelow(p *plot.Plot, entries []string, thumbs []plot.Thumbnailer, rows int) func(draw.Canvas) {
+	return func(c draw.Canvas) {
+		setupPlotting()
+		l := newLegend(entries, thumbs)
+		lh := l.Rectangle(c).Size().Y
+		if n := len(entries); n > 0 && rows > n {
+			lh = lh * vg.Length(rows) / vg.Length(n)
+		}
+		lh += vg.Points(8)
+		p.Draw(draw.Crop(c, 0, 0, lh, 0))
+		l.Top, l.Left = true, true
+		l.Draw(draw.Crop(c, vg.Points(6), 0, 0, lh-c.Size().Y))
 	}
 }
 
@@ -175,6 +215,10 @@ func (b *boxes) Plot(c draw.Canvas, plt *plot.Plot) {
 			x0, x1 := trX(x-b.width/2), trX(x+b.width/2)
 			xm := trX(x)
 			q1, q3 := trY(st.Q1), trY(st.Q3)
+			if q3-q1 < minBoxHeight {
+				m := trY(st.Median)
+				q1, q3 = m-minBoxHeight/2, m+minBoxHeight/2
+			}
 			box := []vg.Point{{X: x0, Y: q1}, {X: x1, Y: q1}, {X: x1, Y: q3}, {X: x0, Y: q3}, {X: x0, Y: q1}}
 			c.FillPolygon(b.colors[s], c.ClipPolygonXY(box))
 			c.StrokeLines(line, c.ClipLinesXY(box)...)
@@ -249,7 +293,9 @@ func (bc BoxChart) Figure(name string, w, h vg.Length) Figure {
 		p.Add(zero)
 	}
 	p.Add(b)
-	p.NominalX(bc.Groups...)
+	if len(bc.Groups) > 0 { // gonum's NominalX panics on none: a chart of no records
+		p.NominalX(bc.Groups...)
+	}
 	p.X.Min, p.X.Max = -0.6, float64(len(bc.Groups))-0.4
 	if bc.YMax > bc.YMin {
 		p.Y.Min, p.Y.Max = bc.YMin, bc.YMax
@@ -357,4 +403,51 @@ func (ZeroTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// CountTicks label a log axis in the data's own units at 1, 2 and 5 times
+// each power of ten in the range (only the powers of ten when it spans
+// more than three decades), with unlabelled minor ticks at the other
+// whole multiples; whole numbers get thousands separators ("1,000").
+type CountTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (CountTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0 && hi >= lo) || math.IsInf(hi, 0) {
+		return plot.LogTicks{}.Ticks(lo, hi)
+	}
+	first, last := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
+	labelled := map[int]bool{1: true, 2: true, 5: true}
+	if last-first > 3 {
+		labelled = map[int]bool{1: true}
+	}
+	var ticks []plot.Tick
+	for e := first; e <= last; e++ {
+		pow := math.Pow(10, float64(e))
+		for m := 1; m <= 9; m++ {
+			v := float64(m) * pow
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if labelled[m] {
+				t.Label = countLabel(v)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// countLabel writes v as a whole number with thousands separators when it
+// is one, else in the shortest form.
+func countLabel(v float64) string {
+	if v != math.Trunc(v) || v >= 1e15 {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	s := strconv.FormatInt(int64(v), 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

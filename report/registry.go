@@ -32,10 +32,19 @@ type Paper struct {
 // AnalyticFigure is a figure drawn from a paper's equations, without data.
 type AnalyticFigure struct {
 	Name, About string
+	// Parts are the drawings a report shows for the figure, each as its own
+	// image with a caption: a figure of many panels shown in groups a page
+	// can show at a readable size, beside the whole (Name) as the paper lays
+	// it out, which is linked. None: the report shows Name.
+	Parts []FigurePart
 	// Draw writes the figure's files into dir (which exists) and returns
 	// their paths and notes on where the paper disagrees with its equations.
 	Draw func(dir string) (files, notes []string, err error)
 }
+
+// FigurePart is one drawing of an AnalyticFigure's Parts: the base name of
+// the files its Draw writes (NAME.png, .pdf, .svg) and its caption.
+type FigurePart struct{ Name, Caption string }
 
 // The registries are filled by the init functions of the paper packages
 // (and of this one, for the summary); the lock only matters to tests that

@@ -91,7 +91,7 @@ func TestWritePicksReportFromManifest(t *testing.T) {
 	for _, want := range []string{"<title>Test paper: the run</title>", "<h1>Test paper: the run</h1>", "<h2>test paper section</h2>",
 		// Sorted, whatever the map's order.
 		"<h3 id=\"missing\">Data sets not in this run</h3>\n<ul>\n<li>y: not in the mirror</li>\n<li>z: gone</li>\n</ul>\n",
-		"<li>b, 2 cell(s), e.g. b/1: boom &lt;x&gt;</li>"} {
+		"<li class=\"problem\">b, 2 cell(s), e.g. b/1: boom &lt;x&gt;</li>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q:\n%s", want, page)
 		}
@@ -192,7 +192,7 @@ func TestFailedSection(t *testing.T) {
 	}
 	got := failedSection(recs)
 	want := "<h3 id=\"failed\">Failed cells (left out of the tables and figures)</h3>\n<ul>\n" +
-		"<li>a, 2 cell(s), e.g. a/1: boom</li>\n<li>b, 1 cell(s), e.g. b/1: other</li>\n</ul>\n"
+		"<li class=\"problem\">a, 2 cell(s), e.g. a/1: boom</li>\n<li class=\"problem\">b, 1 cell(s), e.g. b/1: other</li>\n</ul>\n"
 	if got != want {
 		t.Errorf("got %q", got)
 	}

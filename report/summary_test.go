@@ -101,3 +101,42 @@ func TestSummaryWrite(t *testing.T) {
 		t.Errorf("summary-acc.csv:\n%s", csv)
 	}
 }
+
+// TestSummaryLong: the page's and the Markdown's form of the summary has a
+// row per data set, grid point and value, with the numbers of the wide
+// table (TestSummaryByHand's, by hand) and a column of mean absolute error
+// per truth, so its width does not grow with the number of values: for
+// auc, 5 rows (indirect:real is missing at beta=0.5) and 2 value columns.
+func TestSummaryLong(t *testing.T) {
+	_, tables := summaryTables(summaryRecords())
+	long := summaryLong(tables[1], "auc")
+	var names []string
+	for _, c := range long.Values {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, ","); got != "mean,mean |value - truth:traditional|" {
+		t.Fatalf("value columns %s", got)
+	}
+	nan := math.NaN()
+	want := []struct {
+		grid, key string
+		mean, mae float64
+	}{{"beta=0.5", "truth:traditional", .7, nan}, {"beta=0.5", "pu", .5, .2},
+		{"beta=1", "truth:traditional", .85, nan}, {"beta=1", "pu", .65, .2}, {"beta=1", "indirect:real", .875, .075}}
+	if len(long.Rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(long.Rows), len(want))
+	}
+	for i, w := range want {
+		r := long.Rows[i]
+		same := func(a, b float64) bool {
+			return math.IsNaN(a) == math.IsNaN(b) && (math.IsNaN(a) || math.Abs(a-b) < 1e-12)
+		}
+		if r.Labels[0].Text != "a" || r.Labels[1].Text != w.grid || r.Labels[3].Text != w.key || !same(r.Values[0], w.mean) || !same(r.Values[1], w.mae) {
+			t.Errorf("row %d: %+v %v, want %s %s %v %v", i, r.Labels, r.Values, w.grid, w.key, w.mean, w.mae)
+		}
+	}
+	if legend := keysLegend([]string{"pu", "indirect:real", "pu@2", "indirect-clip+eq3-step:km1"}); !strings.Contains(legend, "pu is the PU value") ||
+		!strings.Contains(legend, "indirect-clip:SOURCE") || strings.Contains(legend, "direct:SOURCE is the direct") {
+		t.Errorf("legend %s", legend)
+	}
+}

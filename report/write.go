@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"html"
+	"image/png"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,7 +62,10 @@ func experimentOf(in Input) string {
 	return ""
 }
 
-// WriteIndex writes dir/index.html around the given sections.
+// WriteIndex writes dir/index.html around the given sections. Its style
+// sheet keeps red for problems (class "problem": a claim that does not
+// hold, a failed cell); notes (class "note") explain and are set off by a
+// rule at their left, in the text's colour.
 func WriteIndex(dir, title string, sections ...string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<!DOCTYPE html>
@@ -74,7 +79,7 @@ td .paper { display: block; font-size: 90%%; }
 tfoot th, tfoot td { background: #f6f6ee; border-top: 2px solid #999; }
 table.facts { font-size: 90%%; } table.facts td { text-align: left; } table.facts th { white-space: nowrap; }
 table.facts ul { margin: 0; padding-left: 1.2em; }
-.paper { color: #777; } .note { color: #a33; }
+.paper { color: #777; } .note { border-left: 3px solid #ccc; padding-left: 0.5em; } .problem { color: #a33; }
 p, li, figcaption, table.facts td { overflow-wrap: anywhere; }
 figure { margin: 1em 0; } img { max-width: 100%%; height: auto; }
 pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -86,6 +91,30 @@ pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; overflow-wrap:
 	}
 	b.WriteString("</body></html>\n")
 	return writeFile(dir, "index.html", b.String())
+}
+
+// FilesLine is the paragraph under a table that names its files in the
+// report directory, base plus each of exts ("csv", "md", "tex"): the CSV is
+// linked (a spreadsheet opens it), the Markdown and LaTeX files are named
+// but not linked, since a browser shows them as plain text, or downloads
+// them, rather than as the page they describe (the page holds the same
+// table).
+func FilesLine(base string, exts ...string) string {
+	var links, named []string
+	for _, ext := range exts {
+		name := html.EscapeString(base + "." + ext)
+		switch ext {
+		case "csv":
+			links = append(links, fmt.Sprintf("<a href=\"%s\">%s</a>", name, name))
+		case "md":
+			named = append(named, "<code>"+name+"</code> (Markdown)")
+		case "tex":
+			named = append(named, "<code>"+name+"</code> (LaTeX)")
+		default:
+			named = append(named, "<code>"+name+"</code>")
+		}
+	}
+	return "<p>Files: " + strings.Join(append(links, named...), ", ") + ".</p>\n"
 }
 
 // writeFile writes dir/name atomically (WriteFile).
@@ -123,7 +152,7 @@ func failedSection(recs []results.Record) string {
 	b.WriteString("<h3 id=\"failed\">Failed cells (left out of the tables and figures)</h3>\n<ul>\n")
 	for _, k := range order {
 		cells := count[k]
-		fmt.Fprintf(&b, "<li>%s, %d cell(s), e.g. %s: %s</li>\n", html.EscapeString(k.ds), len(cells),
+		fmt.Fprintf(&b, "<li class=\"problem\">%s, %d cell(s), e.g. %s: %s</li>\n", html.EscapeString(k.ds), len(cells),
 			html.EscapeString(cells[0]), html.EscapeString(k.err))
 	}
 	b.WriteString("</ul>\n")
@@ -168,8 +197,9 @@ func WriteAnalyticFigure(name, dir string) (files, notes []string, err error) {
 }
 
 // AnalyticSection draws the named analytic figures into dir and returns
-// their HTML for a report's section: each with its About as heading, links
-// to the PDF and SVG, and its notes.
+// their HTML for a report's section: each with its About as heading, the
+// image (or each of its Parts, with its caption) and links to the PDF and
+// SVG, and its notes.
 func AnalyticSection(dir string, names ...string) (string, error) {
 	var b strings.Builder
 	for _, name := range names {
@@ -177,15 +207,50 @@ func AnalyticSection(dir string, names ...string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		f, _ := lookupFigure(name)
 		about := name
-		if f, ok := lookupFigure(name); ok && f.About != "" {
+		if f.About != "" {
 			about = f.About
 		}
-		fmt.Fprintf(&b, "<h3>%s</h3>\n<figure><img src=\"%s.png\" width=\"1100\"><figcaption>From the paper's equations alone. <a href=\"%s.pdf\">PDF</a> <a href=\"%s.svg\">SVG</a></figcaption></figure>\n",
-			html.EscapeString(about), name, name, name)
+		fmt.Fprintf(&b, "<h3>%s</h3>\n", html.EscapeString(about))
+		if len(f.Parts) == 0 {
+			fmt.Fprintf(&b, "<figure>%s<figcaption>From the paper's equations alone. %s</figcaption></figure>\n",
+				imgTag(dir, name), vectorLinks(name))
+		} else {
+			fmt.Fprintf(&b, "<p>From the paper's equations alone, in %d parts. The whole figure as the paper lays it out: %s <a href=\"%s.png\">PNG</a>.</p>\n",
+				len(f.Parts), vectorLinks(name), name)
+		}
+		for _, part := range f.Parts {
+			fmt.Fprintf(&b, "<figure>%s<figcaption>%s %s</figcaption></figure>\n",
+				imgTag(dir, part.Name), html.EscapeString(part.Caption), vectorLinks(part.Name))
+		}
 		for _, n := range notes {
 			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", html.EscapeString(n))
 		}
 	}
 	return b.String(), nil
+}
+
+// vectorLinks links a figure's PDF and SVG.
+func vectorLinks(name string) string {
+	return fmt.Sprintf("<a href=\"%s.pdf\">PDF</a> <a href=\"%s.svg\">SVG</a>", name, name)
+}
+
+// maxShownWidth is the widest a figure is shown, in CSS pixels: about the
+// text's column on a laptop's window.
+const maxShownWidth = 1100
+
+// imgTag is the <img> of dir/name.png, shown as wide as the drawing is
+// (PNGDPI pixels per inch, 96 CSS pixels per inch; at most maxShownWidth),
+// so that its text shows at the size it was set in; maxShownWidth when the
+// PNG cannot be read.
+func imgTag(dir, name string) string {
+	w := maxShownWidth
+	if f, err := os.Open(filepath.Join(dir, name+".png")); err == nil {
+		if cfg, err := png.DecodeConfig(f); err == nil {
+			w = min(w, int(math.Round(float64(cfg.Width)*96/PNGDPI)))
+		}
+		f.Close()
+	}
+	return fmt.Sprintf("<img src=\"%s.png\" width=\"%d\">", name, w)
 }

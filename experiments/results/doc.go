@@ -16,8 +16,12 @@
 //     rewritten, and a rewrite (atomic, through a temporary file) that fails
 //     leaves every record in place.
 //   - manifest.json ([Manifest]): config hash, code version, the report,
-//     protocol, estimators, truths and measures the config names, data
-//     fingerprints, start and end times, machine; written atomically.
+//     protocol, estimators, truths and measures the config names, every
+//     setting that can change a record (each plug-in with its options), the
+//     built-in config the config derives from with the settings it changed
+//     ([Derivation]), data fingerprints, start and end times, machine;
+//     written atomically. [SettingsDiff] names the settings in which two
+//     manifests differ.
 //   - a content-keyed cache ([Cache]): the out-of-bag scores (and
 //     labels) of a cell under a key hashed from everything that determines
 //     them (data fingerprint, split, classifier configuration, seed), so an
@@ -37,7 +41,7 @@
 // [Merge] joins the directories of the shards of one config (pueval run
 // --shard k/n, a manifest's Selection) into one: records in grid order, a
 // manifest that lists the shards ([ShardRun]); it refuses shards of another
-// config, overlapping cells, torn records, records whose identity is not
+// config (naming the settings that differ), overlapping cells, torn records, records whose identity is not
 // their cell's and, unless asked, missing cells. It needs only read
 // permission on the shards. A run continuing a merged directory keeps its
 // shards in the manifest and adds itself to its runs ([RunInfo]).

@@ -71,6 +71,24 @@ type Manifest struct {
 	// (experiments.Config.Settings): what a refusal to continue the
 	// directory with another config names. Absent in older manifests.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Derived names the built-in config (a paper's) the run's config
+	// derives from and the settings in which it differs
+	// (experiments.Config.Derivation): what an ablation changed. Absent
+	// for a built-in config, for a config whose protocol no built-in
+	// config has, and in older manifests.
+	Derived *Derivation `json:"derived,omitempty"`
+}
+
+// Derivation is a config's relation to the built-in config it derives
+// from.
+type Derivation struct {
+	// Config is the built-in config's source: "papers/aul/aul.yaml
+	// (embedded)".
+	Config string `json:"config"`
+	// Differences are the settings that differ, the built-in config's value
+	// first (SettingsDiff): "repeats: 20 -> 2". Empty when none does (a copy
+	// of the file, renamed or not).
+	Differences []string `json:"differences"`
 }
 
 // Machine identifies where a run happened.

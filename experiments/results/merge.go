@@ -32,6 +32,9 @@ type MergeOptions struct {
 	// ConfigKey is the key of the config the shards must have run (the
 	// config's key hash, Manifest.ConfigKey); empty: the first shard's.
 	ConfigKey string
+	// Settings are that config's settings (Manifest.Settings): a refusal
+	// of shards of another config names the settings that differ.
+	Settings map[string]string
 	// Cells expands the config's grid: the cells a run of sel holds, in
 	// grid order (experiments.Config.Cells). Required.
 	Cells func(sel Selection) ([]CellRef, error)
@@ -216,7 +219,7 @@ func checkMergeDirs(out string, dirs []string, opts MergeOptions) (string, error
 // checkShards refuses shards of different configs or selections, and
 // expands each shard's selection into its cells (shardIn.expected).
 func checkShards(shards []*shardIn, opts MergeOptions) error {
-	if err := checkSameConfig(shards, opts.ConfigKey); err != nil {
+	if err := checkSameConfig(shards, opts.ConfigKey, opts.Settings); err != nil {
 		return err
 	}
 	if err := checkSameSelection(shards); err != nil {
@@ -551,15 +554,33 @@ func readRecordsWhole(path string) ([]Record, map[string]int, error) {
 	return s.Records(), s.line, nil
 }
 
+// maxDiffsNamed bounds the differing settings a refusal names.
+const maxDiffsNamed = 8
+
+// settingsDiffer is "; differing in (sides: A -> B; ...)" for two
+// manifests' settings, a's value first (sides says whose is whose), or ""
+// when either has none (older manifests) or none differs.
+func settingsDiffer(a, b map[string]string, sides string) string {
+	if a == nil || b == nil {
+		return ""
+	}
+	if d := DiffText(SettingsDiff(a, b), maxDiffsNamed); d != "" {
+		return "; differing in (" + sides + ": " + d + ")"
+	}
+	return ""
+}
+
 // checkSameConfig refuses shards whose config key or config file differ,
-// or whose key is not want (when want is set).
-func checkSameConfig(shards []*shardIn, want string) error {
+// or whose key is not want (when want is set; settings are the wanted
+// config's), naming the settings that differ where the manifests hold them.
+func checkSameConfig(shards []*shardIn, want string, settings map[string]string) error {
 	first := shards[0]
 	for _, s := range shards[1:] {
 		if s.man.ConfigKey != first.man.ConfigKey {
 			return fmt.Errorf("%s holds the results of another configuration (experiment %s from %s, config key %.12s) than %s "+
-				"(experiment %s from %s, config key %.12s): merge shards of one config",
-				s.label(), s.man.Experiment, s.man.Config, s.man.ConfigKey, first.label(), first.man.Experiment, first.man.Config, first.man.ConfigKey)
+				"(experiment %s from %s, config key %.12s%s): merge shards of one config",
+				s.label(), s.man.Experiment, s.man.Config, s.man.ConfigKey, first.label(), first.man.Experiment, first.man.Config, first.man.ConfigKey,
+				settingsDiffer(s.man.Settings, first.man.Settings, "this shard's -> the first's"))
 		}
 		if s.man.ConfigHash != first.man.ConfigHash {
 			return fmt.Errorf("%s ran another config file (sha256 %.12s, from %s) than %s (sha256 %.12s, from %s), with the same results key: "+
@@ -569,8 +590,8 @@ func checkSameConfig(shards []*shardIn, want string) error {
 		}
 	}
 	if want != "" && first.man.ConfigKey != want {
-		return fmt.Errorf("the shards hold the results of another configuration (experiment %s from %s, config key %.12s) than the config given (config key %.12s)",
-			first.man.Experiment, first.man.Config, first.man.ConfigKey, want)
+		return fmt.Errorf("the shards hold the results of another configuration (experiment %s from %s, config key %.12s) than the config given (config key %.12s%s)",
+			first.man.Experiment, first.man.Config, first.man.ConfigKey, want, settingsDiffer(first.man.Settings, settings, "the shards' -> the config's"))
 	}
 	return nil
 }
@@ -695,8 +716,8 @@ func writeMerged(out string, man Manifest, recs []Record) error {
 		return fmt.Errorf("%s holds the results of a run (not of a merge): merge into another directory, or delete its %s and %s to replace them",
 			out, RecordsFile, ManifestFile)
 	case old.ConfigKey != man.ConfigKey:
-		return fmt.Errorf("%s holds a merge of another configuration (experiment %s, config key %.12s): merge into another directory",
-			out, old.Experiment, old.ConfigKey)
+		return fmt.Errorf("%s holds a merge of another configuration (experiment %s, config key %.12s%s): merge into another directory",
+			out, old.Experiment, old.ConfigKey, settingsDiffer(old.Settings, man.Settings, "the directory's -> these shards'"))
 	case len(old.Runs) > 0:
 		return fmt.Errorf("%s holds a merge that %d later run(s) continued (the last started %s on %s): a new merge would drop the cells they ran; "+
 			"merge into another directory", out, len(old.Runs), old.Runs[len(old.Runs)-1].Started.Format(time.RFC3339), old.Runs[len(old.Runs)-1].Machine.Host)

@@ -82,7 +82,7 @@ func writeShard(t *testing.T, dir string, sp shardSpec) {
 		GoVersion: "go1.26", Kernel: "avx512", Report: "summary", Data: map[string]string{}, Cells: len(cells),
 		Started:   time.Date(2026, 1, 1, 10, sp.k, 0, 0, time.UTC),
 		Machine:   Machine{Host: "node" + string(rune('0'+sp.k)), OS: "linux", Arch: "amd64", CPUs: 2},
-		Selection: &sel}
+		Selection: &sel, Settings: map[string]string{"seed": strings.TrimPrefix(sp.key, "key")}}
 	var order []string
 	for i, c := range cells {
 		if slices.Contains(sp.unavailable, c.Dataset) {
@@ -230,7 +230,8 @@ func TestMergeRefusals(t *testing.T) {
 			other := filepath.Join(root, "other")
 			writeShard(t, other, shardSpec{k: 3, n: 3, key: "key2"})
 			return []string{dirs[0], dirs[1], other}
-		}, nil, []string{"shard " + "ROOT/other (3/3) holds the results of another configuration", "config key key2", "config key key1"}},
+		}, nil, []string{"shard " + "ROOT/other (3/3) holds the results of another configuration", "config key key2", "config key key1",
+			"differing in (this shard's -> the first's: seed: 2 -> 1)"}},
 		{"same key, other config file", func(t *testing.T, root string) []string {
 			dirs := threeShards(t, root)
 			other := filepath.Join(root, "other")
@@ -239,7 +240,8 @@ func TestMergeRefusals(t *testing.T) {
 		}, nil, []string{"ROOT/other (3/3) ran another config file (sha256 hash2", "the file was edited between the shards"}},
 		{"not the config given", func(t *testing.T, root string) []string {
 			return threeShards(t, root)
-		}, func(o *MergeOptions) { o.ConfigKey = "key9" }, []string{"another configuration", "than the config given (config key key9)"}},
+		}, func(o *MergeOptions) { o.ConfigKey, o.Settings = "key9", map[string]string{"seed": "9"} }, []string{"another configuration",
+			"than the config given (config key key9; differing in (the shards' -> the config's: seed: 1 -> 9))"}},
 		{"the same cells, identical", func(t *testing.T, root string) []string {
 			dirs := threeShards(t, root)
 			copyShard(t, dirs[1], filepath.Join(root, "again"))
@@ -484,5 +486,28 @@ func TestMergeKeepsRunResults(t *testing.T) {
 	sum, err := Merge(filepath.Join(root, "m"), dirs, toyOptions())
 	if err != nil || len(sum.Warnings) != 1 || !strings.Contains(sum.Warnings[0], "different code versions (v1, v2)") {
 		t.Errorf("%+v %v", sum, err)
+	}
+}
+
+// A merge into the directory of another config's merge is refused, naming
+// the settings that differ (the toy shards' settings are their key's
+// number as the seed: key1's 1, key2's 2).
+func TestMergeOverAnotherConfigsMerge(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "merged")
+	if _, err := Merge(out, threeShards(t, root), toyOptions()); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for k := 1; k <= 3; k++ {
+		d := filepath.Join(root, "other", string(rune('0'+k)))
+		writeShard(t, d, shardSpec{k: k, n: 3, key: "key2"})
+		dirs = append(dirs, d)
+	}
+	o := toyOptions()
+	o.ConfigKey = ""
+	_, err := Merge(out, dirs, o)
+	if err == nil || !strings.Contains(err.Error(), "holds a merge of another configuration (experiment exp, config key key1; differing in (the directory's -> these shards': seed: 1 -> 2))") {
+		t.Errorf("merge over another config's merge: %v", err)
 	}
 }

@@ -86,7 +86,7 @@ func (b *Browser) Close() { b.cancel() }
 
 // Problem is something wrong with a page as the browser lays it out.
 type Problem struct {
-	Kind string `json:"kind"` // image, page, overflow or text
+	Kind string `json:"kind"` // image, page, overflow, text, colour or link
 	What string `json:"what"` // the element and what is wrong with it
 }
 
@@ -110,7 +110,9 @@ func (b *Browser) open(ctx context.Context, url string, width, height int64, sca
 // Check loads url in a window width CSS pixels wide and returns its
 // problems: an image that does not load, a page that scrolls sideways, a
 // table or pre wider than its container, an element whose text runs out
-// of its box. An error is a page that could not be checked at all.
+// of its box, red text outside an element of class "problem" (red is for
+// what went wrong), a link to a Markdown file (shown as plain text). An
+// error is a page that could not be checked at all.
 func (b *Browser) Check(ctx context.Context, url string, width int) ([]Problem, error) {
 	ctx, cancel := merge(b.ctx, ctx)
 	defer cancel()
@@ -122,6 +124,32 @@ func (b *Browser) Check(ctx context.Context, url string, width int) ([]Problem, 
 		return nil, fmt.Errorf("browser: checking %s: %w", url, err)
 	}
 	return ps, nil
+}
+
+// Image is an image of a page as the browser lays it out.
+type Image struct {
+	Src     string  `json:"src"`
+	Natural int     `json:"natural"` // the width of the file, in pixels
+	Shown   float64 `json:"shown"`   // the width it is drawn at, in CSS pixels
+}
+
+// imagesJS lists the page's images with their natural and shown widths.
+const imagesJS = `Array.from(document.images).map((i) => ({src: i.getAttribute("src") || "", natural: i.naturalWidth, shown: i.getBoundingClientRect().width}))`
+
+// Images loads url in a window width CSS pixels wide and returns its
+// images with the width of each file and the width it is shown at: a
+// figure shown much smaller than it was drawn has text too small to read.
+func (b *Browser) Images(ctx context.Context, url string, width int) ([]Image, error) {
+	ctx, cancel := merge(b.ctx, ctx)
+	defer cancel()
+	if err := b.open(ctx, url, int64(width), 900, 1); err != nil {
+		return nil, fmt.Errorf("browser: loading %s: %w", url, err)
+	}
+	imgs, err := chromedp.Run(ctx, chromedp.Evaluate[[]Image](imagesJS))
+	if err != nil {
+		return nil, fmt.Errorf("browser: reading the images of %s: %w", url, err)
+	}
+	return imgs, nil
 }
 
 // Screenshot returns a PNG of the whole page at url, laid out in a window

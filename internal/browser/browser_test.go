@@ -53,7 +53,9 @@ func TestCheckFindsBrokenPages(t *testing.T) {
 	good := `<h1>Report</h1><p>Some text that wraps as it should, at spaces, in its box.</p>
 <figure><img src="ok.png" width="400"><figcaption>A figure.</figcaption></figure>
 <table><tr><th>a</th><th>b</th></tr><tr><td>0.5</td><td>0.25</td></tr></table>
-<pre style="white-space: pre-wrap">a short preformatted line</pre>`
+<pre style="white-space: pre-wrap">a short preformatted line</pre>
+<ul><li class="problem" style="color: #a33">a claim that does NOT hold, in red</li></ul>
+<p><a href="table.csv">table.csv</a>, <code>table.md</code></p>`
 	cases := []struct {
 		name, body, kind, what string
 	}{
@@ -66,6 +68,9 @@ func TestCheckFindsBrokenPages(t *testing.T) {
 		{"long-word", good + `<p style="width: 300px">` + long + `</p>`, "text", "p"},
 		{"clipped", good + `<div style="height: 1.2em; overflow: hidden">` + strings.Repeat("a line of text<br>", 5) + `</div>`, "text", "cut off"},
 		{"wide-page", good + `<div style="position: relative; left: 1500px; width: 10px">x</div>`, "page", "px wide"},
+		{"red-note", good + `<p class="note" style="color: #a33">an explanation, in red</p>`, "colour", "an explanation"},
+		{"red-span", good + `<p>fine <span style="color: rgb(214, 58, 58)">red words</span></p>`, "colour", "red words"},
+		{"md-link", good + `<p><a href="claims.md">claims.md</a></p>`, "link", "claims.md"},
 	}
 	for _, c := range cases {
 		url := page(t, dir, c.name+".html", c.body)
@@ -89,6 +94,21 @@ func TestCheckFindsBrokenPages(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no %s problem naming %q among %v", c.name, c.kind, c.what, ps)
 		}
+	}
+}
+
+// TestImages: an image's natural width is its file's, its shown width the
+// width it is laid out at (the 40 px test image shown at 400, then in a
+// 300 px box with max-width 100 %).
+func TestImages(t *testing.T) {
+	b := browsertest.Start(t)
+	url := page(t, t.TempDir(), "imgs.html", `<img src="ok.png" width="400"><div style="width: 300px"><img src="ok.png" width="400" style="max-width: 100%; height: auto"></div>`)
+	imgs, err := b.Images(context.Background(), url, 1280)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imgs) != 2 || imgs[0].Src != "ok.png" || imgs[0].Natural != 40 || imgs[0].Shown != 400 || imgs[1].Shown != 300 {
+		t.Errorf("images %+v: want ok.png, 40 px, shown at 400 and 300", imgs)
 	}
 }
 

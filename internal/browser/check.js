@@ -56,5 +56,31 @@
       add("text", name(el) + " is cut off: " + el.scrollHeight + " px tall in a " + el.clientHeight + " px box");
     }
   }
+  // Red text only for problems: text in a red colour (hue within 20
+  // degrees of red, saturated, not pale) must lie inside an element of
+  // class "problem" (a claim that does not hold, a failed cell).
+  const reddish = (css) => {
+    const m = css.match(/rgba?\((\d+), (\d+), (\d+)/);
+    if (!m) return false;
+    const [r, g, b] = [+m[1], +m[2], +m[3]];
+    const hi = Math.max(r, g, b), lo = Math.min(r, g, b);
+    if (hi !== r || hi - lo < 60 || lo > 200) return false;
+    const hue = 60 * (g - b) / (hi - lo); // red's hue sector, in degrees
+    return Math.abs(hue) <= 20;
+  };
+  for (const el of document.body.querySelectorAll("*")) {
+    const own = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== "");
+    if (own && reddish(getComputedStyle(el).color) && !el.closest(".problem")) {
+      add("colour", name(el).slice(0, 80) + " is red but not marked as a problem");
+    }
+  }
+
+  // Links a browser cannot show as a page: Markdown opens as plain text.
+  for (const a of document.querySelectorAll("a[href]")) {
+    const href = a.getAttribute("href");
+    if (/\.md(#.*)?$/i.test(href)) {
+      add("link", 'a "' + href + '" links a Markdown file, which a browser shows as plain text');
+    }
+  }
   return problems;
 })()

@@ -141,10 +141,10 @@ func TestWriteThroughSchema1Manifest(t *testing.T) {
 	}
 	page := string(b)
 	for _, want := range []string{"<h1>AAAI 2017: Recovering true classifier performance in PU learning: fixture</h1>",
-		"<h2>AAAI 2017", "E columns (e, IE, DE): the estimates of alphamax-n.",
+		"E columns (e, IE, DE): the estimates of alphamax-n.",
 		"Table 1 (AUC), mean absolute errors against the traditional truth", "Table 2 (AUC-PR), mean absolute errors against the same-model truth",
 		"0.095 <span class=\"paper\">(0.093, +0.002)</span>", "Two truths.", "fig2a.png", "fig2d.png",
-		"Sign test: indirect vs direct AUC recovery", "aaai2017-fig3.png", "aaai2017-fig4.png", "gas: not in the mirror",
+		"Sign test: indirect vs direct AUC recovery", "aaai2017-fig3-auc0.65.png", "aaai2017-fig3-auc0.95.png", "aaai2017-fig4.png", "gas: not in the mirror",
 		// testdata/records.jsonl has one failed cell: landsat beta .75 repeat 1, error "boom".
 		"landsat, 1 cell(s), e.g. landsat/beta=0.75/repeat=1: boom",
 		// Tables as HTML, not Markdown in <pre>: the sign test, and the rows comparing every column with the paper.

@@ -14,13 +14,25 @@ import (
 func init() {
 	report.RegisterFigure(report.AnalyticFigure{Name: "aaai2017-fig3",
 		About: "AAAI-2017 Figure 3: 27 heat maps of |AUC - AUC_est| over (alpha-hat, beta-hat), infeasible region grey",
+		Parts: figure3Parts(),
 		Draw: func(dir string) ([]string, []string, error) {
-			fig, err := Figure3()
+			figs, err := Figure3Parts()
 			if err != nil {
 				return nil, nil, err
 			}
-			files, err := fig.Save(dir)
-			return files, nil, err
+			whole, err := Figure3()
+			if err != nil {
+				return nil, nil, err
+			}
+			var files []string
+			for _, f := range append(figs, whole) {
+				saved, err := f.Save(dir)
+				if err != nil {
+					return nil, nil, err
+				}
+				files = append(files, saved...)
+			}
+			return files, nil, nil
 		}})
 	report.RegisterFigure(report.AnalyticFigure{Name: "aaai2017-fig4",
 		About: "AAAI-2017 Figure 4: the heat map for (alpha, beta, AUC) = (0.25, 0.75, 0.90) with the appendix's region lines",
@@ -69,29 +81,79 @@ func eq4ErrorGrid(alpha, beta, auc float64, n int) (report.Grid, float64, error)
 
 var infeasibleGrey = color.Gray{Y: 150}
 
-// Figure3 draws Figure 3: for alpha in {0.05, 0.25, 0.50}, beta
-// in {0.75, 0.95, 1.00} and AUC in {0.65, 0.80, 0.95}, the absolute error of
-// the direct recovery (Eq. 4) over all estimates (alpha-hat, beta-hat), with
-// the true alpha and beta as dotted lines and the infeasible region grey.
-// Rows are the AUC values, columns the (alpha, beta) pairs.
-func Figure3() (report.Figure, error) {
-	hm := report.HeatMaps{XLabel: "alpha-hat", YLabel: "beta-hat", BarLabel: "|AUC - AUC_est|", Cols: 9,
+// The true values of Figure 3's maps.
+var (
+	fig3AUCs   = []float64{0.65, 0.80, 0.95}
+	fig3Alphas = []float64{0.05, 0.25, 0.50}
+	fig3Betas  = []float64{0.75, 0.95, 1.00}
+)
+
+// fig3Maps are the heat maps of Figure 3 for the given true AUCs, in rows
+// of AUC then alpha, each row's maps by beta, every map titled by title.
+func fig3Maps(aucs []float64, cols int, title func(auc, alpha, beta float64) string) (report.HeatMaps, error) {
+	hm := report.HeatMaps{XLabel: "alpha-hat", YLabel: "beta-hat", BarLabel: "|AUC - AUC_est|", Cols: cols,
 		Min: 0, Max: 1, Undefined: infeasibleGrey, EqualAxes: true,
 		LineLegend: []report.Series{{Name: "infeasible: AUC_est outside [0, 1]"}, {Name: "true alpha, beta (dotted)", Color: color.Black, Dashed: true}}}
-	for _, auc := range []float64{0.65, 0.80, 0.95} {
-		for _, alpha := range []float64{0.05, 0.25, 0.50} {
-			for _, beta := range []float64{0.75, 0.95, 1.00} {
+	for _, auc := range aucs {
+		for _, alpha := range fig3Alphas {
+			for _, beta := range fig3Betas {
 				g, _, err := eq4ErrorGrid(alpha, beta, auc, 100)
 				if err != nil {
-					return report.Figure{}, err
+					return report.HeatMaps{}, err
 				}
-				hm.Panels = append(hm.Panels, report.HeatPanel{
-					Title: fmt.Sprintf("AUC=%.2f a=%.2f b=%.2f", auc, alpha, beta),
-					Grid:  g, VLines: []float64{alpha}, HLines: []float64{beta}})
+				hm.Panels = append(hm.Panels, report.HeatPanel{Title: title(auc, alpha, beta),
+					Grid: g, VLines: []float64{alpha}, HLines: []float64{beta}})
 			}
 		}
 	}
+	return hm, nil
+}
+
+// Figure3 draws Figure 3 as the paper lays it out: for alpha in {0.05,
+// 0.25, 0.50}, beta in {0.75, 0.95, 1.00} and AUC in {0.65, 0.80, 0.95},
+// the absolute error of the direct recovery (Eq. 4) over all estimates
+// (alpha-hat, beta-hat), with the true alpha and beta as dotted lines and
+// the infeasible region grey. Rows are the AUC values, columns the (alpha,
+// beta) pairs.
+func Figure3() (report.Figure, error) {
+	hm, err := fig3Maps(fig3AUCs, 9, func(auc, alpha, beta float64) string {
+		return fmt.Sprintf("AUC=%.2f a=%.2f b=%.2f", auc, alpha, beta)
+	})
+	if err != nil {
+		return report.Figure{}, err
+	}
 	return hm.Figure("aaai2017-fig3", 44*vg.Centimeter, 14*vg.Centimeter), nil
+}
+
+// fig3PartName is the file name of Figure 3's part for a true AUC.
+func fig3PartName(auc float64) string { return fmt.Sprintf("aaai2017-fig3-auc%.2f", auc) }
+
+// figure3Parts names and captions the parts of Figure3Parts.
+func figure3Parts() []report.FigurePart {
+	var parts []report.FigurePart
+	for _, auc := range fig3AUCs {
+		parts = append(parts, report.FigurePart{Name: fig3PartName(auc),
+			Caption: fmt.Sprintf("Figure 3, true AUC = %.2f: rows alpha = 0.05, 0.25, 0.50; columns beta = 0.75, 0.95, 1.00.", auc)})
+	}
+	return parts
+}
+
+// Figure3Parts draws Figure 3 in three figures, one per true AUC, each a 3 x
+// 3 grid of its maps (rows alpha, columns beta) with its own colour bar: the
+// whole figure's 27 maps in rows of nine are too small to read on a page.
+func Figure3Parts() ([]report.Figure, error) {
+	var figs []report.Figure
+	for _, auc := range fig3AUCs {
+		hm, err := fig3Maps([]float64{auc}, 3, func(_, alpha, beta float64) string {
+			return fmt.Sprintf("alpha = %.2f, beta = %.2f", alpha, beta)
+		})
+		if err != nil {
+			return nil, err
+		}
+		hm.TextSize = vg.Points(10) // shown at its drawn size: 13 CSS px titles, 12 px ticks
+		figs = append(figs, hm.Figure(fig3PartName(auc), 21*vg.Centimeter, 18*vg.Centimeter))
+	}
+	return figs, nil
 }
 
 // Figure4 draws Figure 4: the heat map for (alpha, beta, AUC) =

@@ -41,7 +41,6 @@ func Write(dir string, in report.Input) (string, error) {
 	recs := in.Records
 	est, note := in.Estimator()
 	var h strings.Builder
-	h.WriteString("<h2>AAAI 2017: Recovering true classifier performance in PU learning</h2>\n")
 	if est != "" {
 		fmt.Fprintf(&h, "<p>E columns (e, IE, DE): the estimates of %s.</p>\n", html.EscapeString(est))
 	} else {
@@ -79,16 +78,14 @@ func Write(dir string, in report.Input) (string, error) {
 			if err := ct.WriteFiles(dir, base); err != nil {
 				return "", err
 			}
-			fmt.Fprintf(&h, "<h3>%s</h3>\n%s<p>Files: <a href=\"%s.md\">Markdown</a>, <a href=\"%s.tex\">LaTeX</a>, <a href=\"%s.csv\">CSV</a>.</p>\n",
-				html.EscapeString(ct.Caption), ct.HTML(), base, base, base)
+			fmt.Fprintf(&h, "<h3>%s</h3>\n%s%s", html.EscapeString(ct.Caption), ct.HTML(), report.FilesLine(base, "csv", "md", "tex"))
 		}
 	}
 	if pv, ok := PRVariants(recs, paper[2], incomparable); ok {
 		if err := pv.WriteFiles(dir, "table2-pr-readings"); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&h, "<h3>%s</h3>\n%s<p>Files: <a href=\"table2-pr-readings.md\">Markdown</a>, <a href=\"table2-pr-readings.csv\">CSV</a>.</p>\n",
-			html.EscapeString(pv.Caption), pv.HTML())
+		fmt.Fprintf(&h, "<h3>%s</h3>\n%s%s", html.EscapeString(pv.Caption), pv.HTML(), report.FilesLine("table2-pr-readings", "csv", "md"))
 	}
 	h.WriteString(`<p>Two truths. The paper's tables measure errors against a separately trained
 supervised model (the <em>traditional</em> truth), while the recovery formulas estimate the performance
@@ -118,8 +115,8 @@ is why the paper's IR/DR columns are larger than the recovery alone would give.<
 		if err := report.WriteFile(filepath.Join(dir, "signtest.md"), []byte(st.Markdown()+"\n"+signTestNote+"\n")); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&h, "<h3>Sign test: indirect vs direct AUC recovery</h3>\n%s<p>%s</p>\n<p>File: <a href=\"signtest.md\">Markdown</a>.</p>\n",
-			st.HTML(), html.EscapeString(signTestNote))
+		fmt.Fprintf(&h, "<h3>Sign test: indirect vs direct AUC recovery</h3>\n%s<p>%s</p>\n%s",
+			st.HTML(), html.EscapeString(signTestNote), report.FilesLine("signtest", "md"))
 	}
 	an, err := report.AnalyticSection(dir, "aaai2017-fig3", "aaai2017-fig4")
 	if err != nil {

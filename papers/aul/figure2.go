@@ -1,7 +1,10 @@
 package aul
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/pueval/pueval/report"
 )
@@ -36,7 +39,7 @@ func Errors(rows []Row) (datasets []string, by map[string]map[string][]float64) 
 func Figure2(rows []Row) report.BoxChart {
 	datasets, by := Errors(rows)
 	series := append(Sources(rows), AULSeries)
-	bc := report.BoxChart{Title: "Figure 2: errors over every split (3 betas x repeats); whiskers at min and max, diamond: mean",
+	bc := report.BoxChart{Title: figure2Title(rows),
 		XLabel: "data set", YLabel: "AUC^est - AUC, AUL^PU - AUL", Groups: datasets, Series: series, ZeroLine: true, Mean: true}
 	// The qualitative palette without its red (AUL^PU's) and pink.
 	estimatorColors := []int{0, 1, 2, 4, 5, 7}
@@ -53,4 +56,38 @@ func Figure2(rows []Row) report.BoxChart {
 		bc.Stats = append(bc.Stats, st)
 	}
 	return bc
+}
+
+// figure2Title says what Figure 2 pools, from the rows themselves: the
+// betas and the splits of each (data set, beta): "Figure 2: errors over
+// every split (betas 0.1, 0.2, 0.4; 20 splits each); ...".
+func figure2Title(rows []Row) string {
+	var betas []float64
+	lo, hi := 0, 0
+	for i, r := range rows {
+		if !slices.Contains(betas, r.Beta) {
+			betas = append(betas, r.Beta)
+		}
+		if i == 0 || r.Runs < lo {
+			lo = r.Runs
+		}
+		hi = max(hi, r.Runs)
+	}
+	slices.Sort(betas)
+	texts := make([]string, len(betas))
+	for i, b := range betas {
+		texts[i] = strconv.FormatFloat(b, 'g', -1, 64)
+	}
+	which := "beta " + strings.Join(texts, ", ")
+	if len(betas) > 1 {
+		which = "betas " + strings.Join(texts, ", ")
+	}
+	splits := fmt.Sprintf("%d splits each", lo)
+	switch {
+	case lo == 1 && hi == 1:
+		splits = "1 split each"
+	case lo != hi:
+		splits = fmt.Sprintf("%d to %d splits each", lo, hi)
+	}
+	return fmt.Sprintf("Figure 2: errors over every split (%s; %s); whiskers at min and max, diamond: mean", which, splits)
 }

@@ -2,7 +2,6 @@ package aul
 
 import (
 	"fmt"
-	"html"
 	"path/filepath"
 	"strings"
 
@@ -28,7 +27,6 @@ func init() {
 // the HTML of its sections.
 func Write(dir string, in report.Input) (string, error) {
 	var h strings.Builder
-	fmt.Fprintf(&h, "<h2>%s</h2>\n", html.EscapeString(Title))
 	h.WriteString("<p>beta is the paper's: the labeled fraction of the positives (grid axis known-positives). AUC^est = (AUC^PU - a/2)/(1 - a), clipped to [0, 1], with each estimator's class prior a of U; AUL^PU needs no prior. The evaluated classifier and the estimators' inputs are pueval's, not the paper's (unpublished), so the per-row estimator errors are not expected to match the published ones.</p>\n")
 	paper, err := Published()
 	if err != nil {
@@ -43,7 +41,7 @@ func Write(dir string, in report.Input) (string, error) {
 		if err := t.WriteFiles(dir, "table1"); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&h, "<h3>Table 1</h3>\n%s<p>Files: <a href=\"table1.md\">Markdown</a>, <a href=\"table1.tex\">LaTeX</a>, <a href=\"table1.csv\">CSV</a>.</p>\n", t.HTML())
+		fmt.Fprintf(&h, "<h3>Table 1</h3>\n%s%s", t.HTML(), report.FilesLine("table1", "csv", "md", "tex"))
 		f := Figure2(rows).Figure("fig2", 30*vg.Centimeter, 11*vg.Centimeter)
 		if _, err := f.Save(dir); err != nil {
 			return "", err
@@ -53,7 +51,7 @@ func Write(dir string, in report.Input) (string, error) {
 			if err := tt.WriteFiles(dir, "timing"); err != nil {
 				return "", err
 			}
-			fmt.Fprintf(&h, "<h3>Estimator time</h3>\n%s<p>Files: <a href=\"timing.md\">Markdown</a>, <a href=\"timing.csv\">CSV</a>.</p>\n", tt.HTML())
+			fmt.Fprintf(&h, "<h3>Estimator time</h3>\n%s%s", tt.HTML(), report.FilesLine("timing", "csv", "md"))
 		}
 	}
 	if len(fig3) > 0 {
@@ -68,7 +66,7 @@ func Write(dir string, in report.Input) (string, error) {
 		if _, err := f.Save(dir); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&h, "<h3>Figure 3</h3>\n<figure><img src=\"fig3.png\" width=\"900\"><figcaption>Figure 3: test AUC of PU_AUC (prior from the source in the table) and PU_AUL on held-out rows. <a href=\"fig3.pdf\">PDF</a> <a href=\"fig3.svg\">SVG</a></figcaption></figure>\n%s<p>Files: <a href=\"fig3.md\">Markdown</a>, <a href=\"fig3.tex\">LaTeX</a>, <a href=\"fig3.csv\">CSV</a>.</p>\n", t.HTML())
+		fmt.Fprintf(&h, "<h3>Figure 3</h3>\n<figure><img src=\"fig3.png\" width=\"900\"><figcaption>Figure 3: test AUC of PU_AUC (prior from the source in the table) and PU_AUL on held-out rows. <a href=\"fig3.pdf\">PDF</a> <a href=\"fig3.svg\">SVG</a></figcaption></figure>\n%s%s", t.HTML(), report.FilesLine("fig3", "csv", "md", "tex"))
 	}
 	var claims []report.Claim
 	if len(rows) > 0 || len(fig3) == 0 {
@@ -79,6 +77,6 @@ func Write(dir string, in report.Input) (string, error) {
 	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(md)); err != nil {
 		return "", err
 	}
-	h.WriteString("<h3>Claims</h3>\n" + report.ClaimsHTML(claims, claimLine) + "<p><a href=\"claims.md\">claims.md</a></p>\n")
+	h.WriteString("<h3>Claims</h3>\n" + report.ClaimsHTML(claims, claimLine) + report.FilesLine("claims", "md"))
 	return h.String(), nil
 }

@@ -48,8 +48,7 @@ func (s *section) table(t report.Table, base string) error {
 	if err := t.WriteFiles(s.dir, base); err != nil {
 		return err
 	}
-	fmt.Fprintf(&s.h, "<h4>%s</h4>\n%s<p>Files: <a href=\"%s.md\">Markdown</a>, <a href=\"%s.tex\">LaTeX</a>, <a href=\"%s.csv\">CSV</a>.</p>\n",
-		html.EscapeString(t.Caption), t.HTML(), base, base, base)
+	fmt.Fprintf(&s.h, "<h4>%s</h4>\n%s%s", html.EscapeString(t.Caption), t.HTML(), report.FilesLine(base, "csv", "md", "tex"))
 	return nil
 }
 

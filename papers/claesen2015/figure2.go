@@ -3,7 +3,6 @@ package claesen2015
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,9 +87,9 @@ func Figure2Table(rows []Fig2Row) report.Table {
 	return t
 }
 
-// Figure2Chart draws the mean bounds and the mean truth against log10
-// |P_L| (the core's line charts have linear axes), with the 2.5 and 97.5
-// percentiles of each bound over the repeats, dashed.
+// Figure2Chart draws the mean bounds and the mean truth against |P_L| on
+// a log axis labelled in counts, with the 2.5 and 97.5 percentiles of each
+// bound over the repeats, dashed.
 func Figure2Chart(rows []Fig2Row) report.LineChart {
 	x := make([]float64, len(rows))
 	col := func(f func(Fig2Row) float64) []float64 {
@@ -101,7 +100,7 @@ func Figure2Chart(rows []Fig2Row) report.LineChart {
 		return out
 	}
 	for i, r := range rows {
-		x[i] = math.Log10(float64(r.Labeled))
+		x[i] = float64(r.Labeled)
 	}
 	var s []report.Series
 	s = addSeries(s, "mean true AUC", x, col(func(r Fig2Row) float64 { return r.Truth }), colorTruth, false)
@@ -112,7 +111,7 @@ func Figure2Chart(rows []Fig2Row) report.LineChart {
 	s = addSeries(s, "lower: 97.5 %", x, col(func(r Fig2Row) float64 { return r.LowerQ[1] }), report.ColorGreen, true)
 	s = addSeries(s, "lower: 2.5 %", x, col(func(r Fig2Row) float64 { return r.LowerQ[0] }), report.ColorBlue, true)
 	return report.LineChart{Title: "Figure 2: AUC bounds against the number of known positives",
-		XLabel: "log10 |P_L| (2: 100, 3: 1,000, 4: 10,000)", YLabel: "AUC", Series: s}
+		XLabel: "|P_L|, known positives (log scale)", YLabel: "AUC", Series: s, LogX: true}
 }
 
 // MinCoverage is the coverage of the AUC bounds the spec asks of every
@@ -167,7 +166,7 @@ func writeFigure2(s *section, in report.Input) error {
 	if err != nil {
 		return err
 	}
-	if err := s.figure(f, "Figure 2: mean lower and upper AUC bound and mean true AUC against |P_L| (x: log10), with the 2.5 and 97.5 percentiles of each bound over the repeats."); err != nil {
+	if err := s.figure(f, "Figure 2: mean lower and upper AUC bound and mean true AUC against |P_L| (log scale), with the 2.5 and 97.5 percentiles of each bound over the repeats."); err != nil {
 		return err
 	}
 	if err := s.table(Figure2Table(rows), "fig2-table"); err != nil {

@@ -247,7 +247,8 @@ func countAtLeast(xs []float64, t float64) int {
 }
 
 // Figure5Charts are the three panels of one covtype cell: the rank CDFs
-// with the band, the ROC bounds and the PR bounds.
+// with the band, the ROC bounds and the PR bounds. Each beta-hat's bounds
+// share a colour, the upper one solid and the lower one dashed.
 func Figure5Charts(r results.Record) []report.LineChart {
 	iv := intervalSource(r)
 	ivName := strings.TrimPrefix(iv, results.Real+"*")
@@ -263,17 +264,18 @@ func Figure5Charts(r results.Record) []report.LineChart {
 	for _, c := range []struct {
 		src, name string
 		col       int
-		dashed    bool
-	}{{results.Real, "beta-hat = beta", 3, false}, {Source(0), "beta-hat = 0", 7, true}, {iv, ivName + " x beta", 0, false}} {
+	}{{results.Real, "beta-hat = beta", 3}, {Source(0), "beta-hat = 0", 7}, {iv, ivName + " x beta", 0}} {
 		if c.src == "" {
 			continue
 		}
 		for _, side := range []string{"upper", "lower"} {
-			name := c.name + " " + side
-			roc.Series = addCurve(roc.Series, r, results.RecoveryKey("bootstrap-"+side+"-roc", c.src), name, paletteColor(c.col), c.dashed)
-			pr.Series = addCurve(pr.Series, r, results.RecoveryKey("bootstrap-"+side+"-pr", c.src), name, paletteColor(c.col), c.dashed)
+			name := c.name + ", " + side
+			dashed := side == "lower"
+			roc.Series = addCurve(roc.Series, r, results.RecoveryKey("bootstrap-"+side+"-roc", c.src), name, paletteColor(c.col), dashed)
+			pr.Series = addCurve(pr.Series, r, results.RecoveryKey("bootstrap-"+side+"-pr", c.src), name, paletteColor(c.col), dashed)
 		}
 	}
+	cdf.LegendBelow, roc.LegendBelow, pr.LegendBelow = true, true, true
 	return []report.LineChart{cdf, roc, pr}
 }
 
@@ -306,11 +308,14 @@ func writeFigure5(s *section, in report.Input) error {
 			s.para(fmt.Sprintf("No curves in the records of known positives %s: its panels are not drawn.", g(kp)), true)
 			continue
 		}
-		f, err := report.Panels("fig5-kp"+g(kp), 36*vg.Centimeter, 11*vg.Centimeter, 3, Figure5Charts(r))
+		f, err := report.Panels("fig5-kp"+g(kp), 30*vg.Centimeter, 15*vg.Centimeter, 3, Figure5Charts(r))
 		if err != nil {
 			return err
 		}
-		caption := fmt.Sprintf("Figure 5, %.4g %% of the positives known (|P_L| %d, |U| %d, beta %.4f, repeat %d): the rank CDF of the known and the latent positives with the 95 %% bootstrap band; bounds on the ROC and PR curves at beta-hat = beta, 0 and over the interval, with the true curves. PR bounds are recorded at beta and the interval only.",
+		caption := fmt.Sprintf("Figure 5, %.4g %% of the positives known (|P_L| %d, |U| %d, beta %.4f, repeat %d): the rank CDF of the known and the latent positives with the 95 %% bootstrap band; bounds on the ROC and PR curves at beta-hat = beta, 0 and over the interval (upper solid, lower dashed), with the true curves. PR bounds are recorded at beta and the interval only. "+
+			"The lower PR bounds start at (0, 0) and rise almost vertically: that is the bound itself, not the drawing. Above the first known positives the band's lower edge is 0, so the lower bound counts no latent positive there; "+
+			"its tables at those cut-offs have TP = 0 and FP > 0, precision TP/(TP + FP) = 0 at recall 0 (the paper's PR points are the tables' (recall, precision)), "+
+			"and over its first few true positives, a sliver of recall, its precision climbs from near 0.",
 			100*kp, r.Sizes.Labeled, r.Sizes.Unlabeled, r.Alpha, r.Repeat)
 		if err := s.figure(f, caption); err != nil {
 			return err

@@ -2,7 +2,6 @@ package claesen2015
 
 import (
 	"fmt"
-	"html"
 	"path/filepath"
 	"strings"
 
@@ -26,7 +25,6 @@ func init() {
 // run lacks get a note and unchecked claims.
 func Write(dir string, in report.Input) (string, error) {
 	var h strings.Builder
-	fmt.Fprintf(&h, "<h2>%s</h2>\n", html.EscapeString(Title))
 	h.WriteString("<p>The paper's beta is the fraction of positives among the unlabeled examples (the AAAI paper's alpha). " +
 		"Bounds are computed from a 95 % confidence band on the rank CDF of the known positives; \"real*F\" in the files means " +
 		"beta-hat = F times the true beta, \"real\" beta-hat = beta.</p>\n")
@@ -45,7 +43,7 @@ func Write(dir string, in report.Input) (string, error) {
 	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(claimsMarkdown(s.claims, in.Manifest.Unavailable))); err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&h, "<h3>All claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n%s",
-		report.ClaimsSummary(s.claims), report.ClaimsHTML(s.claims, report.Claim.String))
+	fmt.Fprintf(&h, "<h3>All claims</h3>\n<p>%s</p>\n%s%s",
+		report.ClaimsSummary(s.claims), report.ClaimsHTML(s.claims, report.Claim.String), report.FilesLine("claims", "md"))
 	return h.String(), nil
 }

@@ -34,7 +34,6 @@ func init() {
 func Write(dir string, in report.Input) (string, error) {
 	est, note := in.Estimator()
 	var h strings.Builder
-	h.WriteString("<h2>PSB 2019: accuracy, balanced accuracy, F-measure and MCC in PU learning</h2>\n")
 	if est != "" {
 		fmt.Fprintf(&h, "<p>CE: the estimates of %s.</p>\n", html.EscapeString(est))
 	} else {
@@ -78,7 +77,7 @@ func Write(dir string, in report.Input) (string, error) {
 			return "", err
 		}
 	}
-	fmt.Fprintf(&h, "<h3>Per data set mean errors</h3>\n%s<p>Files: <a href=\"psb-table.md\">Markdown</a>, <a href=\"psb-table.tex\">LaTeX</a>, <a href=\"psb-table.csv\">CSV</a>.</p>\n", t.HTML())
+	fmt.Fprintf(&h, "<h3>Per data set mean errors</h3>\n%s%s", t.HTML(), report.FilesLine("psb-table", "csv", "md", "tex"))
 	h.WriteString("<h3>Qualitative claims of the paper, checked on these records</h3>\n<ul>\n")
 	for _, c := range claims {
 		fmt.Fprintf(&h, "<li>%s</li>\n", html.EscapeString(c))

@@ -37,7 +37,7 @@ func Write(dir string, in report.Input) (string, error) {
 	}
 	a := Analyze(in.Records)
 	var h, md strings.Builder
-	fmt.Fprintf(&h, "<h2>%s</h2>\n<p>%s</p>\n", html.EscapeString(Title), html.EscapeString(Caveat))
+	fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(Caveat))
 	fmt.Fprintf(&md, "# %s\n\n%s\n\n", Title, Caveat)
 
 	inv := Inventory(a, in.Manifest)
@@ -76,8 +76,8 @@ func Write(dir string, in report.Input) (string, error) {
 		if err := t.WriteFiles(dir, "table1"); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&h, "<h3>Table 1</h3>\n<p>%s</p>\n%s<p>Files: <a href=\"table1.md\">Markdown</a>, <a href=\"table1.tex\">LaTeX</a>, <a href=\"table1.csv\">CSV</a>.</p>\n",
-			html.EscapeString(t.Caption), t.HTML())
+		fmt.Fprintf(&h, "<h3>Table 1</h3>\n<p>%s</p>\n%s%s",
+			html.EscapeString(t.Caption), t.HTML(), report.FilesLine("table1", "csv", "md", "tex"))
 		md.WriteString("## Table 1\n\n" + t.Markdown() + "\n")
 
 		// Table 1 over the fold means, right after Table 1 so that the two
@@ -89,8 +89,8 @@ func Write(dir string, in report.Input) (string, error) {
 		}
 		note := ft.Notes[0]
 		ft.Notes = ft.Notes[1:]
-		fmt.Fprintf(&h, "<h3>Table 1 (fold means)</h3>\n<p>%s</p>\n<p>%s</p>\n%s<p>Files: <a href=\"table1-foldmeans.md\">Markdown</a>, <a href=\"table1-foldmeans.tex\">LaTeX</a>, <a href=\"table1-foldmeans.csv\">CSV</a>.</p>\n",
-			html.EscapeString(note), html.EscapeString(ft.Caption), ft.HTML())
+		fmt.Fprintf(&h, "<h3>Table 1 (fold means)</h3>\n<p>%s</p>\n<p>%s</p>\n%s%s",
+			html.EscapeString(note), html.EscapeString(ft.Caption), ft.HTML(), report.FilesLine("table1-foldmeans", "csv", "md", "tex"))
 		md.WriteString("## Table 1 (fold means)\n\n" + note + "\n\n" + ft.Markdown() + "\n")
 
 		f := Figure2(a, "fig2", 40*vg.Centimeter, 20*vg.Centimeter)
@@ -113,7 +113,7 @@ func Write(dir string, in report.Input) (string, error) {
 			"against Pr[y=1] in the unlabeled set, for random labeling, Scenario 1 (the least representative positives left unlabeled) and Scenario 2 (the most representative left unlabeled); " +
 			"each point the mean over the held-out folds (and repeats) of the statistic over the (problem, classifier) configurations. " +
 			"The same statistics over the configurations' fold means (as Table 1 (fold means)) are in fig2-foldmeans.csv."
-		fmt.Fprintf(&h, "<h3>Figure 2</h3>\n<figure><img src=\"fig2.png\" width=\"1300\"><figcaption>%s <a href=\"fig2.pdf\">PDF</a> <a href=\"fig2.svg\">SVG</a>; numbers: <a href=\"fig2.csv\">fig2.csv</a>, <a href=\"fig2.md\">fig2.md</a>; over the fold means: <a href=\"fig2-foldmeans.csv\">fig2-foldmeans.csv</a>.</figcaption></figure>\n",
+		fmt.Fprintf(&h, "<h3>Figure 2</h3>\n<figure><img src=\"fig2.png\" width=\"1300\"><figcaption>%s <a href=\"fig2.pdf\">PDF</a> <a href=\"fig2.svg\">SVG</a>; numbers: <a href=\"fig2.csv\">fig2.csv</a>, <code>fig2.md</code>; over the fold means: <a href=\"fig2-foldmeans.csv\">fig2-foldmeans.csv</a>.</figcaption></figure>\n",
 			html.EscapeString(caption))
 		md.WriteString("## Figure 2\n\n![Figure 2](fig2.png)\n\n" + caption + " Files: fig2.png, fig2.pdf, fig2.svg; numbers: fig2.csv, fig2.md; over the fold means: fig2-foldmeans.csv.\n\n")
 	}
@@ -138,7 +138,7 @@ func writeClaims(dir string, a Analysis, in report.Input, h, md *strings.Builder
 	if len(a.Points) > 0 {
 		summary += " " + FoldMeansClaimsNote
 	}
-	fmt.Fprintf(h, "<h3>Claims</h3>\n<p>%s <a href=\"claims.md\">claims.md</a></p>\n%s", html.EscapeString(summary), report.ClaimsHTML(claims, report.Claim.String))
+	fmt.Fprintf(h, "<h3>Claims</h3>\n<p>%s</p>\n%s%s", html.EscapeString(summary), report.ClaimsHTML(claims, report.Claim.String), report.FilesLine("claims", "md"))
 	md.WriteString("## Claims\n\n" + summary + "\n\n" + report.ClaimsList(claims, report.Claim.String))
 	return nil
 }
