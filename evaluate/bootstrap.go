@@ -159,11 +159,8 @@ func (res *Result) widenOverRegion(ctx context.Context, t recovery.Tally, atK in
 	m.AUCPR.Interval = widen(m.AUCPR.Interval, float64(m.AUCPR.Recovered), values(func(n *recovery.Numbers) float64 { return n.AUCPR }), 0, 1)
 	for i, me := range recovery.Measures {
 		mt := m.measure(me)
-		lo := 0.0
-		if me == recovery.MCC {
-			lo = -1
-		}
-		mt.Interval = widen(mt.Interval, float64(mt.Recovered), values(func(n *recovery.Numbers) float64 { return n.Max[i].Value }), lo, 1)
+		lo, hi := me.Range()
+		mt.Interval = widen(mt.Interval, float64(mt.Recovered), values(func(n *recovery.Numbers) float64 { return n.Max[i].Value }), lo, hi)
 	}
 	var ws recovery.Workspace
 	center, err := recoverTally(ctx, &ws, t, float64(res.Priors.Alpha), float64(res.Priors.Beta), opts.Outside)
