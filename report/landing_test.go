@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	Register(Paper{Name: "test-claims", Title: "Claims paper", Write: func(dir string, in Input) (string, error) {
+	Register(Paper{Name: "test-with-claims", Title: "Claims paper", Write: func(dir string, in Input) (string, error) {
 		in.NoteClaims([]Claim{{Verdict: Holds}, {Verdict: Fails}})
 		in.NoteClaims([]Claim{{Verdict: Holds}, {Verdict: NotChecked}, {Verdict: Holds}})
 		return "", nil
@@ -28,7 +28,7 @@ func TestOverview(t *testing.T) {
 	}
 	v := Verification{Line: "DIFFERS from the reference run: 1 of 2 cells differ", Problem: true}
 	dir := t.TempDir()
-	if _, err := Write(dir, Input{Records: recs, Manifest: results.Manifest{Experiment: "e", Report: "test-claims", Cells: 3}, Verify: v}); err != nil {
+	if _, err := Write(dir, Input{Records: recs, Manifest: results.Manifest{Experiment: "e", Report: "test-with-claims", Cells: 3}, Verify: v}); err != nil {
 		t.Fatal(err)
 	}
 	o, err := ReadOverview(dir)
