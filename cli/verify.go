@@ -24,7 +24,7 @@ or the cells that differ with the field groups that differ in them (metrics.auc,
 ...), the cells missing and those the reference lacks, and the likely causes the manifests show (another
 config and the settings that differ, other data and the data sets whose fingerprints differ, another
 code version). Cells outside the run's selection (--repeats, --datasets, --shard) or of a data set the
-run could not use are not counted against it. Exit status 0 when identical (or when there is no
+run could not use are not counted against it, nor are cells of a data set the reference run could not use. Exit status 0 when identical (or when there is no
 reference to compare with, which it says), 1 when anything differs.
 
 --write-reference FILE writes the digests of DIR (a finished run of the whole grid) to FILE instead:

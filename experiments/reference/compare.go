@@ -28,9 +28,11 @@ type Result struct {
 	Extra               []string // run cells the reference does not hold, in the run's order
 	// NotSelected counts the reference cells outside the run's selection
 	// (--repeats, --datasets, --shard); Unavailable the reference cells of
-	// each data set the run could not use.
-	NotSelected int
-	Unavailable map[string]int
+	// each data set the run could not use; RefUnavailable the run's cells
+	// of each data set the reference run could not use.
+	NotSelected    int
+	Unavailable    map[string]int
+	RefUnavailable map[string]int
 	// Causes are the likely causes of the differences, from the manifests;
 	// empty when every cell compared is identical.
 	Causes []string
@@ -57,9 +59,9 @@ func Compare(ref *Reference, recs []results.Record, man results.Manifest) (*Resu
 	for _, c := range got {
 		byID[c.ID] = c
 	}
-	res := &Result{Reference: ref, Unavailable: map[string]int{}}
+	res := &Result{Reference: ref, Unavailable: map[string]int{}, RefUnavailable: map[string]int{}}
 	inRef := make(map[string]bool, len(ref.Cells))
-	for i, want := range ref.Cells {
+	for _, want := range ref.Cells {
 		inRef[want.ID] = true
 		have, ok := byID[want.ID]
 		switch {
@@ -70,7 +72,7 @@ func Compare(ref *Reference, recs []results.Record, man results.Manifest) (*Resu
 			} else {
 				res.Differ = append(res.Differ, Diff{Cell: want.ID, Fields: differingFields(want, have)})
 			}
-		case !selected(want.ID, i, man.Selection):
+		case !selected(want.ID, man):
 			res.NotSelected++
 		case man.Unavailable[datasetOf(want.ID)] != "":
 			res.Unavailable[datasetOf(want.ID)]++
@@ -79,7 +81,11 @@ func Compare(ref *Reference, recs []results.Record, man results.Manifest) (*Resu
 		}
 	}
 	for _, c := range got {
-		if !inRef[c.ID] {
+		switch {
+		case inRef[c.ID]:
+		case ref.Header.Unavailable[datasetOf(c.ID)] != "":
+			res.RefUnavailable[datasetOf(c.ID)]++
+		default:
 			res.Extra = append(res.Extra, c.ID)
 		}
 	}
@@ -107,9 +113,12 @@ func differingFields(want, have Cell) []string {
 	return out
 }
 
-// selected reports whether the cell at index i of the grid is in sel (nil:
-// the whole grid).
-func selected(id string, i int, sel *results.Selection) bool {
+// selected reports whether a cell the run lacks is in the run's selection
+// (the whole grid without one). A finished run of a shard holds every cell
+// of its shard, so a cell it lacks is another shard's; an unfinished one's
+// are missing.
+func selected(id string, man results.Manifest) bool {
+	sel := man.Selection
 	if sel == nil {
 		return true
 	}
@@ -119,7 +128,7 @@ func selected(id string, i int, sel *results.Selection) bool {
 	if r, ok := repeatOf(id); ok && sel.Repeats > 0 && r >= sel.Repeats {
 		return false
 	}
-	return sel.Shards == 0 || i%sel.Shards == sel.Shard-1
+	return sel.Shards == 0 || man.Finished == nil
 }
 
 // datasetOf is the data set of a cell identity ("DATASET/axis=v/.../repeat=R").

@@ -84,7 +84,7 @@ func TestCompareSelection(t *testing.T) {
 	if !res.OK() || res.NotSelected != 1 {
 		t.Fatalf("--repeats 1: result %+v", res)
 	}
-	if got := res.Line(); !strings.Contains(got, "identical to the reference run on the 2 cells this run holds (the reference's other cells: 1 more outside its selection)") {
+	if got := res.Line(); !strings.Contains(got, "identical to the reference run on the 2 cells both hold (the reference's other cells: 1 more outside its selection)") {
 		t.Errorf("line %q", got)
 	}
 	man = testManifest()
@@ -106,7 +106,33 @@ func TestCompareSelection(t *testing.T) {
 	man.Selection = &results.Selection{Shard: 2, Shards: 2}
 	res = compare(t, recs[1:2], man)
 	if !res.OK() || res.NotSelected != 2 {
-		t.Errorf("shard 2/2 (grid index 1): result %+v", res)
+		t.Errorf("a finished shard: result %+v", res)
+	}
+	man.Finished = nil
+	if res = compare(t, recs[1:2], man); res.OK() || len(res.Missing) != 2 {
+		t.Errorf("an unfinished shard: result %+v", res)
+	}
+}
+
+// TestCompareReferenceUnavailable: a run's cells of a data set the
+// reference run could not use are not compared, and not held against it.
+func TestCompareReferenceUnavailable(t *testing.T) {
+	recs := testRecords()
+	man := testManifest()
+	man.Unavailable = map[string]string{"wine": "not in the mirror"}
+	ref, err := FromRun(recs[:2], man)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Header.Unavailable["wine"] != "not in the mirror" {
+		t.Errorf("header's unavailable data sets %v", ref.Header.Unavailable)
+	}
+	res, err := Compare(ref, recs, testManifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() || res.RefUnavailable["wine"] != 1 || !strings.Contains(res.Line(), "not compared: 1 of data set wine, which the reference run could not use") {
+		t.Errorf("result %+v, line %q", res, res.Line())
 	}
 }
 

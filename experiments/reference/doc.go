@@ -34,7 +34,9 @@
 // identical, cells that differ (with the field groups that differ), cells
 // of the reference the run does not hold (outside the run's selection, of a
 // data set the run could not use, or missing) and cells the reference does
-// not hold; and, when they are not all identical, the likely causes the
+// not hold (of a data set the reference run could not use, which are not
+// compared, or extra); and, when they are not all identical, the likely
+// causes the
 // manifests show: another config (the settings that differ), other data
 // (the data sets whose fingerprints differ), another code version.
 package reference

@@ -36,6 +36,9 @@ type Header struct {
 	Machine     results.Machine   `json:"machine"`
 	Data        map[string]string `json:"data,omitempty"`     // data set -> fingerprint
 	Settings    map[string]string `json:"settings,omitempty"` // the config's settings that can change a record
+	// Unavailable are the data sets of the config the reference run could
+	// not use, with the reason: the reference holds none of their cells.
+	Unavailable map[string]string `json:"unavailable,omitempty"`
 	Cells       int               `json:"cells"`
 	// Fields are the field groups of the cell lines, in their order.
 	Fields []string `json:"fields"`
@@ -52,9 +55,9 @@ type Reference struct {
 
 // FromRun makes the reference of a finished run of the whole grid: the
 // digests of its records (which a finished run keeps in grid order) under
-// a header from its manifest. It refuses a run that is not finished, ran
-// part of the grid or could not use some data set, whose cells would not
-// all be in the reference.
+// a header from its manifest. It refuses a run that is not finished or
+// ran part of the grid. The data sets the run could not use are named in
+// the header (a run that can use them holds cells the reference lacks).
 func FromRun(recs []results.Record, man results.Manifest) (*Reference, error) {
 	switch {
 	case man.Experiment == "" || man.ConfigKey == "":
@@ -63,14 +66,11 @@ func FromRun(recs []results.Record, man results.Manifest) (*Reference, error) {
 		return nil, errors.New("the run has not finished: a reference holds every cell of the grid (run the same command again to finish it)")
 	case man.Selection != nil && !man.Selection.IsZero():
 		return nil, errors.New("the run holds part of the grid (--repeats, --datasets or --shard): a reference holds every cell")
-	case len(man.Unavailable) > 0:
-		var names []string
-		for k := range man.Unavailable {
-			names = append(names, k)
+	}
+	for _, r := range recs {
+		if r.Experiment != man.Experiment {
+			return nil, fmt.Errorf("cell %s: a record of experiment %s in a run of %s", r.Cell, r.Experiment, man.Experiment)
 		}
-		return nil, fmt.Errorf("the run could not use data set(s) %s: a reference holds every cell (make them available and run again)", strings.Join(names, ", "))
-	case len(recs) != man.Cells:
-		return nil, fmt.Errorf("the run holds %d records, its manifest %d cells", len(recs), man.Cells)
 	}
 	cells, err := Digests(recs)
 	if err != nil {
@@ -78,7 +78,7 @@ func FromRun(recs []results.Record, man results.Manifest) (*Reference, error) {
 	}
 	h := Header{Experiment: man.Experiment, ConfigKey: man.ConfigKey, ConfigHash: man.ConfigHash, CodeVersion: man.CodeVersion,
 		GoVersion: man.GoVersion, Kernel: man.Kernel, Machine: man.Machine, Data: man.Data, Settings: man.Settings,
-		Cells: len(cells), Fields: fieldNames(cells)}
+		Unavailable: man.Unavailable, Cells: len(cells), Fields: fieldNames(cells)}
 	return &Reference{Header: h, Cells: cells}, nil
 }
 

@@ -151,9 +151,8 @@ func TestFromRunRefusesPartialRuns(t *testing.T) {
 	}{
 		{"unfinished", func(m *results.Manifest) { m.Finished = nil }, "not finished"},
 		{"selection", func(m *results.Manifest) { m.Selection = &results.Selection{Repeats: 1} }, "part of the grid"},
-		{"unavailable", func(m *results.Manifest) { m.Unavailable = map[string]string{"covtype": "no file"} }, "covtype"},
-		{"count", func(m *results.Manifest) { m.Cells = 4 }, "3 records, its manifest 4 cells"},
 		{"no key", func(m *results.Manifest) { m.ConfigKey = "" }, "no experiment or config key"},
+		{"other experiment", func(m *results.Manifest) { m.Experiment = "other" }, "a record of experiment exp in a run of other"},
 	} {
 		m := testManifest()
 		c.edit(&m)

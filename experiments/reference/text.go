@@ -159,10 +159,10 @@ func (r *Result) Line() string {
 // verdict is Line without the cause.
 func (r *Result) verdict() string {
 	if r.OK() {
-		if r.NotSelected == 0 && len(r.Unavailable) == 0 {
+		if r.NotSelected == 0 && len(r.Unavailable) == 0 && len(r.RefUnavailable) == 0 {
 			return fmt.Sprintf("identical to the reference run (%d cells)", r.Identical)
 		}
-		return fmt.Sprintf("identical to the reference run on the %d cells this run holds (%s)", r.Identical, r.notHeld())
+		return fmt.Sprintf("identical to the reference run on the %d cells both hold (%s)", r.Identical, r.notHeld())
 	}
 	var parts []string
 	if n := len(r.Differ); n > 0 {
@@ -189,7 +189,21 @@ func (r *Result) notHeld() string {
 	for _, ds := range slices.Sorted(maps.Keys(r.Unavailable)) {
 		parts = append(parts, fmt.Sprintf("%d of data set %s, which it could not use", r.Unavailable[ds], ds))
 	}
-	return "the reference's other cells: " + strings.Join(parts, ", ")
+	s := ""
+	if len(parts) > 0 {
+		s = "the reference's other cells: " + strings.Join(parts, ", ")
+	}
+	var own []string
+	for _, ds := range slices.Sorted(maps.Keys(r.RefUnavailable)) {
+		own = append(own, fmt.Sprintf("%d of data set %s, which the reference run could not use", r.RefUnavailable[ds], ds))
+	}
+	if len(own) > 0 {
+		if s != "" {
+			s += "; "
+		}
+		s += "not compared: " + strings.Join(own, ", ")
+	}
+	return s
 }
 
 // Text is the comparison in full: the verdict (Line without its cause),
