@@ -166,12 +166,12 @@ reproduce-all: build
 	$(BIN) reproduce-all -j $(JOBS) $(if $(SMOKE),--smoke) || { $(CELLS_FAILED_OK); }
 
 ## reference-digests: rewrite the digests of the reference runs that the papers ship
-## (papers/PAPER/reference/CONFIG.digests), after a deliberate change of the records (with the golden hashes:
+## (papers/PAPER/reference/CONFIG.digests, gzip-compressed CONFIG.digests.gz for the full runs), after a deliberate change of the records (with the golden hashes:
 ## PUEVAL_UPDATE_GOLDEN=1 go test ./cli -run TestGoldenRecords): the smoke configs' from fresh runs into a
 ## temporary directory (PUEVAL_CLAESEN_DATA must be set: claesen2015-smoke's reference holds its covtype cells);
 ## with FULL=1 also the full configs' from the finished runs under results/ (make reproduce-all first; a config
 ## without a run there keeps its digests); a run that is not a finished run of its whole grid is refused. One digest file by hand:
-## bin/pueval verify results/CONFIG --write-reference papers/PAPER/reference/CONFIG.digests
+## bin/pueval verify results/CONFIG --write-reference papers/PAPER/reference/CONFIG.digests.gz
 SMOKE_CONFIGS := aaai2017/aaai2017-smoke aul/aul-smoke claesen2015/claesen2015-smoke psb2019/psb2019-smoke pulp/pulp-smoke
 FULL_CONFIGS  := aaai2017/aaai2017 aul/aul aul/aul-degraded aul/aul-fig3 claesen2015/claesen2015 psb2019/psb2019 pulp/pulp
 reference-digests: build
@@ -181,7 +181,8 @@ reference-digests: build
 		$(BIN) run $$c -o "$$tmp/$$c" -j $(JOBS) --no-score-cache; \
 		$(BIN) verify "$$tmp/$$c" --write-reference papers/$$p/reference/$$c.digests; done; \
 	if [ -n "$(FULL)" ]; then for pc in $(FULL_CONFIGS); do p=$${pc%%/*}; c=$${pc#*/}; \
-		if [ -f results/$$c/manifest.json ]; then $(BIN) verify results/$$c --write-reference papers/$$p/reference/$$c.digests; \
+		if [ -f results/$$c/manifest.json ]; then rm -f papers/$$p/reference/$$c.digests; \
+			$(BIN) verify results/$$c --write-reference papers/$$p/reference/$$c.digests.gz; \
 		else echo "reference-digests: results/$$c holds no run: its digests are left as they are"; fi; done; fi
 
 ## smoke: the tiny CI version of the AAAI-2017 pipeline into results/aaai2017-smoke, with its report.

@@ -27,8 +27,8 @@ code version). Cells outside the run's selection (--repeats, --datasets, --shard
 run could not use are not counted against it, nor are cells of a data set the reference run could not use. Exit status 0 when identical (or when there is no
 reference to compare with, which it says), 1 when anything differs.
 
---write-reference FILE writes the digests of DIR (a finished run of the whole grid) to FILE instead:
-how a paper's reference digests are made (make reference-digests).`
+--write-reference FILE writes the digests of DIR (a finished run of the whole grid) to FILE instead,
+gzip-compressed when FILE ends in .gz: how a paper's reference digests are made (make reference-digests).`
 
 // verifyMaxCells bounds the cells of each kind pueval verify lists.
 const verifyMaxCells = 20
@@ -145,7 +145,11 @@ func writeReference(e *env, dir, path string, recs []results.Record, man results
 	if err != nil {
 		return fmt.Errorf("%s: --write-reference: %w", dir, err)
 	}
-	b, err := ref.Bytes()
+	encode := ref.Bytes
+	if strings.HasSuffix(path, ".gz") {
+		encode = ref.Gzipped
+	}
+	b, err := encode()
 	if err != nil {
 		return err
 	}

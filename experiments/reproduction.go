@@ -10,48 +10,66 @@ import (
 )
 
 // ReferenceDir is the folder, beside a paper's embedded configs, of the
-// reference digests of their runs: ReferenceDir/NAME.digests for the
-// built-in config NAME (package experiments/reference reads them).
+// reference digests of their runs: ReferenceDir/NAME.digests, or
+// NAME.digests.gz compressed, for the built-in config NAME (package
+// experiments/reference reads them).
 const ReferenceDir = "reference"
 
-// referenceExt ends the name of a digest file.
-const referenceExt = ".digests"
+// referenceExts end the names of digest files, plain and compressed.
+var referenceExts = []string{".digests", ".digests.gz"}
 
-// registerReferences checks the digest files of fsys (under ReferenceDir),
-// each of which must name one of the configs names; the caller holds
-// builtinMu.
+// registerReferences checks the files of fsys under ReferenceDir: each a
+// digest file of one of the configs names, at most one per config; the
+// caller holds builtinMu.
 func registerReferences(dir string, fsys fs.FS, names []string) {
-	files, err := fs.Glob(fsys, path.Join(ReferenceDir, "*"+referenceExt))
+	entries, err := fs.ReadDir(fsys, ReferenceDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
 	if err != nil {
 		panic(fmt.Sprintf("experiments: RegisterConfigs(%q): %v", dir, err))
 	}
-	for _, f := range files {
-		name := strings.TrimSuffix(path.Base(f), referenceExt)
-		if !slices.Contains(names, name+".yaml") {
-			panic(fmt.Sprintf("experiments: RegisterConfigs(%q): %s names no config of the folder", dir, f))
+	seen := map[string]string{}
+	for _, e := range entries {
+		name, ok := "", false
+		for _, ext := range referenceExts {
+			if n, cut := strings.CutSuffix(e.Name(), ext); cut && !ok {
+				name, ok = n, true
+			}
 		}
+		if !ok || !slices.Contains(names, name+".yaml") {
+			panic(fmt.Sprintf("experiments: RegisterConfigs(%q): %s/%s is no digest file of a config of the folder", dir, ReferenceDir, e.Name()))
+		}
+		if other, dup := seen[name]; dup {
+			panic(fmt.Sprintf("experiments: RegisterConfigs(%q): %s and %s are both digests of %s", dir, other, e.Name(), name))
+		}
+		seen[name] = e.Name()
 	}
 }
 
 // ReferenceDigests returns the reference digest file shipped with the
-// built-in config name (ReferenceDir/name.digests beside it) and where it
-// comes from ("papers/P/reference/NAME.digests (embedded)"). ok is false
-// when name is no built-in config or ships no digests.
+// built-in config name (ReferenceDir/name.digests or name.digests.gz beside
+// it; package reference reads either) and where it comes from
+// ("papers/P/reference/NAME.digests (embedded)"). ok is false when name is
+// no built-in config or ships no digests.
 func ReferenceDigests(name string) (data []byte, source string, ok bool, err error) {
 	bc, found := builtinConfig(name)
 	if !found {
 		return nil, "", false, nil
 	}
-	file := path.Join(ReferenceDir, name+referenceExt)
-	data, err = fs.ReadFile(bc.fsys, file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, "", false, nil
+	for _, ext := range referenceExts {
+		file := path.Join(ReferenceDir, name+ext)
+		data, err = fs.ReadFile(bc.fsys, file)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		source = path.Join(bc.dir, file) + embeddedSuffix
+		if err != nil {
+			return nil, source, false, err
+		}
+		return data, source, true, nil
 	}
-	source = path.Join(bc.dir, file) + embeddedSuffix
-	if err != nil {
-		return nil, source, false, err
-	}
-	return data, source, true, nil
+	return nil, "", false, nil
 }
 
 // BuiltinDir is the folder a built-in config was registered from

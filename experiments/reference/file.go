@@ -3,6 +3,7 @@ package reference
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,7 +17,8 @@ import (
 // version.
 const Magic = "pueval reference digests 1"
 
-// Ext is the file name extension of a digest file.
+// Ext is the file name extension of a digest file (Ext+".gz" when it is
+// gzip-compressed).
 const Ext = ".digests"
 
 // maxLine bounds a line of a digest file: the header holds a config's
@@ -107,8 +109,28 @@ func (ref *Reference) Write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Read reads a digest file; source names it in errors ("FILE:LINE: ...").
+// maxUnzipped bounds a gzip-compressed digest file once decompressed: a
+// reference of a few hundred thousand cells, not a decompression bomb.
+const maxUnzipped = 1 << 30
+
+// Read reads a digest file, plain or gzip-compressed (as the papers ship
+// the digests of their full runs); source names it in errors
+// ("FILE:LINE: ...").
 func Read(r io.Reader, source string) (*Reference, error) {
+	br := bufio.NewReader(r)
+	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
+		defer zr.Close()
+		return read(io.LimitReader(zr, maxUnzipped), source)
+	}
+	return read(br, source)
+}
+
+// read reads a plain digest file.
+func read(r io.Reader, source string) (*Reference, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	ref := &Reference{Source: source}
@@ -231,6 +253,23 @@ func clip(s string) string {
 func (ref *Reference) Bytes() ([]byte, error) {
 	var b bytes.Buffer
 	if err := ref.Write(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Gzipped is ref as a gzip-compressed digest file (the same bytes for the
+// same reference: the gzip header carries no name or time).
+func (ref *Reference) Gzipped() ([]byte, error) {
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if err := ref.Write(zw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

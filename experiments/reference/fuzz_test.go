@@ -13,6 +13,9 @@ func FuzzRead(f *testing.F) {
 	ref, _ := FromRun(testRecords(), testManifest())
 	good, _ := ref.Bytes()
 	f.Add(good)
+	if z, err := ref.Gzipped(); err == nil {
+		f.Add(z)
+	}
 	if b, err := os.ReadFile("../../papers/aaai2017/reference/aaai2017-smoke.digests"); err == nil {
 		f.Add(b[:min(len(b), 4000)])
 	}

@@ -114,6 +114,32 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	}
 }
 
+// TestGzipped: a compressed digest file reads as the plain one, and the
+// same reference compresses to the same bytes.
+func TestGzipped(t *testing.T) {
+	ref, err := FromRun(testRecords(), testManifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := ref.Gzipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z2, _ := ref.Gzipped(); !bytes.Equal(z, z2) {
+		t.Error("two compressions of one reference differ")
+	}
+	got, err := Read(bytes.NewReader(z), "test.digests.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Cells) != 3 || got.Cells[2].Hash != ref.Cells[2].Hash {
+		t.Errorf("read back %+v", got.Cells)
+	}
+	if _, err := Read(bytes.NewReader(z[:len(z)/2]), "cut.digests.gz"); err == nil {
+		t.Error("a truncated compressed file was read")
+	}
+}
+
 // TestReadRefuses: every malformed file is refused, naming the line.
 func TestReadRefuses(t *testing.T) {
 	ref, _ := FromRun(testRecords(), testManifest())

@@ -10,10 +10,11 @@ import (
 // its smoke test), registered as built-in configs so that an installed
 // binary runs them from any directory (pueval reproduce NAME); a copy of
 // a file on disk runs an edited version (pueval run FILE). Beside them,
-// reference/NAME.digests are the digests of the records of reference runs
-// of the configs (pueval verify compares a run with them).
+// reference/NAME.digests (NAME.digests.gz for the larger full runs) are the
+// digests of the records of reference runs of the configs (pueval verify
+// compares a run with them).
 //
-//go:embed *.yaml reference/*.digests
+//go:embed *.yaml reference
 var Configs embed.FS
 
 func init() {
