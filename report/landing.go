@@ -94,10 +94,17 @@ func landingCard(p LandingPaper) string {
 	} else {
 		fmt.Fprintf(&b, "<h2>%s</h2>\n", html.EscapeString(title))
 	}
-	fmt.Fprintf(&b, "<p class=\"paper\">papers/%s</p>\n<p>%s</p>\n<ul>\n", html.EscapeString(p.Paper), claimsLine(p.Runs))
+	fmt.Fprintf(&b, "<p class=\"paper\">papers/%s</p>\n", html.EscapeString(p.Paper))
+	// One run: its claims head the card. Several (aul's three): each run's
+	// report checks the claims its records allow, some of them the same
+	// claims on other scores, so each run lists its own.
+	if len(p.Runs) == 1 {
+		fmt.Fprintf(&b, "<p>Claims: %s</p>\n", claimsText(p.Runs[0].Overview.Claims))
+	}
+	b.WriteString("<ul>\n")
 	var took time.Duration
 	for _, r := range p.Runs {
-		b.WriteString(landingRun(r))
+		b.WriteString(landingRun(r, len(p.Runs) > 1))
 		took += r.Took
 	}
 	b.WriteString("</ul>\n")
@@ -108,8 +115,9 @@ func landingCard(p LandingPaper) string {
 	return b.String()
 }
 
-// landingRun is one run's item of a card.
-func landingRun(r LandingRun) string {
+// landingRun is one run's item of a card, with the claims of its report
+// when withClaims.
+func landingRun(r LandingRun, withClaims bool) string {
 	if r.Report == "" {
 		return fmt.Sprintf("<li>%s: <span class=\"note\">no report: %s</span></li>\n", html.EscapeString(r.Config), html.EscapeString(r.Missing))
 	}
@@ -129,30 +137,23 @@ func landingRun(r LandingRun) string {
 	if r.Took > 0 {
 		s += fmt.Sprintf("; %s", formatDuration(r.Took))
 	}
+	if withClaims {
+		s += "; claims: " + claimsText(o.Claims)
+	}
 	return s + "</li>\n"
 }
 
-// claimsLine counts the claims of a paper's runs by verdict, those that do
-// not hold marked as a problem.
-func claimsLine(runs []LandingRun) string {
-	var c ClaimCounts
-	checks := false
-	for _, r := range runs {
-		if r.Overview.Claims != nil {
-			checks = true
-			c.Hold += r.Overview.Claims.Hold
-			c.DoNotHold += r.Overview.Claims.DoNotHold
-			c.NotChecked += r.Overview.Claims.NotChecked
-		}
-	}
-	if !checks {
-		return "Claims: its report checks no claim as pass or fail (see its tables)."
+// claimsText counts a report's claims by verdict, those that do not hold
+// marked as a problem (nil: the report checks no claims).
+func claimsText(c *ClaimCounts) string {
+	if c == nil {
+		return "its report checks no claim as pass or fail (see its tables)."
 	}
 	not := fmt.Sprintf("%d do NOT hold", c.DoNotHold)
 	if c.DoNotHold > 0 {
 		not = "<span class=\"note\">" + not + "</span>"
 	}
-	return fmt.Sprintf("Claims: %d hold, %s, %d not checked.", c.Hold, not, c.NotChecked)
+	return fmt.Sprintf("%d hold, %s, %d not checked.", c.Hold, not, c.NotChecked)
 }
 
 // formatDuration is d to the second, as "1 h 2 min 3 s", "2 min 3 s" or "3 s".
