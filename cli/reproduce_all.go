@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -196,16 +195,6 @@ func writeLanding(root string, papers []experiments.Reproduction, smoke bool, ti
 		}
 		l.Papers = append(l.Papers, lp)
 	}
-	l.Intro = fmt.Sprintf("<p>Code version %s. Each card: the paper's claims checked on the records, each run's records "+
-		"compared with the digests of a reference run of its config (pueval verify), and the links to the reports. "+
-		"Time spent by pueval reproduce-all, runs and reports: %s in all.</p>\n", html.EscapeString(Version()), html.EscapeString(durationText(total)))
+	l.CodeVersion, l.Took = Version(), total
 	return report.WriteLanding(root, l)
-}
-
-// durationText is d to the second ("not measured" for zero).
-func durationText(d time.Duration) string {
-	if d <= 0 {
-		return "not measured"
-	}
-	return d.Round(time.Second).String()
 }

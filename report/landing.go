@@ -11,9 +11,10 @@ import (
 // Landing is the page that links the reports of several papers'
 // reproductions (pueval reproduce-all's index.html), one card per paper.
 type Landing struct {
-	Title string
-	// Intro is the HTML of the paragraphs under the title.
-	Intro  string
+	Title       string
+	CodeVersion string // of the pueval that wrote the page
+	// Took is the time spent on all the runs and reports (zero: not known).
+	Took   time.Duration
 	Papers []LandingPaper
 }
 
@@ -52,7 +53,14 @@ body { font-family: sans-serif; max-width: 1400px; margin: 1em auto; padding: 0 
 p, li { overflow-wrap: anywhere; }
 </style></head><body>
 <h1>%s</h1>
-%s`, html.EscapeString(l.Title), html.EscapeString(l.Title), l.Intro)
+`, html.EscapeString(l.Title), html.EscapeString(l.Title))
+	took := "not measured"
+	if l.Took > 0 {
+		took = formatDuration(l.Took)
+	}
+	fmt.Fprintf(&b, "<p>Written by pueval %s. Each card: the paper's claims checked on the records, each run's records "+
+		"compared with the digests of a reference run of its config (pueval verify), the cells, the time spent on the run and "+
+		"its report (%s for all), and the links to the reports.</p>\n", html.EscapeString(l.CodeVersion), took)
 	b.WriteString("<div class=\"cards\">\n")
 	for _, p := range l.Papers {
 		b.WriteString(landingCard(p))
