@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/pueval/pueval/experiments/results"
 )
@@ -15,8 +14,8 @@ import (
 const OverviewFile = "overview.json"
 
 // Overview sums up a report: its title, the verdicts of the claims it
-// checked, the run compared with its reference, and the run's size and
-// times.
+// checked, the run compared with its reference, and the run's size (not
+// its times: a report's files are the same for the same records).
 type Overview struct {
 	Title      string `json:"title"` // the report's title, without the experiment
 	Experiment string `json:"experiment"`
@@ -27,11 +26,9 @@ type Overview struct {
 	Verify Verification `json:"verify"`
 	// Cells is the grid's size (the manifest's; the records' count without
 	// one), Records the cells with a record, Failed those that failed.
-	Cells    int        `json:"cells"`
-	Records  int        `json:"records"`
-	Failed   int        `json:"failed"`
-	Started  time.Time  `json:"started,omitzero"`
-	Finished *time.Time `json:"finished,omitempty"`
+	Cells   int `json:"cells"`
+	Records int `json:"records"`
+	Failed  int `json:"failed"`
 }
 
 // ClaimCounts counts claims by verdict.
@@ -44,8 +41,7 @@ type ClaimCounts struct {
 // overviewOf is the overview of the report of in titled title, with the
 // claims its sections noted.
 func overviewOf(title string, in Input, sink *claimSink) Overview {
-	s := Overview{Title: title, Experiment: experimentOf(in), Verify: in.Verify, Cells: in.Manifest.Cells,
-		Records: len(in.Records), Started: in.Manifest.Started, Finished: in.Manifest.Finished}
+	s := Overview{Title: title, Experiment: experimentOf(in), Verify: in.Verify, Cells: in.Manifest.Cells, Records: len(in.Records)}
 	if s.Cells == 0 {
 		s.Cells = s.Records
 	}
