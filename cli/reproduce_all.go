@@ -16,15 +16,26 @@ import (
 	"github.com/pueval/pueval/report"
 )
 
-// reproduceAllHelp is the longer help of pueval reproduce-all.
-const reproduceAllHelp = `Runs the reproduction of every paper this binary knows (each paper's configs, in order; aul's
-are aul, aul-degraded and aul-fig3) into DIR/CONFIG with its report, as pueval reproduce does, then
-writes DIR/index.html: a landing page with one card per paper (the claims that hold, do not hold and
-were not checked, each run compared with its reference digests as pueval verify does, the cells, the
-time spent, the links to the reports). Interrupted, it continues where it stopped when run again:
-finished runs are not run again, and the time of each run adds up over the calls (DIR/reproduce-all.json).
-The runs share one score cache (the default: scores/ in the data cache). --smoke runs the papers' smoke
-configs instead (seconds each) and writes the same page.`
+// reproduceAllHelp is the longer help of pueval reproduce-all: what it
+// does and the reproductions this binary registers.
+func reproduceAllHelp() string {
+	var b strings.Builder
+	b.WriteString(reproduceAllText + "\n\nThe papers and their configs (full; smoke):\n")
+	for _, r := range experiments.Reproductions() {
+		fmt.Fprintf(&b, "  %s: %s; %s\n", r.Paper, strings.Join(r.Full, ", "), strings.Join(r.Smoke, ", "))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// reproduceAllText is the fixed part of reproduceAllHelp.
+const reproduceAllText = `Runs the reproduction of every paper this binary knows (each paper's configs, in the order listed
+below) into DIR/CONFIG with its report, as pueval reproduce does, then writes DIR/index.html: a
+landing page with one card per paper (the claims that hold, do not hold and were not checked, each
+run compared with its reference digests as pueval verify does, the cells, the time spent, the links
+to the reports). Interrupted, it continues where it stopped when run again: finished runs are not
+run again, and the time of each run adds up over the calls (DIR/reproduce-all.json). The runs share
+one score cache (the default: scores/ in the data cache). --smoke runs the papers' smoke configs
+instead (seconds each) and writes the same page.`
 
 // timesFile keeps, in reproduce-all's output directory, the wall-clock
 // seconds spent on each config's run and report, summed over the calls.

@@ -37,7 +37,7 @@ var commandHelp = map[string]func() string{
 	"run":           runHelpText,
 	"reproduce":     reproduceHelpText,
 	"verify":        func() string { return verifyHelp },
-	"reproduce-all": func() string { return reproduceAllHelp },
+	"reproduce-all": reproduceAllHelp,
 }
 
 func init() {

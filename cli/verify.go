@@ -16,27 +16,29 @@ import (
 
 // verifyHelp is the longer help of pueval verify.
 const verifyHelp = `DIR is a results directory (records.jsonl and manifest.json). Its records are compared, cell by
-cell, with the digests of a reference run of the same config: by default those its paper ships for the
-built-in config the directory ran (papers/P/reference/CONFIG.digests), else --reference FILE. A record's
-digest leaves out its timings, training work and kernel name; everything else must be the same bits,
-which pueval promises on every CPU, for any -j. verify prints "identical to the reference run (N cells)",
-or the cells that differ with the field groups that differ in them (metrics.auc, estimates.alphamax-n,
-...), the cells missing and those the reference lacks, and the likely causes the manifests show (another
-config and the settings that differ, other data and the data sets whose fingerprints differ, another
-code version). Cells outside the run's selection (--repeats, --datasets, --shard) or of a data set the
-run could not use are not counted against it, nor are cells of a data set the reference run could not use. Exit status 0 when identical (or when there is no
-reference to compare with, which it says), 1 when anything differs.
+cell, with the digests of a reference run of the same config: by default those its paper ships for
+the built-in config the directory ran (papers/P/reference/CONFIG.digests, or .digests.gz), else
+--reference FILE. A record's digest leaves out its timings, training work and kernel name;
+everything else must be the same bits, which pueval promises on every CPU, for any -j. verify prints
+"identical to the reference run (N cells)", or the cells that differ with the field groups that
+differ in them (metrics.auc, estimates.alphamax-n, ...), the cells missing and those the reference
+lacks, and the likely causes the manifests show (another config and the settings that differ, other
+data and the data sets whose fingerprints differ, another code version). Cells outside the run's
+selection (--repeats, --datasets, --shard) or of a data set the run could not use are not counted
+against it, nor are cells of a data set the reference run could not use. Exit status 0 when
+identical (or when there is no reference to compare with, which it says), 1 when anything differs.
 
 --write-reference FILE writes the digests of DIR (a finished run of the whole grid) to FILE instead,
-gzip-compressed when FILE ends in .gz: how a paper's reference digests are made (make reference-digests).`
+gzip-compressed when FILE ends in .gz: how a paper's reference digests are made (make
+reference-digests).`
 
 // verifyMaxCells bounds the cells of each kind pueval verify lists.
 const verifyMaxCells = 20
 
 func runVerify(ctx context.Context, e *env, args []string) error {
 	fs := flagSet("verify")
-	refFile := fs.String("reference", "", "compare with the digest `file` FILE instead of the built-in config's")
-	write := fs.String("write-reference", "", "write the digests of DIR to `file` FILE instead of comparing")
+	refFile := fs.String("reference", "", "compare with this digest `file` instead of the built-in config's")
+	write := fs.String("write-reference", "", "write the digests of DIR to this `file` instead of comparing (.gz: compressed)")
 	dir, help, err := parseWithPositional(e, fs, args, "results directory")
 	if help || err != nil {
 		return err
