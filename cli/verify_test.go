@@ -33,50 +33,49 @@ func smokeRun(t *testing.T, config string) (dir, stdout string) {
 
 // TestVerifySmokeRun: an untouched run of a smoke config is identical to
 // the digests its paper ships; pueval reproduce ends with that verdict and
-// the report shows it.
+// the report shows it. Then one value of one record changed makes verify
+// name that cell and that field group and fail with status 1, and the
+// report shows the difference as a problem.
 func TestVerifySmokeRun(t *testing.T) {
 	dir, repro := smokeRun(t, "aaai2017-smoke")
-	want := "identical to the reference run (18 cells)"
-	lines := strings.Split(strings.TrimSpace(repro), "\n")
-	if last := lines[len(lines)-1]; last != dir+": "+want {
-		t.Errorf("pueval reproduce's last line %q, want %q", last, dir+": "+want)
-	}
-	out, _, err := runCLI(t, "verify", dir)
-	if err != nil || !strings.HasPrefix(out, dir+": "+want+"\n") {
-		t.Errorf("verify: err %v, output:\n%s", err, out)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "report", "index.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(page), "<tr><th>Verification</th><td>"+want+"</td></tr>") {
-		t.Errorf("the report's facts lack the verification %q", want)
-	}
-}
-
-// TestVerifyTamperedRecord: one value of one record changed makes verify
-// name that cell and that field group and fail with status 1; the report
-// then shows the difference as a problem.
-func TestVerifyTamperedRecord(t *testing.T) {
-	dir, _ := smokeRun(t, "aaai2017-smoke")
-	cell := tamperRecord(t, dir, 5)
-	out, _, err := runCLI(t, "verify", dir)
-	if err == nil || exitCode(err) != exitError {
-		t.Fatalf("verify of a tampered run: err %v (exit %d), want exit %d", err, exitCode(err), exitError)
-	}
-	for _, want := range []string{"DIFFERS from the reference run: 1 of 18 cells differ", "differs: " + cell + ": metrics.auc\n",
-		"likely cause: "} {
-		if !strings.Contains(out, want) {
-			t.Errorf("verify's output lacks %q:\n%s", want, out)
+	t.Run("untouched", func(t *testing.T) {
+		want := "identical to the reference run (18 cells)"
+		lines := strings.Split(strings.TrimSpace(repro), "\n")
+		if last := lines[len(lines)-1]; last != dir+": "+want {
+			t.Errorf("pueval reproduce's last line %q, want %q", last, dir+": "+want)
 		}
-	}
-	if _, stderr, err := runCLI(t, "report", dir); err != nil {
-		t.Fatalf("report: %v\n%s", err, stderr)
-	}
-	page, _ := os.ReadFile(filepath.Join(dir, "report", "index.html"))
-	if !strings.Contains(string(page), `<tr><th>Verification</th><td><span class="note">DIFFERS from the reference run: 1 of 18 cells differ`) {
-		t.Error("the report does not show the difference as a problem")
-	}
+		out, _, err := runCLI(t, "verify", dir)
+		if err != nil || !strings.HasPrefix(out, dir+": "+want+"\n") {
+			t.Errorf("verify: err %v, output:\n%s", err, out)
+		}
+		page, err := os.ReadFile(filepath.Join(dir, "report", "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), "<tr><th>Verification</th><td>"+want+"</td></tr>") {
+			t.Errorf("the report's facts lack the verification %q", want)
+		}
+	})
+	t.Run("tampered", func(t *testing.T) {
+		cell := tamperRecord(t, dir, 5)
+		out, _, err := runCLI(t, "verify", dir)
+		if err == nil || exitCode(err) != exitError {
+			t.Fatalf("verify of a tampered run: err %v (exit %d), want exit %d", err, exitCode(err), exitError)
+		}
+		for _, want := range []string{"DIFFERS from the reference run: 1 of 18 cells differ", "differs: " + cell + ": metrics.auc\n",
+			"likely cause: "} {
+			if !strings.Contains(out, want) {
+				t.Errorf("verify's output lacks %q:\n%s", want, out)
+			}
+		}
+		if _, stderr, err := runCLI(t, "report", dir); err != nil {
+			t.Fatalf("report: %v\n%s", err, stderr)
+		}
+		page, _ := os.ReadFile(filepath.Join(dir, "report", "index.html"))
+		if !strings.Contains(string(page), `<tr><th>Verification</th><td><span class="note">DIFFERS from the reference run: 1 of 18 cells differ`) {
+			t.Error("the report does not show the difference as a problem")
+		}
+	})
 }
 
 // tamperRecord adds 1e-9 to the pu value of the auc measure of the n-th
