@@ -5,7 +5,7 @@ LDFLAGS := -X github.com/pueval/pueval/cli.version=$(VERSION)
 BIN     := bin/pueval
 JOBS    ?= 2
 
-.PHONY: all build test test-cross test-slurm test-browser screenshots bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp smoke
+.PHONY: all build test test-cross test-slurm test-browser screenshots bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp reproduce-all reference-digests smoke
 
 all: build
 
@@ -123,7 +123,9 @@ screenshots: build
 
 ## reproduce-aaai2017: the AAAI-2017 paper's full protocol into results/aaai2017, then its report
 ## (results/aaai2017/report/index.html). Data come from $$PUEVAL_UCI_MIRROR, else from UCI.
-## Interrupt it at will: running it again continues where it stopped.
+## Interrupt it at will: running it again continues where it stopped. Like every reproduce-PAPER
+## target it ends with the run compared with the digests of the paper's reference run (pueval
+## verify's verdict: "identical to the reference run (N cells)", or what differs and why).
 # Exit status 3 means the reproduction finished and wrote its report but
 # some cells failed (the report lists them): make accepts it and says so.
 CELLS_FAILED_OK = s=$$?; if [ $$s -eq 3 ]; then echo "make: some cells failed; the report lists them"; else exit $$s; fi
@@ -155,6 +157,34 @@ reproduce-aul: build
 ## priors x 3 labeling scenarios, 8-fold cross-validation.
 reproduce-pulp: build
 	$(BIN) reproduce pulp -j $(JOBS) || { $(CELLS_FAILED_OK); }
+
+## reproduce-all: every paper's reproduction (aaai2017, aul, claesen2015, psb2019, pulp) into results/CONFIG with
+## its report, then results/index.html: a landing page with one card per paper (its claims that hold, do not hold and
+## were not checked, each run compared with its reference digests, the time, the links to the reports). The runs
+## share one score cache. Interrupt it at will: running it again continues where it stopped. SMOKE=1 runs the
+## smoke configs instead (about a minute) and writes the same page.
+reproduce-all: build
+	$(BIN) reproduce-all -j $(JOBS) $(if $(SMOKE),--smoke) || { $(CELLS_FAILED_OK); }
+
+## reference-digests: rewrite the digests of the reference runs that the papers ship
+## (papers/PAPER/reference/CONFIG.digests, gzip-compressed CONFIG.digests.gz for the full runs), after a deliberate change of the records (with the golden hashes:
+## PUEVAL_UPDATE_GOLDEN=1 go test ./cli -run TestGoldenRecords): the smoke configs' from fresh runs into a
+## temporary directory (PUEVAL_CLAESEN_DATA must be set: claesen2015-smoke's reference holds its covtype cells);
+## with FULL=1 also the full configs' from the finished runs under results/ (make reproduce-all first; a config
+## without a run there keeps its digests); a run that is not a finished run of its whole grid is refused. One digest file by hand:
+## bin/pueval verify results/CONFIG --write-reference papers/PAPER/reference/CONFIG.digests.gz
+SMOKE_CONFIGS := aaai2017/aaai2017-smoke aul/aul-smoke claesen2015/claesen2015-smoke psb2019/psb2019-smoke pulp/pulp-smoke
+FULL_CONFIGS  := aaai2017/aaai2017 aul/aul aul/aul-degraded aul/aul-fig3 claesen2015/claesen2015 psb2019/psb2019 pulp/pulp
+reference-digests: build
+	@set -e; test -n "$$PUEVAL_CLAESEN_DATA" || { echo "reference-digests: set PUEVAL_CLAESEN_DATA (claesen2015-smoke's covtype cells)"; exit 1; }; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for pc in $(SMOKE_CONFIGS); do p=$${pc%%/*}; c=$${pc#*/}; \
+		$(BIN) run $$c -o "$$tmp/$$c" -j $(JOBS) --no-score-cache; \
+		$(BIN) verify "$$tmp/$$c" --write-reference papers/$$p/reference/$$c.digests; done; \
+	if [ -n "$(FULL)" ]; then for pc in $(FULL_CONFIGS); do p=$${pc%%/*}; c=$${pc#*/}; \
+		if [ -f results/$$c/manifest.json ]; then rm -f papers/$$p/reference/$$c.digests; \
+			$(BIN) verify results/$$c --write-reference papers/$$p/reference/$$c.digests.gz; \
+		else echo "reference-digests: results/$$c holds no run: its digests are left as they are"; fi; done; fi
 
 ## smoke: the tiny CI version of the AAAI-2017 pipeline into results/aaai2017-smoke, with its report.
 smoke: build
@@ -195,6 +225,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime 30s -fuzzminimizetime 5s ./experiments
 	for f in FuzzReadRecords FuzzScoreCache; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./experiments/results || exit 1; done
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30s -fuzzminimizetime 5s ./experiments/reference
 
 clean:
 	rm -rf bin

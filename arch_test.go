@@ -55,6 +55,7 @@ var allowedImports = map[string][]string{
 	"experiments":                    {"*"},
 	"experiments/plugintest":         {"*"}, // the plug-in conformance suite (test helpers)
 	"experiments/results":            {},
+	"experiments/reference":          {"experiments/results"},
 	"internal/scorefile":             {},
 	"internal/portmath":              {}, // a leaf every package may import (TestImportRules), like package math
 	"internal/linalg":                {}, // likewise: dense linear algebra in a fixed order (the same bits on every CPU)

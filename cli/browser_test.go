@@ -51,9 +51,10 @@ func TestReportsInBrowser(t *testing.T) {
 		t.Skip("PUEVAL_UCI_MIRROR is unset")
 	}
 	t.Setenv("PUEVAL_DATA", t.TempDir())
+	root := t.TempDir()
 	for _, paper := range []string{"aaai2017", "psb2019", "claesen2015", "aul", "pulp"} {
 		t.Run(paper, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), paper)
+			out := filepath.Join(root, paper+"-smoke")
 			start := time.Now()
 			if _, stderr, err := runCLI(t, "reproduce", paper+"-smoke", "-o", out, "-j", "2"); err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
@@ -61,12 +62,32 @@ func TestReportsInBrowser(t *testing.T) {
 			checkPage(t, b, filepath.Join(out, "report"), time.Since(start))
 		})
 	}
+	// The landing page of pueval reproduce-all --smoke over the same runs
+	// (finished: it writes their reports again and the page): its links
+	// resolve, the five reports among them, and it passes the page checks.
+	t.Run("landing", func(t *testing.T) {
+		start := time.Now()
+		if _, stderr, err := runCLI(t, "reproduce-all", "--smoke", "-o", root, "-j", "2"); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		checkLanding(t, root)
+		checkPageOnly(t, b, root, time.Since(start))
+	})
 }
 
 // checkPage loads dir/index.html at every width of browserWidths and fails
 // for every problem the browser finds, for vector figures over 2 MB and for
 // figures shown too small to read (checkFigureScale).
 func checkPage(t *testing.T, b *browser.Browser, dir string, ran time.Duration) {
+	t.Helper()
+	checkPageOnly(t, b, dir, ran)
+	checkFigureSizes(t, dir)
+	checkFigureScale(t, b, dir)
+}
+
+// checkPageOnly loads dir/index.html at every width of browserWidths and
+// fails for every problem the browser finds.
+func checkPageOnly(t *testing.T, b *browser.Browser, dir string, ran time.Duration) {
 	t.Helper()
 	start := time.Now()
 	for _, width := range browserWidths {
@@ -80,8 +101,6 @@ func checkPage(t *testing.T, b *browser.Browser, dir string, ran time.Duration) 
 			t.Errorf("at %d px: %s", width, p)
 		}
 	}
-	checkFigureSizes(t, dir)
-	checkFigureScale(t, b, dir)
 	t.Logf("run and page %v, browser checks %v", ran.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 

@@ -213,12 +213,17 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 
 // cellsFailedError says that a run finished but some of its cells failed;
 // pueval then exits with status 3 (exitCellsFailed), not 1.
+// For pueval reproduce-all, runs names the runs with failed cells.
 type cellsFailedError struct {
 	failed, ran int
 	dir         string
+	runs        []string
 }
 
 func (e *cellsFailedError) Error() string {
+	if len(e.runs) > 0 {
+		return fmt.Sprintf("some cells failed in %s (their reports in %s list them)", strings.Join(e.runs, ", "), e.dir)
+	}
 	return fmt.Sprintf("%d of the %d cells run failed (their records in %s say why; the report lists them)", e.failed, e.ran, e.dir)
 }
 
@@ -262,7 +267,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if !f.noReport {
-		if rerr := writeReport(ctx, e, out); rerr != nil {
+		if rerr := writeReport(ctx, e, out, true); rerr != nil {
 			return rerr
 		}
 	}
@@ -275,15 +280,18 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if help || err != nil {
 		return err
 	}
-	return writeReport(ctx, e, dir)
+	return writeReport(ctx, e, dir, false)
 }
 
-// writeReport renders the report of a results directory into DIR/report.
+// writeReport renders the report of a results directory into DIR/report,
+// with the run compared with its config's reference digests (pueval
+// verify's verdict, in the run's facts); showVerify prints that verdict
+// after the report's path, as the last line of pueval reproduce.
 // Rendering does not check ctx (a figure is drawn whole); after a signal the
 // command still fails, whether the report stopped at a check here or
 // finished first (Main's grace exit ends it if neither comes in time), so a
 // signal always ends pueval report with the error status.
-func writeReport(ctx context.Context, e *env, dir string) error {
+func writeReport(ctx context.Context, e *env, dir string, showVerify bool) error {
 	recs, err := results.ReadRecords(dir)
 	if err != nil {
 		return err
@@ -307,7 +315,8 @@ func writeReport(ctx context.Context, e *env, dir string) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	index, err := report.Write(out, report.Input{Records: recs, Manifest: man})
+	line, problem := verification(dir, recs, man)
+	index, err := report.Write(out, report.Input{Records: recs, Manifest: man, Verify: report.Verification{Line: line, Problem: problem}})
 	if err != nil {
 		return err
 	}
@@ -315,6 +324,9 @@ func writeReport(ctx context.Context, e *env, dir string) error {
 		return fmt.Errorf("stopped, after writing the report into %s in full: %w", out, context.Cause(ctx))
 	}
 	fmt.Fprintf(e.stdout, "%s\n", index)
+	if showVerify {
+		fmt.Fprintf(e.stdout, "%s: %s\n", dir, line)
+	}
 	return nil
 }
 

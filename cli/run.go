@@ -30,12 +30,14 @@ var commands []command
 // summary: what its input must be and what its numbers mean. It is a
 // function because some help lists what the binary's plug-ins registered.
 var commandHelp = map[string]func() string{
-	"evaluate":  func() string { return evaluateHelp },
-	"correct":   func() string { return correctHelp },
-	"estimate":  func() string { return estimateHelp },
-	"bounds":    func() string { return boundsHelp },
-	"run":       runHelpText,
-	"reproduce": reproduceHelpText,
+	"evaluate":      func() string { return evaluateHelp },
+	"correct":       func() string { return correctHelp },
+	"estimate":      func() string { return estimateHelp },
+	"bounds":        func() string { return boundsHelp },
+	"run":           runHelpText,
+	"reproduce":     reproduceHelpText,
+	"verify":        func() string { return verifyHelp },
+	"reproduce-all": reproduceAllHelp,
 }
 
 func init() {
@@ -49,7 +51,9 @@ func init() {
 		{"merge", "OUT SHARD_DIR... [--config CONFIG] [--partial]", "merge the results directories of the shards of a run (pueval run --shard k/n) into OUT, as one run would have written them", runMerge},
 		{"slurm", "CONFIG --array N [-o DIR] [--partition P] [--time T] [--cpus-per-task C] [-j N] [--repeats N] [--datasets a,b] [--pueval PATH] [--submit]", "write (and with --submit, submit) a Slurm job array that runs CONFIG as N shards, and a job after it that merges them into DIR and writes the report", runSlurm},
 		{"reproduce", "PAPER [-o DIR] [-j N] [--repeats N] [--datasets a,b]", "run a paper's built-in config into results/PAPER, then write its report", runReproduce},
+		{"reproduce-all", "[--smoke] [-o DIR] [-j N] [--papers a,b]", "reproduce every paper (resumable), then write DIR/index.html, a landing page linking the reports", runReproduceAll},
 		{"report", "DIR", "write the tables and figures of a results directory into DIR/report (index.html)", runReport},
+		{"verify", "DIR [--reference FILE] [--write-reference FILE]", "compare the records of a results directory, cell by cell, with the reference digests of its config", runVerify},
 		{"config", "check CONFIG", "check an experiment config: every error at once with its line", runConfig},
 		{"figure", "NAME --out DIR", "draw a figure of the papers from their equations alone (no data needed)", runFigure},
 		{"estimate", "--input FILE [--method alphamax|alphamax-n|distcurve|km1|km2|all] [--scale rank|raw] [--knee drop|blend|concave-start|fixed|published] [--curve OUT.csv] [--score COLUMN] [--label COLUMN] [--ignore a,b] [--feature-columns a,b] [--features zscore|minmax|raw] [--km-max-rows N] [--seed S] [--format json|table]", "estimate the class prior alpha and label noise beta of PU scores (AlphaMax, AlphaMax-N, DistCurve) or features (KM1, KM2), one method or all side by side", runEstimate},

@@ -225,6 +225,8 @@ var (
 // built-in configs, by its name without .yaml, so that an installed binary
 // runs them from any directory (pueval reproduce NAME). dir is the folder
 // the files come from in the source tree ("papers/NAME"), for the record.
+// Reference digests of the configs' runs may sit beside them
+// (ReferenceDir/NAME.digests, see ReferenceDigests).
 // A paper's package calls it in its init with its embedded configs. It
 // panics when a name is registered twice: registration happens at init
 // time, where a clash is a programming error.
@@ -242,6 +244,7 @@ func RegisterConfigs(dir string, fsys fs.FS) {
 		}
 		builtins[name] = builtin{dir: dir, fsys: fsys}
 	}
+	registerReferences(dir, fsys, names)
 }
 
 func builtinConfig(name string) (builtin, bool) {

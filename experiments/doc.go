@@ -61,7 +61,10 @@
 // axis parses its values to canonical texts, and is read by the protocols
 // that list it in their Axes (beta, labeled) or by the runner (classifier).
 // Reports register with package report; configs built into the binary with
-// [RegisterConfigs]. A plug-in sees the runner only through the cell it is
+// [RegisterConfigs], with the digests of their reference runs beside them
+// ([ReferenceDigests]; package reference compares a run with them), and a
+// paper's reproduction, the configs that make it, with
+// [RegisterReproduction]. A plug-in sees the runner only through the cell it is
 // given ([SplitInput], [CellRun]) and its [Env]: the supervised model's
 // scores and the cell's named random [Streams]; every stage takes the
 // context. A config computes what it states: no estimator or truth runs

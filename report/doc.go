@@ -4,8 +4,12 @@
 //
 // Reports. A config's report: field names a registered Paper; Write renders
 // it into a directory with index.html: the run's facts from the manifest
-// (code version, kernel, dates, machine, data notes), the paper's sections,
-// the data sets the run could not use and the failed cells. The paper reproductions live in subpackages (one
+// (code version, kernel, dates, machine, data notes, the run compared with
+// its reference digests: Input.Verify), the paper's sections, the data sets
+// the run could not use and the failed cells; and overview.json (Overview:
+// the verdicts of the claims the report noted with Input.NoteClaims, the
+// verification, the run's size and times), from which WriteLanding draws a
+// page of cards that links several reports. The paper reproductions live in subpackages (one
 // per paper, each drawing that paper's tables and figures beside the
 // published numbers, which it embeds as CSV with a header comment naming
 // their source; ReadPaperCSV reads them); a program gets them by importing

@@ -37,6 +37,12 @@ func factsSection(in Input) string {
 	}
 	add("Kernel", kernel)
 	add("Run", runTimes(m))
+	switch v := in.Verify; {
+	case v.Problem:
+		fs = append(fs, fact{"Verification", `<span class="note">` + html.EscapeString(v.Line) + "</span>"})
+	default:
+		add("Verification", v.Line)
+	}
 	if mc := m.Machine; mc.Host != "" || mc.CPUs > 0 {
 		add("Machine", fmt.Sprintf("%s, %s/%s, %d CPUs", mc.Host, mc.OS, mc.Arch, mc.CPUs))
 	}

@@ -14,6 +14,41 @@ import (
 type Input struct {
 	Records  []results.Record
 	Manifest results.Manifest // zero value when the directory has none
+	// Verify is the run compared with its config's reference digests (the
+	// zero value: not compared).
+	Verify Verification
+	// claims collects the claims a paper's report checked (NoteClaims),
+	// for the report's overview; nil outside Write.
+	claims *claimSink
+}
+
+// claimSink is where NoteClaims puts the claims; noted says that the
+// report checks claims at all (a list may be empty).
+type claimSink struct {
+	claims []Claim
+	noted  bool
+}
+
+// Verification is a run compared with the reference digests of its config
+// (pueval verify): the verdict in one line, and whether it is a problem
+// (cells that differ or are missing; a run without reference digests is
+// not one).
+type Verification struct {
+	Line    string `json:"line,omitempty"`
+	Problem bool   `json:"problem,omitempty"`
+}
+
+// NoteClaims hands the claims a paper's report checked to the report's
+// overview (overview.json: how many hold, do not and were not checked), which
+// the landing page of pueval reproduce-all shows. Calls add up: each claim
+// is handed over once. A report that checks claims calls it even when it
+// has none to hand over (the overview then counts zero, not "no claims");
+// outside Write it does nothing.
+func (in Input) NoteClaims(claims []Claim) {
+	if in.claims != nil {
+		in.claims.claims = append(in.claims.claims, claims...)
+		in.claims.noted = true
+	}
 }
 
 // Paper is a registered report.

@@ -18,7 +18,8 @@ import (
 // if needed): index.html with the report's title, the run's facts (code
 // version, kernel, dates, data notes: factsSection), the report's sections,
 // the data sets the run could not use (Manifest.Unavailable) and the failed
-// cells. It returns index.html's path. A schema-1 manifest names no report:
+// cells; and overview.json (Overview: the claims the sections noted, the
+// verification, the run's size and times). It returns index.html's path. A schema-1 manifest names no report:
 // the reports whose Schema1Metrics occur in the ok records are rendered (the
 // summary when none does); a schema-2 manifest without one gets the
 // summary. An unknown report name is an error listing the registered ones.
@@ -31,6 +32,8 @@ func Write(dir string, in Input) (string, error) {
 		return "", fmt.Errorf("report: %w", err)
 	}
 	sections := []string{factsSection(in)}
+	sink := &claimSink{}
+	in.claims = sink
 	var titles []string
 	for _, p := range chosen {
 		frag, err := p.Write(dir, in)
@@ -41,11 +44,15 @@ func Write(dir string, in Input) (string, error) {
 		titles = append(titles, p.Title)
 	}
 	sections = append(sections, missingSection(in.Manifest.Unavailable), failedSection(in.Records))
-	title := strings.Join(titles, " + ")
+	reportTitle := strings.Join(titles, " + ")
+	title := reportTitle
 	if exp := experimentOf(in); exp != "" {
 		title += ": " + exp
 	}
 	if err := WriteIndex(dir, title, sections...); err != nil {
+		return "", err
+	}
+	if err := writeOverview(dir, overviewOf(reportTitle, in, sink)); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, "index.html"), nil

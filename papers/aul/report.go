@@ -73,6 +73,7 @@ func Write(dir string, in report.Input) (string, error) {
 		claims = append(Claims(rows), TheoremClaims(rows, paper)...)
 	}
 	claims = append(claims, Figure3Claims(fig3)...)
+	in.NoteClaims(claims)
 	md := report.ClaimsMarkdown("Claims of the AUL paper, checked on these records", "", claims, claimLine, in.Manifest.Unavailable)
 	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(md)); err != nil {
 		return "", err

@@ -9,9 +9,15 @@ import (
 // Configs holds the paper's experiment configs (the full reproduction and
 // its smoke test), registered as built-in configs so that an installed
 // binary runs them from any directory (pueval reproduce NAME); a copy of
-// a file on disk runs an edited version (pueval run FILE).
+// a file on disk runs an edited version (pueval run FILE). Beside them,
+// reference/NAME.digests (NAME.digests.gz for the larger full runs) are the
+// digests of the records of reference runs of the configs (pueval verify
+// compares a run with them).
 //
-//go:embed *.yaml
+//go:embed *.yaml reference
 var Configs embed.FS
 
-func init() { experiments.RegisterConfigs("papers/claesen2015", Configs) }
+func init() {
+	experiments.RegisterConfigs("papers/claesen2015", Configs)
+	experiments.RegisterReproduction(experiments.Reproduction{Paper: "claesen2015", Full: []string{"claesen2015"}, Smoke: []string{"claesen2015-smoke"}})
+}

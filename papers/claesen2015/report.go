@@ -40,6 +40,7 @@ func Write(dir string, in report.Input) (string, error) {
 		}
 	}
 	h.WriteString(s.h.String())
+	in.NoteClaims(s.claims)
 	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(claimsMarkdown(s.claims, in.Manifest.Unavailable))); err != nil {
 		return "", err
 	}

@@ -58,7 +58,9 @@ func Write(dir string, in report.Input) (string, error) {
 	}
 	rows := Aggregate(in.Records, est)
 	t := Table(rows, "Per data set mean errors (over betas and repeats): the maximum over thresholds minus the true value at the same threshold.")
-	claims := ClaimLines(Claims(rows))
+	checked := Claims(rows)
+	in.NoteClaims(checked)
+	claims := ClaimLines(checked)
 	missing := in.Manifest.Unavailable
 	var md strings.Builder
 	md.WriteString(t.Markdown())

@@ -131,6 +131,7 @@ func Write(dir string, in report.Input) (string, error) {
 // their verdicts, to the HTML and to index.md.
 func writeClaims(dir string, a Analysis, in report.Input, h, md *strings.Builder) error {
 	claims := Claims(a)
+	in.NoteClaims(claims)
 	if err := report.WriteFile(filepath.Join(dir, "claims.md"), []byte(ClaimsMarkdown(claims, len(a.Points) > 0, in.Manifest.Unavailable))); err != nil {
 		return err
 	}
