@@ -1,7 +1,9 @@
 # pueval: the set-up on a fresh machine is `make test` and `make reproduce-aaai2017`.
 GO      ?= go
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -X github.com/pueval/pueval/cli.version=$(VERSION)
+# VERSION: unset, the binary reports the version the go command records (the module's pseudo-version, or
+# devel when it records none), the same as go install gives; make build VERSION=v1.2 stamps one.
+VERSION ?=
+LDFLAGS := $(if $(VERSION),-ldflags '-X github.com/pueval/pueval/cli.version=$(VERSION)')
 BIN     := bin/pueval
 JOBS    ?= 2
 
@@ -14,7 +16,7 @@ all: build
 ## numerics as the plain-Go kernel used elsewhere (pueval run prints the kernel it uses; so do the
 ## run's manifest and records).
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/pueval
+	$(GO) build $(LDFLAGS) -o $(BIN) ./cmd/pueval
 
 ## test: go vet, then every test (the command CI runs: on a CPU with AVX-512 it checks
 ## the AVX-512 and AVX2 kernels bit for bit against their portable statement); then
