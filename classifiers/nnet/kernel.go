@@ -380,7 +380,7 @@ func KernelNumerics(name string) string {
 // For the AAAI setting (d = 13, h = 5) that is 323 per training row and 153
 // per validation-only row. The real operation count is higher (each tanh
 // is 20 arithmetic operations, a division and a clamp); the nominal count is
-// what the README's GFLOP/s figures use.
+// what the GFLOP/s figures of the benchmarks (docs/performance.md) use.
 func FlopsPerEpoch(d, h, nTrain, nValOnly int) float64 {
 	fwd := float64(2*h*d + 3*h + 8)
 	bwd := float64(2*h*d + 7*h + 5)

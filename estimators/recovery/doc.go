@@ -65,7 +65,7 @@
 //     monotone in the threshold after recovery) is counted once. The default
 //     (DefaultPRCurve, DefaultPRArea: roc, trapezoid) is the reading that
 //     reproduces the paper's Table 2; the comparison of all four on the full
-//     reproduction is in the README ("AUC-PR recovery").
+//     reproduction is in docs/aucpr.md.
 //
 // Known inconsistency: AAAI-2017 Figure 4 says (alpha, beta, AUC) = (0.25,
 // 0.75, 0.90) gives AUC_pu = 0.80 "from Equation 4", but Eq. 4 gives 0.70, and
