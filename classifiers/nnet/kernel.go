@@ -17,8 +17,7 @@ import (
 // a training weight; the same kernel predicts the out-of-bag rows. Kernels:
 //
 //   - scalar (kernel_scalar.go): portable float64, bit-identical to
-//     referenceKernel (kernel_reference.go, the plainest statement) and to
-//     the code before the vector kernels;
+//     referenceKernel (kernel_reference.go, the plainest statement);
 //   - avx512 (vecKernel in kernel_vec.go over the routines of
 //     kernel_avx512_amd64.s: Go assembly, in every amd64 binary, chosen at
 //     run time when the CPU has AVX-512, kernel_vec_amd64.go; listed but
