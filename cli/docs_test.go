@@ -165,7 +165,7 @@ func codeSegments(l line) (code []string, prose string) {
 // names a file or directory that exists and, with #anchor, a heading of it.
 func TestDocsLinksResolve(t *testing.T) {
 	root := repoRoot(t)
-	link := regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
+	link := regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)|<(?:img|a)\s[^>]*(?:src|href)="([^"]+)"`)
 	refDef := regexp.MustCompile(`^\s*\[[^\]]+\]:\s+(\S+)`)
 	anchors := map[string]map[string]bool{}
 	for _, f := range markdownFiles(t, root) {
@@ -176,7 +176,7 @@ func TestDocsLinksResolve(t *testing.T) {
 			text := codeSpan.ReplaceAllString(l.text, "")
 			var targets []string
 			for _, m := range link.FindAllStringSubmatch(text, -1) {
-				targets = append(targets, m[1])
+				targets = append(targets, m[1]+m[2]) // one of the two is empty
 			}
 			if m := refDef.FindStringSubmatch(text); m != nil {
 				targets = append(targets, m[1])
