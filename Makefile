@@ -1,11 +1,13 @@
 # pueval: the set-up on a fresh machine is `make test` and `make reproduce-aaai2017`.
 GO      ?= go
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -X github.com/pueval/pueval/cli.version=$(VERSION)
+# VERSION: unset, the binary reports the version the go command records (the module's pseudo-version, or
+# devel when it records none), the same as go install gives; make build VERSION=v1.2 stamps one.
+VERSION ?=
+LDFLAGS := $(if $(VERSION),-ldflags '-X github.com/pueval/pueval/cli.version=$(VERSION)')
 BIN     := bin/pueval
 JOBS    ?= 2
 
-.PHONY: all build test test-cross test-slurm test-browser screenshots bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp reproduce-all reference-digests smoke
+.PHONY: all build test test-cross test-slurm test-browser screenshots docs-example bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp reproduce-all reference-digests smoke
 
 all: build
 
@@ -14,7 +16,7 @@ all: build
 ## numerics as the plain-Go kernel used elsewhere (pueval run prints the kernel it uses; so do the
 ## run's manifest and records).
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/pueval
+	$(GO) build $(LDFLAGS) -o $(BIN) ./cmd/pueval
 
 ## test: go vet, then every test (the command CI runs: on a CPU with AVX-512 it checks
 ## the AVX-512 and AVX2 kernels bit for bit against their portable statement); then
@@ -121,6 +123,18 @@ screenshots: build
 	$(GO) run ./internal/browser/shoot -o docs/report-aaai2017.png $(AAAI2017_RESULTS)/report/index.html
 	$(GO) run ./internal/browser/shoot -o docs/report-psb2019.png $(PSB2019_RESULTS)/report/index.html
 
+## docs-example: the README's example, made again from the data: examples/spambase/scores.csv (the held-out scores of
+## the papers' bagged nets on Spambase, 30 % of the spam labeled at random, with the true class) and
+## docs/pu-true-recovered.svg (their PU, recovered and true ROC curves, as pueval evaluate --html draws them). Needs
+## Spambase ($$PUEVAL_UCI_MIRROR or the network); a few seconds.
+docs-example: build
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(BIN) datasets export spambase -o "$$tmp/spam.csv" --truth class; \
+	$(BIN) evaluate --input "$$tmp/spam.csv" --truth class --estimators alphamax-n --bootstrap 0 --bounds-resamples 0 \
+		--scores-out examples/spambase/scores.csv --html "$$tmp/page" --format json > /dev/null; \
+	cp "$$tmp/page/roc.svg" docs/pu-true-recovered.svg; \
+	echo "wrote examples/spambase/scores.csv and docs/pu-true-recovered.svg"
+
 ## reproduce-aaai2017: the AAAI-2017 paper's full protocol into results/aaai2017, then its report
 ## (results/aaai2017/report/index.html). Data come from $$PUEVAL_UCI_MIRROR, else from UCI.
 ## Interrupt it at will: running it again continues where it stopped. Like every reproduce-PAPER
@@ -194,7 +208,7 @@ smoke: build
 	$(BIN) reproduce aul-smoke -o results/aul-smoke -j $(JOBS)
 	$(BIN) reproduce pulp-smoke -o results/pulp-smoke -j $(JOBS)
 
-## bench: every benchmark once; see README "Performance" for the numbers and how they were taken.
+## bench: every benchmark once; docs/performance.md has the numbers and how they were taken.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 

@@ -37,7 +37,7 @@ type datasetsOpts struct {
 
 func printDatasetsUsage(w io.Writer) {
 	c, _ := lookup("datasets")
-	fmt.Fprintf(w, "Usage: pueval datasets %s\n\n%s.\n\nSub-commands:\n", c.args, upperFirst(c.summary))
+	fmt.Fprintf(w, "Usage: pueval datasets %s\n\n%s.\n\nSub-commands:\n", c.args, upperFirst(c.aboutText()))
 	t := newTable(w)
 	for _, s := range datasetsSubs {
 		t.row("  "+s.name, s.summary)

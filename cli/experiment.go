@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pueval/pueval/datasets"
 	"github.com/pueval/pueval/experiments"
 	"github.com/pueval/pueval/experiments/results"
 	"github.com/pueval/pueval/report"
@@ -129,10 +130,58 @@ func runHelpText() string {
 		builtinConfigList("  ", 100)
 }
 
-// reproduceHelpText is the longer help of pueval reproduce.
+// reproduceHelpText is the longer help of pueval reproduce: every built-in
+// config, one line each, under the title of the paper whose report it writes.
 func reproduceHelpText() string {
 	return "PAPER is the name of one of the built-in configs of this binary (registered by the papers\n" +
-		"it imports):\n" + builtinConfigList("  ", 100)
+		"it imports), listed under the paper whose report it writes; a -smoke config runs the\n" +
+		"paper's whole pipeline on a tiny grid in seconds. Data come from the cache ($PUEVAL_DATA),\n" +
+		"else from $PUEVAL_UCI_MIRROR, else from the UCI archive.\n\n" + paperConfigList("  ")
+}
+
+// paperConfigList groups the built-in configs by the report they name (a
+// paper's title as its heading, in the order of the configs' names) and
+// gives each config a line: its name and its description.
+func paperConfigList(indent string) string {
+	names := experiments.BuiltinConfigs()
+	if len(names) == 0 {
+		return builtinConfigList(indent, 100)
+	}
+	var catNames []string
+	if cat, err := (&datasetsOpts{}).readCatalog(); err == nil {
+		catNames = cat.Names()
+	}
+	type entry struct{ name, about string }
+	var order []string
+	groups := map[string][]entry{}
+	width := 0
+	for _, n := range names {
+		heading, about := "other configs", ""
+		if cfg, err := experiments.ReadConfig(n, loadOptions(catNames)); err != nil {
+			about = "(does not load: " + err.Error() + ")"
+		} else {
+			about = cfg.Description
+			if p, ok := report.Lookup(cfg.Report); ok && p.Title != "" {
+				heading = p.Title
+			}
+		}
+		if _, seen := groups[heading]; !seen {
+			order = append(order, heading)
+		}
+		groups[heading] = append(groups[heading], entry{n, about})
+		width = max(width, len(n))
+	}
+	var b strings.Builder
+	for i, h := range order {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s%s\n", indent, h)
+		for _, e := range groups[h] {
+			fmt.Fprintf(&b, "%s  %-*s  %s\n", indent, width, e.name, e.about)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func runRun(ctx context.Context, e *env, args []string) error {
@@ -208,7 +257,18 @@ func runExperiment(ctx context.Context, e *env, path string, f *runFlags) (strin
 	if err == nil && sum.Failed > 0 {
 		err = &cellsFailedError{failed: sum.Failed, ran: sum.Ran, dir: out}
 	}
+	if err == nil && sum.Ran+sum.Skipped == 0 && len(sum.Unavailable) > 0 {
+		err = noDataError(cfg.Experiment, sum.Unavailable, store.Options().CacheDir)
+	}
 	return out, err
+}
+
+// noDataError says that a run had no cell to run because every data set it
+// selected was skipped, and how to provide the data.
+func noDataError(experiment string, unavailable map[string]string, cacheDir string) error {
+	return fmt.Errorf("%s: no cell ran: all %d of its data sets were skipped, their data missing (the lines above say which files); "+
+		"set %s to a directory or http(s) URL laid out like %s (the UCI archive), or put the files in the data cache %s (set by %s)",
+		experiment, len(unavailable), datasets.EnvMirror, datasets.DefaultMirror, cacheDir, datasets.EnvData)
 }
 
 // cellsFailedError says that a run finished but some of its cells failed;
@@ -340,7 +400,7 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] != "check" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 			c, _ := lookup("config")
-			fmt.Fprintf(e.stdout, "Usage: pueval config %s\n\n%s.\n", c.args, upperFirst(c.summary))
+			fmt.Fprintf(e.stdout, "Usage: pueval config %s\n\n%s.\n", c.args, upperFirst(c.aboutText()))
 			return nil
 		}
 		return errors.New("want 'pueval config check CONFIG'")

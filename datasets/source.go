@@ -101,7 +101,10 @@ type MissingFileError struct {
 	File    string   // catalog path, e.g. "machine-learning-databases/x/y.zip!m"
 	Tried   []string // cache paths and mirror locations looked at
 	Cache   string   // where to put the file by hand
-	Note    string   // e.g. that the mirror directory itself does not exist
+	// CacheDir is the data cache Cache lies in ($PUEVAL_DATA, or its
+	// default), named so that a reader knows which directory is meant.
+	CacheDir string
+	Note     string // e.g. that the mirror directory itself does not exist
 }
 
 func (e *MissingFileError) Error() string {
@@ -109,8 +112,20 @@ func (e *MissingFileError) Error() string {
 	if e.Note != "" {
 		note = " (" + e.Note + ")"
 	}
-	return fmt.Sprintf("%s: file %s is missing: looked in %s%s; to provide it, set %s to a directory or http(s) URL laid out like %s that has it, or put the file at %s",
-		e.Dataset, e.File, strings.Join(e.Tried, ", "), note, EnvMirror, DefaultMirror, e.Cache)
+	return fmt.Sprintf("%s: file %s is missing: looked in %s%s; to provide it, %s",
+		e.Dataset, e.File, strings.Join(e.Tried, ", "), note, provideHint(e.Cache, e.CacheDir))
+}
+
+// provideHint says how to provide a raw file that could not be had: from a
+// mirror named by PUEVAL_UCI_MIRROR, or by hand at its path in the data
+// cache (cacheDir, which PUEVAL_DATA sets).
+func provideHint(file, cacheDir string) string {
+	where := ""
+	if cacheDir != "" {
+		where = fmt.Sprintf(" (in the data cache %s, set by %s)", cacheDir, EnvData)
+	}
+	return fmt.Sprintf("set %s to a directory or http(s) URL laid out like %s that has it, or put the file at %s%s",
+		EnvMirror, DefaultMirror, file, where)
 }
 
 // candidate is one place a catalogued file may be found: an archive path,
@@ -235,8 +250,13 @@ func (o *Options) find(ctx context.Context, ds, p string) (*rawFile, error) {
 		if errors.Is(err, errNotFound) {
 			continue
 		}
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: fetching %s: %w", ds, loc, err)
+		}
+		if err != nil {
+			// The mirror (by default the UCI archive itself) failed: no
+			// network, a dead server, a timeout. Say how to do without it.
+			return nil, fmt.Errorf("%s: fetching %s: %w; to provide the file without it, %s", ds, loc, err, provideHint(local, o.CacheDir))
 		}
 		data, err := os.ReadFile(local)
 		if err != nil {
@@ -244,7 +264,7 @@ func (o *Options) find(ctx context.Context, ds, p string) (*rawFile, error) {
 		}
 		return &rawFile{cand: c, local: local, data: data, sha256: sha256Hex(data)}, nil
 	}
-	me := &MissingFileError{Dataset: ds, File: p, Tried: tried, Cache: o.cachePath(cands[0].rel)}
+	me := &MissingFileError{Dataset: ds, File: p, Tried: tried, Cache: o.cachePath(cands[0].rel), CacheDir: o.CacheDir}
 	if d := o.mirrorDir(); d != "" {
 		if st, err := os.Stat(d); err != nil || !st.IsDir() {
 			me.Note = "the mirror directory " + d + " does not exist"

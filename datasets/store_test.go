@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io/fs"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -433,6 +434,48 @@ func TestEncodeErrors(t *testing.T) {
 		_, err := openFixture(t, mirror, cat).Load(bg, "toy")
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "toy: ") {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestMissingDataNamesMirrorAndCache: every way of not getting a raw file
+// (absent from the cache and a directory mirror; an http mirror that cannot
+// be reached, as the UCI archive is without a network) names
+// PUEVAL_UCI_MIRROR and the data cache directory, so that a reader knows
+// both ways of providing it.
+func TestMissingDataNamesMirrorAndCache(t *testing.T) {
+	mirror, cat := fixture(t)
+	st := openFixture(t, mirror, cat)
+	_, err := st.Load(bg, "toyabsent")
+	wantHint(t, "directory mirror without the file", err, st.opts.CacheDir)
+
+	// A server that refuses connections: a listener closed at once.
+	ln, lerr := net.Listen("tcp", "127.0.0.1:0")
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	cache := t.TempDir()
+	st2, oerr := Open(cat, Options{CacheDir: cache, Mirror: url})
+	if oerr != nil {
+		t.Fatal(oerr)
+	}
+	_, err = st2.Load(bg, "toy")
+	wantHint(t, "unreachable http mirror", err, cache)
+	if !strings.Contains(err.Error(), "toy: fetching "+url+"machine-learning-databases/toy/toy.csv: ") {
+		t.Errorf("unreachable http mirror: %v does not name the URL", err)
+	}
+}
+
+func wantHint(t *testing.T, what string, err error, cacheDir string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s: no error", what)
+	}
+	for _, s := range []string{"set PUEVAL_UCI_MIRROR to a directory or http(s) URL", "(in the data cache " + cacheDir + ", set by PUEVAL_DATA)"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("%s: error %q lacks %q", what, err, s)
 		}
 	}
 }

@@ -95,7 +95,8 @@ func TestHTTPMirrorNeverAnswers(t *testing.T) {
 	if !errors.As(err, &te) || te.Phase != "headers" || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("error %v, want a *TimeoutError for the headers", err)
 	}
-	want := "toy: fetching " + url + "machine-learning-databases/toy/toy.csv: timed out: the server accepted the connection but sent no response headers within 200ms (HeaderTimeout)"
+	want := "toy: fetching " + url + "machine-learning-databases/toy/toy.csv: timed out: the server accepted the connection but sent no response headers within 200ms (HeaderTimeout)" +
+		withoutMirrorHint(st.opts.CacheDir, "machine-learning-databases/toy/toy.csv")
 	if err.Error() != want {
 		t.Errorf("error\n%q, want\n%q", err, want)
 	}
@@ -137,7 +138,8 @@ func TestHTTPMirrorStallsMidBody(t *testing.T) {
 		t.Fatalf("error %v, want a *TimeoutError for the body", err)
 	}
 	want := "toy: fetching " + srv.URL + "/machine-learning-databases/toy/toy.csv: after " + strconv.Itoa(len(toyCSV)/2) +
-		" bytes: timed out: the download stalled, no bytes for 200ms (StallTimeout)"
+		" bytes: timed out: the download stalled, no bytes for 200ms (StallTimeout)" +
+		withoutMirrorHint(st.opts.CacheDir, "machine-learning-databases/toy/toy.csv")
 	if err.Error() != want {
 		t.Errorf("error\n%q, want\n%q", err, want)
 	}
@@ -218,7 +220,8 @@ func TestHTTPMirrorConnectTimeout(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("took %v with a 200ms connect timeout", took)
 	}
-	want := "toy: fetching http://192.0.2.1:8080/machine-learning-databases/toy/toy.csv: timed out: no connection to 192.0.2.1:8080 within 200ms (ConnectTimeout)"
+	want := "toy: fetching http://192.0.2.1:8080/machine-learning-databases/toy/toy.csv: timed out: no connection to 192.0.2.1:8080 within 200ms (ConnectTimeout)" +
+		withoutMirrorHint(st.opts.CacheDir, "machine-learning-databases/toy/toy.csv")
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.Phase != "connect" || err.Error() != want {
 		t.Errorf("error\n%v, want\n%s", err, want)
@@ -236,4 +239,13 @@ func TestTimeoutDefaults(t *testing.T) {
 	if o.ConnectTimeout != 30*time.Second || o.HeaderTimeout != time.Minute || o.StallTimeout != time.Minute {
 		t.Errorf("defaults %v %v %v", o.ConnectTimeout, o.HeaderTimeout, o.StallTimeout)
 	}
+}
+
+// withoutMirrorHint is the end of the error of a mirror that failed: how to
+// provide the file without it, naming PUEVAL_UCI_MIRROR and the file's path
+// in the data cache.
+func withoutMirrorHint(cacheDir, rel string) string {
+	return "; to provide the file without it, set PUEVAL_UCI_MIRROR to a directory or http(s) URL laid out like " +
+		"https://archive.ics.uci.edu/ml/ that has it, or put the file at " + filepath.Join(cacheDir, "uci", filepath.FromSlash(rel)) +
+		" (in the data cache " + cacheDir + ", set by PUEVAL_DATA)"
 }

@@ -12,8 +12,8 @@
 // length-prefixed labels: "cell", the data set, each axis value's canonical
 // text in axis-name order, the repeat), so a cell's result does not depend
 // on which subset, shard, worker count or order ran it. A grid whose only
-// axis is beta hashes exactly what pueval hashed before grids had other
-// axes, so older records and score caches stay valid. Each stage draws from
+// axis is beta hashes as the first record schema's cells did, so their
+// records and score caches stay valid. Each stage draws from
 // its own stream derived from the cell's seed (labels "split",
 // "classifier", and "estimator" with the estimator's ID).
 //

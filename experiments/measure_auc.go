@@ -196,10 +196,9 @@ func init() {
 				return &AreaMeasure{Outside: []string{"drop", "clip"}, metric: metric}
 			}
 			// The precision of the recovered ROC curve with the trapezoid
-			// rule reproduces the paper's Table 2 IR column (README,
-			// "AUC-PR recovery": mean .062 against .064, per row within
-			// .007 on average; Eq. 3 at each threshold with average
-			// precision: .085, .018).
+			// rule reproduces the paper's Table 2 IR column (docs/aucpr.md:
+			// mean .062 against .064, per row within .007 on average; Eq. 3
+			// at each threshold with average precision: .085, .018).
 			return &AreaMeasure{Outside: []string{"drop", "clip"}, Precision: []string{recovery.DefaultPRCurve.String()},
 				Area: []string{recovery.DefaultPRArea.String()}, metric: metric}
 		})

@@ -132,8 +132,8 @@
 // and the kernel's exponentials are internal/portmath's, so the results
 // are also the same bits on every CPU and architecture (TestGoldenBits,
 // run under qemu-aarch64 and emulated amd64 CPUs by make test-cross).
-// gonum's BLAS and LAPACK, used before, sum in the order of their amd64
-// assembly there and in another, with fused multiply-adds, on arm64.
+// (gonum's BLAS and LAPACK sum in the order of their amd64 assembly there
+// and in another, with fused multiply-adds, on arm64.)
 //
 // # References
 //

@@ -17,8 +17,7 @@ import (
 // a training weight; the same kernel predicts the out-of-bag rows. Kernels:
 //
 //   - scalar (kernel_scalar.go): portable float64, bit-identical to
-//     referenceKernel (kernel_reference.go, the plainest statement) and to
-//     the code before the vector kernels;
+//     referenceKernel (kernel_reference.go, the plainest statement);
 //   - avx512 (vecKernel in kernel_vec.go over the routines of
 //     kernel_avx512_amd64.s: Go assembly, in every amd64 binary, chosen at
 //     run time when the CPU has AVX-512, kernel_vec_amd64.go; listed but
@@ -380,7 +379,7 @@ func KernelNumerics(name string) string {
 // For the AAAI setting (d = 13, h = 5) that is 323 per training row and 153
 // per validation-only row. The real operation count is higher (each tanh
 // is 20 arithmetic operations, a division and a clamp); the nominal count is
-// what the README's GFLOP/s figures use.
+// what the GFLOP/s figures of the benchmarks (docs/performance.md) use.
 func FlopsPerEpoch(d, h, nTrain, nValOnly int) float64 {
 	fwd := float64(2*h*d + 3*h + 8)
 	bwd := float64(2*h*d + 7*h + 5)

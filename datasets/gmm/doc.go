@@ -28,9 +28,9 @@
 // largest eigenvalues are found by bisection on Sturm counts (as dstebz)
 // and their eigenvectors by inverse iteration (as dstein), then mapped back
 // (as dormtr). This gives the thin SVD's leading triplets (to about 1e-14 on
-// the test matrices) at a fraction of its cost: gonum's thin SVD of a
-// 1000×1000 matrix computes all 1000 singular vectors and takes about 2.5 s;
-// this PCA, with the mixture fit, about 0.5 s (BenchmarkRepresentativeness).
+// the test matrices) at a fraction of its cost: a thin SVD of a 1000×1000
+// matrix computes all 1000 singular vectors; this PCA, with the mixture
+// fit, takes about 0.5 s (BenchmarkRepresentativeness).
 //
 // # Mixture
 //
@@ -81,8 +81,8 @@
 // eigenvalue bisection, the products) is internal/linalg's, in a fixed
 // order. So the PCA and the EM give the same bits on every CPU and
 // architecture (TestGoldenBits, under qemu-aarch64 and emulated amd64 CPUs
-// in make test-cross). gonum's BLAS and LAPACK, used for the PCA before,
-// sum in the order of their amd64 assembly there and otherwise on arm64.
+// in make test-cross); a BLAS would sum in the order of its amd64 assembly
+// there and otherwise on arm64.
 // [Representativeness] sorts the rows by content before fitting, so
 // permuting them permutes its output exactly.
 //

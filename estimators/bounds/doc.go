@@ -120,24 +120,14 @@
 // for a true AUC of 0.90; the extremes over the interval hold it). The
 // reported [Bounds.At] says at which beta each extreme lies.
 //
-// The positive-based bounds come from a search whose result is never
-// narrower than the extremes and at most 1e-4 wider: the areas at a few
-// evenly spaced counts, then every range between two evaluated counts is
-// bounded, settled when its bounds cannot beat the best areas found by more
-// than 1e-4 (its bounds then count towards the result), and split at its
-// middle, which is evaluated, otherwise. The range bounds rest on the counts
-// moving by at most one per latent positive (TP up, FP down): each
-// cut-off's point stays in a box, the curve between two neighbours stays
-// between their heights, and the boxes of the possible neighbours of each x
-// bound the curve there (rangebound.go; TestRangeBoundsHoldEveryCount checks
-// them against every count). Coarse boxes, each holding a block of
-// consecutive cut-offs, settle the ranges far from the extremes before the
-// cut-offs' own boxes are built. On 10^6 scores and an interval of 88,000
-// counts the search takes about 2.5 s of one core. The negative-based
-// extremes are a plain scan of every count, over the machine's cores.
-// TestIntervalIsExtremeOverBetas and TestIntervalSearchCoarse check both
-// against the brute force of every count on random rankings, bands and
-// intervals.
+// The positive-based bounds come from a branch-and-bound search over the
+// counts whose result is never narrower than the extremes and at most 1e-4
+// wider: a range of counts is settled when bounds on its areas (resting on
+// the counts moving by at most one per latent positive: rangebound.go)
+// cannot beat the best areas found, and split otherwise. The negative-based
+// extremes are a plain scan of every count. TestIntervalIsExtremeOverBetas
+// and TestIntervalSearchCoarse check both against the brute force of every
+// count on random rankings, bands and intervals.
 //
 // Peeking at the labels of some unlabeled instances gives the posterior
 // Beta(1 + positives, 1 + negatives) of beta (uniform prior) and its
@@ -184,10 +174,10 @@
 //
 // # Validation
 //
-// An independent numpy implementation of the specification
+// An independent numpy implementation of the method as documented here
 // (testdata/claesen_reference.py) reproduces, to 1.3e-13, the AUC and AUPR
-// of both curves on the shared covtype splits and the twelve simulated
-// rankings of the published code, with DKW bands, the stored bootstrap bands
+// of both curves on Claesen et al.'s covtype splits and the twelve
+// simulated rankings of the published code, with DKW bands, the stored bootstrap bands
 // (float32), the point estimate and the negative-based bounds (104 rows,
 // TestParityGolden; run with PUEVAL_CLAESEN_DATA set).
 //
@@ -198,9 +188,8 @@
 // the DKW band's log comes from internal/portmath: ranks, bands, tables,
 // curves and areas have the same bits on every architecture. So do the
 // credible intervals: [CredibleInterval] sums the posterior's CDF as a
-// binomial tail with portmath's Exp and Log and bisects on it, rather than
-// use gonum's Beta quantile (math's Lgamma, Log, Exp and Pow, and fused
-// multiply-adds on arm64); TestGoldenBits pins them under `make test-cross`.
+// binomial tail with portmath's Exp and Log and bisects on it.
+// TestGoldenBits pins them, and make test-cross checks it on other CPUs.
 //
 // # Cost
 //

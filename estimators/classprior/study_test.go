@@ -18,7 +18,7 @@ import (
 )
 
 var (
-	update  = flag.Bool("update", false, "rewrite the synthetic-study table in doc.go from TestSyntheticStudy")
+	update  = flag.Bool("update", false, "rewrite the study tables in docs/alphamax.md from TestSyntheticStudy and TestAAAIStudy")
 	heldout = flag.Bool("heldout", false, "run TestHeldOutStudy (other families and seeds, about 10 s)")
 )
 
@@ -425,8 +425,8 @@ func studyTable(main, sep []studyCell) string {
 // histograms lowers both errors further, the published rule keeps its known
 // weakness, and with clean labels on well-separated data the default returns
 // beta-hat within 0.05 of 1 in every repeat. With -update it rewrites the
-// table in doc.go; without, it checks that the table there is what the code
-// produces.
+// table in docs/alphamax.md; without, it checks that the table there is what
+// the code produces.
 func TestSyntheticStudy(t *testing.T) {
 	reps := studyReps
 	if testing.Short() {
@@ -526,12 +526,16 @@ func checkRankClaims(t *testing.T, main, sep []studyCell) {
 	}
 }
 
-// checkDocTable compares the table of doc.go whose first line starts with
-// header against table, or writes table there under -update; what names
-// the table and test the test that regenerates it in the message.
+// studyDoc is the page whose tables the studies pin: the estimators'
+// derivation and studies.
+const studyDoc = "../../docs/alphamax.md"
+
+// checkDocTable compares the table of docs/alphamax.md whose first line
+// starts with header against table, or writes table there under -update;
+// what names the table and test the test that regenerates it in the message.
 func checkDocTable(t *testing.T, header, table, what, test string) {
 	t.Helper()
-	doc, err := os.ReadFile("doc.go")
+	doc, err := os.ReadFile(studyDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,31 +544,35 @@ func checkDocTable(t *testing.T, header, table, what, test string) {
 		t.Fatal(err)
 	}
 	if *update {
-		if err := os.WriteFile("doc.go", []byte(got), 0o644); err != nil {
+		if err := os.WriteFile(studyDoc, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	if got != string(doc) {
-		t.Errorf("the %s in doc.go is stale; regenerate it with go test -run %s -update. Now:\n%s", what, test, table)
+		t.Errorf("the %s in %s is stale; regenerate it with go test -run %s -update. Now:\n%s", what, studyDoc, test, table)
 	}
 }
 
-// replaceTable puts table (tab-indented lines) in place of the block of
-// "//\t" lines in doc whose first line starts with header.
+// replaceTable puts table (tab-indented lines, as the studies print them) in
+// place of the lines of a fenced block of doc, from the line that starts with
+// header to the fence that closes the block.
 func replaceTable(doc, header, table string) (string, error) {
 	lines := strings.Split(doc, "\n")
-	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "//\t"+header) })
+	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, header) })
 	if start < 0 {
-		return "", fmt.Errorf("doc.go has no table starting with //<TAB>%s", header)
+		return "", fmt.Errorf("%s has no table starting with %q", studyDoc, header)
 	}
 	end := start
-	for end < len(lines) && strings.HasPrefix(lines[end], "//\t") {
+	for end < len(lines) && !strings.HasPrefix(lines[end], "```") {
 		end++
+	}
+	if end == len(lines) {
+		return "", fmt.Errorf("%s: the table starting with %q has no closing fence", studyDoc, header)
 	}
 	var repl []string
 	for _, l := range strings.Split(strings.TrimSuffix(table, "\n"), "\n") {
-		repl = append(repl, "//"+l)
+		repl = append(repl, strings.TrimPrefix(l, "\t"))
 	}
 	out := slices.Concat(lines[:start], repl, lines[end:])
 	return strings.Join(out, "\n"), nil

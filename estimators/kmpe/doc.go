@@ -42,149 +42,71 @@
 //
 // # The QP
 //
-// With g = K v - K u (computed from K 1_m/N and K 1_c/M, precomputed, so
-// that a new lambda costs O(n) for the linear term), v is optimal iff
-// max over v_t > 0 of g_t - min over all t of g_t (the KKT gap) is 0. Each
-// QP is solved to a KKT gap <= Options.Tol (1e-10) on a freshly computed
+// With g = K v - K u (from K 1_m/N and K 1_c/M, precomputed, so that a new
+// lambda costs O(n) for the linear term), v is optimal iff max over
+// v_t > 0 of g_t - min over all t of g_t (the KKT gap) is 0. Each QP is
+// solved to a KKT gap <= Options.Tol (1e-10) on a freshly computed
 // gradient:
 //
 //   - First by an exact primal active-set method (the Lawson-Hanson scheme
 //     adapted to the simplex): the equality-constrained minimiser on the
 //     support S (K_SS z - Ku_S = rho 1, 1'z = 1, through a Cholesky factor
-//     of K_SS), a step back to feasibility when z has a non-positive
+//     of K_SS); a step back to feasibility when z has a non-positive
 //     weight (the blocking row leaves: the factor is updated by Givens
-//     rotations, and K_SS^{-1} Ku_S and K_SS^{-1} 1 by the rank-one
-//     identity x - (x_p/e_p) e, e = K_SS^{-1} e_p, in O(|S|^2); they are
-//     solved afresh every 32 updates and before a support is accepted),
-//     and otherwise up to 32 of the most violating rows entering S at once
-//     (fewer gradient computations, each O(n |S|); a batch that brings no
-//     decrease is followed by the single most violating row, which always
-//     does, so the method cannot cycle). While the objective at the points
-//     optimal on their face keeps falling, the rows of non-positive weight
-//     in the face's minimiser leave all at once (the others' weights
-//     rescaled to sum to 1) rather than one per step: each step costs a
-//     pass over the factor, and a warm start that must lose hundreds of
-//     rows of a support of thousands loses most of them in a few rounds
-//     (a row that should have stayed enters again by its gradient; at the
-//     first point where the objective does not fall, the monotone steps
-//     take over for the rest of the solve). Between its exact gradients
-//     (each O(n |S|)), the method needs the gradient only outside S (on
-//     the face it is rho on S, and the objective is rho - v'Ku plus a
-//     constant): while fewer rows are outside S than in it, it computes
-//     only theirs, O(n |T|), and the point it stops at is judged on the
-//     exact gradient of every row. It stops at a gap of Tol/1000,
-//     which pins d(lambda) down even near 0 (a gap g bounds d^2 only to
-//     within 2g), and it is fast because the solutions are sparse away
-//     from lambda = 1 (tens to hundreds of rows in the support).
+//     rotations); otherwise up to 32 of the most violating rows enter S at
+//     once (a batch that brings no decrease is followed by the single most
+//     violating row, which always does, so the method cannot cycle). While
+//     the objective at the points optimal on their face keeps falling, the
+//     rows of non-positive weight in the face's minimiser leave all at once
+//     rather than one per step. Between exact gradients (each O(n |S|)) only
+//     the rows outside S get theirs, and the point the method stops at is
+//     judged on the exact gradient of every row. It stops at a gap of
+//     Tol/1000, which pins d(lambda) down even near 0 (a gap g bounds d^2
+//     only to within 2g).
 //   - When the support becomes numerically singular (a new pivot below
 //     1e-13), SMO finishes: the one-class-SVM dual form with the
-//     second-order working-set selection of Fan, Chen and Lin (2005) and an
-//     incrementally updated gradient (two-variable steps keep 1'v = 1, v >=
-//     0). SMO alone converges only linearly on these ill-conditioned
-//     Gaussian kernels: near lambda = 1 (d ~ 1e-6) it needs millions of
-//     iterations for a gap of 1e-10, which is why it is not the first
-//     method.
+//     second-order working-set selection of Fan, Chen and Lin (2005). SMO
+//     alone converges only linearly on these ill-conditioned Gaussian
+//     kernels (near lambda = 1 it needs millions of iterations for a gap of
+//     1e-10), which is why it is not the first method.
 //
 // Warm starts: each lambda starts from the solution at the nearest lambda
-// solved so far (the solution is piecewise linear in lambda, so a near one
-// has nearly the right support), except that a solution with more than
-// 1,000 rows in its support serves only within 0.1 of it (starting from a
-// large support costs its factorisation, a blocked Cholesky (factor.go),
-// worth it only when few rows must then leave); without a candidate
-// the start is the best single vertex. Each solution keeps its support
-// order and Cholesky factor (within a budget of 2 n^2 floats, twice the
-// kernel; the factors of the lambdas farthest from the newest go first), so
-// a warm start there copies the factor (O(|S|^2) memory traffic) instead of
-// factoring K_SS anew (O(|S|^3)): the second lambda of each bisection
-// pair, and, where the supports near lambda* hold thousands of rows
-// (Landsat), the late steps of the first bisection and the second
-// bisection, which come back near earlier solutions. d(1.05) starts from
-// the solution at lambda = 1, v = 1_m/N with the whole mixture as support
-// (top-down: rows leave), instead of growing a support of nearly N rows
-// one row at a time; those rows are ordered by (K1_c/M - K1_m/N)_t, so
-// that the rows most like the component, which tend to leave first, sit
-// at the end of the factor where removing them is cheap. Where that
-// support is numerically singular (near-duplicate rows: Spambase, Abalone
-// and Pageblock), its factorisation fails at a pivot below 1e-13 and the
-// start is the best single vertex; the failures come within the first few
-// hundred pivots, so the first 512 rows are factored alone first (their
-// factor is the whole one's first rows), and a failing start costs about
-// 2 ms instead of a fifth of a factorisation of 4,000 rows (0.15 s).
+// solved so far (the solution is piecewise linear in lambda), except that a
+// solution with more than 1,000 rows in its support serves only within 0.1
+// of it; without a candidate the start is the best single vertex. Each
+// solution keeps its support order and Cholesky factor (within a budget of
+// 2 n^2 floats), so a warm start copies the factor (O(|S|^2)) instead of
+// factoring K_SS anew (O(|S|^3)). d(1.05) starts top-down from the solution
+// at lambda = 1, the whole mixture as support, ordered so that the rows
+// most like the component, which tend to leave first, sit at the end of
+// the factor; where that support is numerically singular (near-duplicate
+// rows) the start is the best single vertex, found by factoring its first
+// 512 rows alone.
 //
-// # Vector kernels
+// # Vector kernels and the same bits everywhere
 //
 // The inner loops are vector kernels (vec.go), in Go assembly for AVX-512
 // and AVX2 (vec_amd64.s, written by gen_vec.go) chosen at run time, plain
-// Go elsewhere: dot products and axpys of the substitutions and of the
-// exact gradient (axpy4, axpy2x4: four rows per pass), the Givens
-// rotations of a leaving row (eight rows at once, one per lane), the
-// trailing update of the blocked Cholesky factorisation (factor.go, the
-// package's own: right-looking, panels of 64 columns; it replaced
-// LAPACK's through gonum), which also does the forward substitutions of a
-// batch of entering rows (chol.forwardMany: their solutions transposed as
-// the panel), the squared distances and the kernel's exp.
-// A result does not depend on which of them runs, nor on the CPU or the
-// architecture: the elementwise kernels round every product before adding
-// it (no FMA; the Go code too, with explicit float64 conversions, which
-// keep arm64's compiler from fusing), the reductions have a fixed lane
+// Go elsewhere: the dot products and axpys of the substitutions and of the
+// exact gradient (four rows per pass), the Givens rotations of a leaving
+// row, the trailing update of the package's own blocked Cholesky
+// factorisation (factor.go: right-looking, panels of 64 columns; it also
+// does the forward substitutions of a batch of entering rows), the squared
+// distances and the kernel's exp. A result does not depend on which of
+// them runs, nor on the CPU or the architecture: the elementwise kernels
+// round every product before adding it, the reductions have a fixed lane
 // structure (32 or 16 partial sums, a fixed tree, the tail in order) that
 // the plain Go states and the assembly follows, the factorisation is the
-// unblocked recurrence's bit for bit, and the exp is internal/portmath's
-// (fdlibm's algorithm, lane by lane in the assembly; math.Exp would round
-// differently on amd64 CPUs with and without FMA, and on arm64); the
-// tests compare the bits of every implementation the CPU runs, and
-// TestGoldenBits a whole result's against a hash written on AVX-512
-// amd64, which make test-cross reproduces under qemu-aarch64 and emulated
-// Haswell (AVX2) and Nehalem (no AVX) CPUs. Against the code before the kernels
-// only two things sum in another order: the dot products (32 partial sums
-// for 4) and the factorisation of a large support (the recurrence's order
-// for LAPACK's blocked one); estimates may move in their last bits (none
-// of the tests' nor of the AUL cells compared did).
+// unblocked recurrence's bit for bit, and the exp is internal/portmath's.
+// The tests compare the bits of every implementation the CPU runs, and
+// TestGoldenBits a whole result's against a hash that make test-cross
+// reproduces under qemu-aarch64 and emulated Haswell and Nehalem CPUs.
 //
-// Cost (BenchmarkKM*, 2 cores, medians of 3): 2,000 x 10 rows 9.1 s before
-// the warm starts, batches and kept factors, 1.15 s after; 4,000 x 10 86 s
-// and 11.7 s; 8,000 x 117 (the AUL paper's timing case, published 2,000
-// s) 1,166 s and 110 s (one run each). With the vector kernels (AVX-512 on
-// a shared 2-core Intel Xeon, alternating with the code before them in one
-// session; wall-time medians of 5): 2,000 x 10 1.49 s -> 0.51 s, 4,000 x 10
-// 13.3 s -> 4.2 s; 8,000 x 117 133 and 126 s -> 48 and 51 s; one AUL cell
-// on Landsat (pooled, supports of 2,500-3,900 rows) 42-61 s -> 15-22 s of
-// KM per split. What is left is mostly the large supports near lambda = 1:
-// the factorisation of a support of nearly N rows (O(N^3/3), near the
-// machine's peak without FMA) and one O(|S|^2) pass per row that leaves
-// (the back substitution of dropPosition over the whole factor, tens of
-// megabytes: bound by memory bandwidth, which the kernels only use better;
-// under a neighbour's load the Landsat gain falls from 3x to 2x). The
-// drop rounds and the outside gradients (on an AMD EPYC, Zen 4, binaries
-// alternating, wall medians of 3): 2,000 x 10 0.285 s -> 0.216 s, 4,000 x
-// 10 4.71 s -> 1.87 s, 8,000 x 117 31.9 s -> 29.1 s (one run each), a
-// Landsat AUL split 11-17 s -> 6-9 s, the same estimates. The stored
-// factors and the trailing update's prefetch (same machine, one cell of
-// three splits, binaries alternating, 2 rounds): Landsat 26.2, 27.3 s ->
-// 20.0, 19.9 s, Anuran 10.0 -> 9.3 s, Spambase 22.0 -> 21.5 s, Mushroom
-// 14.2 -> 13.0 s (the whole cell, GBDT included), the same estimates; a
-// 4,000-row factorisation (BenchmarkFactor4000) 26.3 -> 31.6 GFLOP/s.
-// The entering rows' forward substitutions on the trailing-update kernel
-// (instead of one dot product per row and column): Spambase 20.5 -> 17.8
-// s, Landsat 19.4 -> 16.7 s, Mushroom and Anuran unchanged (10.4, 8.2 s),
-// the same estimates. Within a solve, the forward half of each fresh
-// solve of the face's system is kept for the factor's rows that did not
-// change (bit for bit the same solution), and a warm start at another
-// lambda goes to the active-set method without an exact gradient of its
-// own (the method computes one at its first point optimal on its face).
-// The exact gradients and the back substitutions four rows at a time
-// (axpy4, axpy2x4: one load and store of the accumulated vector per four
-// rows read, each entry's terms in the order of four single axpys, so the
-// same bits), the gradient over one block of columns per worker instead
-// of blocks of 512 (longer runs of each row: the prefetchers keep up):
-// BenchmarkExactGradient on 4,000 x 4,000, supports of 1,500 and 3,500
-// rows, one worker 5.16 -> 2.41 ms and 12.9 -> 5.55 ms (8-9 GB/s -> 20
-// GB/s, the rate at which dot reads), two workers 2.48 -> 1.42 ms and 7.25
-// -> 3.87 ms; BenchmarkSolve2 (3,000 rows) 5.77 -> 4.49 ms (medians of 3,
-// binaries alternating); BenchmarkKM8000x117 26.7, 19.9 s -> 16.7,
-// 16.6 s (two rounds); one split of Spambase, Landsat, Anuran and
-// Waveform at each beta, KM 37.4 -> 29.7 s (two runs each), the same
-// records; the whole AUL reproduction 32 min 2 s -> 25 min 50 s.
+// Cost: KM1 and KM2 on 2,000 x 10 rows take about 0.2 s, on 4,000 x 10
+// about 1.5 s, on 8,000 x 117 one-hot rows (the AUL paper's timing case,
+// 2,000 s published) about 17 s (BenchmarkKM*, 2 cores). Most of it is the
+// large supports near lambda = 1: the factorisation of a support of nearly
+// N rows and the passes over the factor, bound by memory bandwidth.
 //
 // # Caching
 //

@@ -65,7 +65,7 @@
 //     monotone in the threshold after recovery) is counted once. The default
 //     (DefaultPRCurve, DefaultPRArea: roc, trapezoid) is the reading that
 //     reproduces the paper's Table 2; the comparison of all four on the full
-//     reproduction is in the README ("AUC-PR recovery").
+//     reproduction is in docs/aucpr.md.
 //
 // Known inconsistency: AAAI-2017 Figure 4 says (alpha, beta, AUC) = (0.25,
 // 0.75, 0.90) gives AUC_pu = 0.80 "from Equation 4", but Eq. 4 gives 0.70, and
@@ -156,9 +156,9 @@
 // kept points by eta. They come in threshold order, in which eta is nearly
 // sorted (on 10^7 thresholds of binormal scores 60 % of the points stay in
 // place, the mean move is 30 places), so the sort is an in-place bucket sort
-// on eta with insertion sorts of the buckets: O(K) on such data (1 s for both
-// modes on 10^6 thresholds with slices.SortFunc, 0.2 s so;
-// BenchmarkPrepareROC1e6), O(K log K) at worst. One AAAI-2017 cell (11,000
+// on eta with insertion sorts of the buckets: O(K) on such data (0.2 s for
+// both modes on 10^6 thresholds, BenchmarkPrepareROC1e6), O(K log K) at
+// worst. One AAAI-2017 cell (11,000
 // scores: rank, then every number of [Recovery.Summary] for both [Outside]
 // modes) takes about 6 ms on the development machine (BenchmarkCell).
 //

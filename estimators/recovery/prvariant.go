@@ -36,7 +36,7 @@ const (
 // it is the one that reproduces AAAI-2017 Table 2's IR column (on the full
 // reproduction: mean .062 against the paper's .064, per row within .007 on
 // average; the literal Eq. 3 with average precision gives .085 and .018,
-// README "AUC-PR recovery"). It is also far closer to the truth than Eq. 3
+// docs/aucpr.md). It is also far closer to the truth than Eq. 3
 // on nearly separable data, where eta_pu of the top thresholds is a
 // ratio of a few examples.
 const (

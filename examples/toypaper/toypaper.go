@@ -1,8 +1,7 @@
 // Package toypaper is a whole (toy) paper as pueval plug-ins, registered
 // when the package is imported: a data source, a grid axis, a PU protocol, a
 // measure and a report. Nothing in experiments/ or report/ names it. It is
-// the worked example of the README's "Extending pueval", and its test runs
-// it end to end.
+// the worked example of docs/extending.md, and its test runs it end to end.
 //
 // The toy paper's claim is the identity of the AUL paper between the area
 // under the lift curve and the AUC of the same PU ranking,

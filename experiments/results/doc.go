@@ -50,8 +50,8 @@
 //
 // Records and manifests carry a schema version (SchemaVersion, 2). A record's
 // metrics are keyed by metric name and then by what the value estimates
-// (the key constants: pu, truth:ID, direct:SOURCE, ...). Schema-1 records,
-// written before experiments became plug-ins, are upgraded on reading by an
+// (the key constants: pu, truth:ID, direct:SOURCE, ...). Schema-1 records
+// (keys truth, IR, CE_truth, ...) are upgraded on reading by an
 // exact key mapping ([UpgradeRecord]), so their directories are reported and
 // continued as they are; a record of any other schema is an error.
 //

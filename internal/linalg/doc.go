@@ -3,15 +3,15 @@
 // architecture: every sum runs in the order its statement gives, and every
 // product is rounded before it is added (float64(a*b) + c; Go fuses a*b + c
 // into one multiply-add on arm64, riscv64, ppc64, s390x and amd64 built with
-// GOAMD64=v3). gonum's BLAS and LAPACK, which the callers used before, sum
-// in the order of their amd64 assembly there and in another, with fused
-// multiply-adds, in their pure Go on arm64, so their last bits (and, through
-// a cross-validation or a ranking, sometimes more) depended on the machine.
-// The sizes here are small (a few hundred to a thousand rows), so plain
-// loops arranged for independent operations are nearly as fast: PU_AUC's
-// and PU_AUL's cross-validated fits take 7-8 % longer than with gonum; the
-// PULP protocol's PCA and mixture of 1,000 x 1,000 take as long (about 0.5
-// s; BenchmarkRepresentativeness in datasets/gmm).
+// GOAMD64=v3). gonum's BLAS and LAPACK sum in the order of their amd64
+// assembly there and in another, with fused multiply-adds, in their pure Go
+// on arm64, so their last bits (and, through a cross-validation or a
+// ranking, sometimes more) depend on the machine. The sizes here are small
+// (a few hundred to a thousand rows), so plain loops arranged for
+// independent operations are nearly as fast: PU_AUC's and PU_AUL's
+// cross-validated fits take 7-8 % longer than with gonum, the PULP
+// protocol's PCA and mixture of 1,000 x 1,000 as long (about 0.5 s;
+// BenchmarkRepresentativeness in datasets/gmm).
 //
 // # Products and solves
 //

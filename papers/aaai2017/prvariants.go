@@ -19,9 +19,9 @@ import (
 // the config lists first (keys indirect:real), and each other one its
 // variant key (indirect+PRECISION-AREA:real, e.g. eq3-step; the aucpr
 // measure's precision and area options). The last column is the paper's IR.
-// The table is what the choice of reading rests on (README, "AUC-PR
-// recovery"); ok is false when the records hold no variant. The rows of the
-// data sets in notComparable are marked and left out of the mean row.
+// The table is what the choice of reading rests on (docs/aucpr.md); ok is
+// false when the records hold no variant. The rows of the data sets in
+// notComparable are marked and left out of the mean row.
 func PRVariants(recs []results.Record, paper []Row, notComparable map[string]string) (report.Table, bool) {
 	truthKey := results.TruthKey(Traditional)
 	prefix := results.Indirect + "+"

@@ -238,8 +238,8 @@ func iqrClaim(rows []Row) (report.Claim, bool) {
 	return c, true
 }
 
-// The thresholds of the comparison with the published AUL^PU MAEs (issue
-// 16's acceptance on the degraded scores): the scores' AUC within AUCMatch
+// The thresholds of the comparison with the published AUL^PU MAEs, made on
+// the degraded scores: the scores' AUC within AUCMatch
 // of the paper's in every row makes the rows comparable; AUL^PU's MAE within
 // MaxAULMAEDiff of the paper's, relative, is the reproduction target.
 // PaperRounding is half the last printed digit of the paper's MAEs.
