@@ -49,7 +49,7 @@ func init() {
 	// Assigned in init because the help command refers to the list itself.
 	// The practitioner's commands first, then the reproductions', then the rest.
 	commands = []command{
-		{"evaluate", "--input FILE [--label COLUMN] [--score COLUMN | --classifier nnet-bag|gbdt] [--alpha A --beta B] [--estimators a,b|all] [--bootstrap N] [--level L] [--seed S] [--truth COLUMN] [--ignore a,b] [--feature-columns a,b] [--outside drop|clip] [--format json|table] [--html DIR] [--scores-out FILE]",
+		{"evaluate", "--input FILE [--label COLUMN] [--score COLUMN | --classifier nnet-bag|gbdt] [--alpha A --beta B] [--estimators a,b|all] [--bootstrap N] [--level L] [--seed S] [--truth COLUMN] [--ignore a,b] [--feature-columns a,b] [--outside drop|clip] [--threshold T] [--format json|table] [--html DIR] [--scores-out FILE]",
 			"how good a model really is, from positive-unlabeled data",
 			"tell how good a model really is from positive-unlabeled data: train it (or read its held-out scores), estimate alpha and beta with every estimator, recover ROC/PR curves, AUC, AUC-PR, acc, bacc, F1, MCC with bootstrap intervals and bounds", runEvaluate},
 		{"correct", "--input FILE [--score COLUMN] [--label COLUMN] (--alpha A --beta B | --estimate METHOD) [--outside drop|clip] [--bootstrap N [--level L] [--seed S]] [--format json|table] [--plot DIR]",
