@@ -52,10 +52,11 @@ type Options struct {
 	// scores gives beta 0.98 (truth 1), on gbdt's out-of-fold scores 0.85.
 	Classifier classifiers.Config
 	// Estimators are the class-prior estimators to run, by registry name;
-	// empty means every one that applies ([Applicable]). The first gives
-	// the priors unless Priors is set.
+	// empty means every one that applies ([Applicable]). Unless Priors is
+	// set, the mean of the score-reading ones' alpha and beta (of every
+	// usable one's when none reads scores) gives the priors.
 	Estimators []string
-	// Priors, when set, are used instead of the first estimator's.
+	// Priors, when set, are used instead of the estimated ones.
 	Priors *GivenPriors
 	// Threshold, when set, is the caller's own threshold: accuracy,
 	// balanced accuracy, F1 and MCC are also given when predicting
@@ -418,7 +419,7 @@ func (res *Result) runEstimators(ctx context.Context, in Input, scores []float64
 	return nil
 }
 
-// choosePriors sets res.Priors: given, else the first estimator's, and
+// choosePriors sets res.Priors: given, else the estimators' consensus, and
 // warns when the recovery cannot use them or they make it unstable.
 func (res *Result) choosePriors(opts Options) {
 	switch {

@@ -21,10 +21,10 @@ type Result struct {
 	Outside string `json:"outside"`
 	Scores  Scores `json:"scores"`
 	// Priors are the alpha and beta every recovered number uses: given, or
-	// the first estimator's.
+	// the estimators' consensus (the mean of the score-reading ones').
 	Priors Priors `json:"priors"`
-	// Estimators are every estimator run, in order, the first one being the
-	// one Priors come from when they are estimated.
+	// Estimators are every estimator run, in order, each with the numbers
+	// recovered under its own alpha and beta.
 	Estimators []EstimatorResult `json:"estimators"`
 	// Agreement summarises the spread of the estimators that succeeded.
 	Agreement *Agreement `json:"agreement,omitempty"`
