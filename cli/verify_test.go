@@ -72,7 +72,7 @@ func TestVerifySmokeRun(t *testing.T) {
 			t.Fatalf("report: %v\n%s", err, stderr)
 		}
 		page, _ := os.ReadFile(filepath.Join(dir, "report", "index.html"))
-		if !strings.Contains(string(page), `<tr><th>Verification</th><td><span class="note">DIFFERS from the reference run: 1 of 18 cells differ`) {
+		if !strings.Contains(string(page), `<tr><th>Verification</th><td><span class="problem">DIFFERS from the reference run: 1 of 18 cells differ`) {
 			t.Error("the report does not show the difference as a problem")
 		}
 	})

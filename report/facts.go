@@ -39,7 +39,7 @@ func factsSection(in Input) string {
 	add("Run", runTimes(m))
 	switch v := in.Verify; {
 	case v.Problem:
-		fs = append(fs, fact{"Verification", `<span class="note">` + html.EscapeString(v.Line) + "</span>"})
+		fs = append(fs, fact{"Verification", `<span class="problem">` + html.EscapeString(v.Line) + "</span>"})
 	default:
 		add("Verification", v.Line)
 	}

@@ -49,7 +49,7 @@ body { font-family: sans-serif; max-width: 1400px; margin: 1em auto; padding: 0 
 .card { border: 1px solid #ccc; border-radius: 6px; padding: 0.6em 1em; }
 .card h2 { font-size: 120%%; margin: 0.2em 0 0.5em; }
 .card ul { margin: 0.3em 0; padding-left: 1.2em; }
-.paper { color: #777; } .note { color: #a33; } .ok { color: #262; }
+.paper { color: #777; } .problem { color: #a33; } .ok { color: #262; }
 p, li { overflow-wrap: anywhere; }
 </style></head><body>
 <h1>%s</h1>
@@ -127,19 +127,19 @@ func landingCard(p LandingPaper) string {
 // when withClaims.
 func landingRun(r LandingRun, withClaims bool) string {
 	if r.Report == "" {
-		return fmt.Sprintf("<li>%s: <span class=\"note\">no report: %s</span></li>\n", html.EscapeString(r.Config), html.EscapeString(r.Missing))
+		return fmt.Sprintf("<li>%s: <span class=\"problem\">no report: %s</span></li>\n", html.EscapeString(r.Config), html.EscapeString(r.Missing))
 	}
 	o := r.Overview
 	cells := fmt.Sprintf("%d of %d cells", o.Records, o.Cells)
 	if o.Failed > 0 {
-		cells += fmt.Sprintf(", <span class=\"note\">%d failed</span>", o.Failed)
+		cells += fmt.Sprintf(", <span class=\"problem\">%d failed</span>", o.Failed)
 	}
 	verify := html.EscapeString(o.Verify.Line)
 	switch {
 	case o.Verify.Line == "":
 		verify = "not compared with a reference"
 	case o.Verify.Problem:
-		verify = "<span class=\"note\">" + verify + "</span>"
+		verify = "<span class=\"problem\">" + verify + "</span>"
 	}
 	s := fmt.Sprintf("<li><a href=\"%s\">%s</a>: %s; verify: %s", html.EscapeString(r.Report), html.EscapeString(r.Config), cells, verify)
 	if r.Took > 0 {
@@ -159,7 +159,7 @@ func claimsText(c *ClaimCounts) string {
 	}
 	not := fmt.Sprintf("%d do NOT hold", c.DoNotHold)
 	if c.DoNotHold > 0 {
-		not = "<span class=\"note\">" + not + "</span>"
+		not = "<span class=\"problem\">" + not + "</span>"
 	}
 	return fmt.Sprintf("%d hold, %s, %d not checked.", c.Hold, not, c.NotChecked)
 }

@@ -42,7 +42,7 @@ func TestOverview(t *testing.T) {
 		t.Errorf("claims %+v, want 3 hold, 1 does not, 1 not checked", o.Claims)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	if !strings.Contains(string(page), `<tr><th>Verification</th><td><span class="note">DIFFERS`) {
+	if !strings.Contains(string(page), `<tr><th>Verification</th><td><span class="problem">DIFFERS`) {
 		t.Error("the index does not show the difference as a problem")
 	}
 	dir = t.TempDir()
@@ -77,7 +77,7 @@ func TestLandingMarksOnlyProblems(t *testing.T) {
 	if len(cards) != 4 {
 		t.Fatalf("%d cards, want 3", len(cards)-1)
 	}
-	if strings.Contains(cards[1], `class="note"`) {
+	if strings.Contains(cards[1], `class="problem"`) {
 		t.Errorf("the good paper's card has red text:\n%s", cards[1])
 	}
 	for _, want := range []string{"Claims: 2 hold, 0 do NOT hold, 1 not checked.", "1 min 30 s", `<a href="good/report/index.html">Good paper</a>`} {
@@ -85,8 +85,8 @@ func TestLandingMarksOnlyProblems(t *testing.T) {
 			t.Errorf("the good paper's card lacks %q:\n%s", want, cards[1])
 		}
 	}
-	for _, want := range []string{`<span class="note">2 do NOT hold</span>`, `<span class="note">1 failed</span>`,
-		`<span class="note">DIFFERS from the reference run</span>`, `bad-2: <span class="note">no report: no run</span>`} {
+	for _, want := range []string{`<span class="problem">2 do NOT hold</span>`, `<span class="problem">1 failed</span>`,
+		`<span class="problem">DIFFERS from the reference run</span>`, `bad-2: <span class="problem">no report: no run</span>`} {
 		if !strings.Contains(cards[2], want) {
 			t.Errorf("the bad paper's card lacks %q:\n%s", want, cards[2])
 		}
