@@ -300,3 +300,26 @@ func TestClaimMargins(t *testing.T) {
 		t.Errorf("bootstrap without spread: %s", c)
 	}
 }
+
+// FuzzParseVariant: any text parses or is refused with an error, never a
+// panic; a parsed variant keeps its text, and parsing that text again
+// gives the same settings.
+func FuzzParseVariant(f *testing.F) {
+	for _, s := range []string{"base", "labeled-100", "folds-4+labeled-300", "representativeness-posterior",
+		"", "+", "labeled-", "-1", "labeled--1", "labeled-99999999999999999999", "base+labeled-1", "labeled-1+labeled-1", "pca-0+components-0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, err := ParseVariant(text)
+		if err != nil {
+			return
+		}
+		if v.Text != text {
+			t.Fatalf("%q parsed as %q", text, v.Text)
+		}
+		w, err := ParseVariant(v.Text)
+		if err != nil || w.apply(DefaultProtocol().settings()) != v.apply(DefaultProtocol().settings()) {
+			t.Fatalf("%q: a second parse differs (%v)", text, err)
+		}
+	})
+}
