@@ -5,7 +5,7 @@ LDFLAGS := -X github.com/pueval/pueval/cli.version=$(VERSION)
 BIN     := bin/pueval
 JOBS    ?= 2
 
-.PHONY: all build test test-cross test-slurm test-browser screenshots bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp smoke
+.PHONY: all build test test-cross test-slurm test-browser screenshots bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp reproduce-pulp-sensitivity smoke
 
 all: build
 
@@ -156,6 +156,11 @@ reproduce-aul: build
 reproduce-pulp: build
 	$(BIN) reproduce pulp -j $(JOBS) || { $(CELLS_FAILED_OK); }
 
+## reproduce-pulp-sensitivity: the PULP paper's open choices varied one at a time (papers/pulp/README.md,
+## "Sensitivity study") into results/pulp-sensitivity.
+reproduce-pulp-sensitivity: build
+	$(BIN) reproduce pulp-sensitivity -j $(JOBS) || { $(CELLS_FAILED_OK); }
+
 ## smoke: the tiny CI version of the AAAI-2017 pipeline into results/aaai2017-smoke, with its report.
 smoke: build
 	$(BIN) reproduce aaai2017-smoke -o results/aaai2017-smoke -j $(JOBS)
@@ -163,6 +168,7 @@ smoke: build
 	$(BIN) reproduce claesen2015-smoke -o results/claesen2015-smoke -j $(JOBS)
 	$(BIN) reproduce aul-smoke -o results/aul-smoke -j $(JOBS)
 	$(BIN) reproduce pulp-smoke -o results/pulp-smoke -j $(JOBS)
+	$(BIN) reproduce pulp-sensitivity-smoke -o results/pulp-sensitivity-smoke -j $(JOBS)
 
 ## bench: every benchmark once; see README "Performance" for the numbers and how they were taken.
 bench:
