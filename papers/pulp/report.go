@@ -236,7 +236,7 @@ const SensitivityAbout = "Each choice the paper leaves open, varied alone from t
 // .svg), its numbers (sensitivity.csv), its table (sensitivity.md, .tex,
 // .csv is the long form) and the conclusion into the report.
 func writeSensitivity(dir string, sens []SensOption, paper PaperTable, h, md *strings.Builder) error {
-	f := SensitivityFigure(sens, paper, "sensitivity", 30*vg.Centimeter, vg.Length(6+1.8*float64(len(sens)))*vg.Centimeter)
+	f := SensitivityFigure(sens, paper, "sensitivity", 30*vg.Centimeter, vg.Length(6+float64(1.8*float64(len(sens))))*vg.Centimeter)
 	if _, err := f.Save(dir); err != nil {
 		return err
 	}

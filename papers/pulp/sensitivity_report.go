@@ -56,7 +56,7 @@ func SensitivityFigure(opts []SensOption, paper PaperTable, name string, w, h vg
 				p.Add(ref)
 			}
 			for k, m := range Measures {
-				off := (float64(k) - 3.5) * 0.08
+				off := float64((float64(k) - 3.5) * 0.08)
 				var xy plotter.XYs
 				for i, o := range opts {
 					if v := o.Rank[lab][m.Key]; !math.IsNaN(v) {
@@ -91,7 +91,7 @@ func sensitivityXMin(opts []SensOption) float64 {
 		for _, row := range o.Rank {
 			for _, v := range row {
 				if !math.IsNaN(v) {
-					lo = math.Min(lo, math.Floor(10*v-1e-9)/10)
+					lo = math.Min(lo, math.Floor(float64(10*v)-1e-9)/10)
 				}
 			}
 		}
