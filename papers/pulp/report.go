@@ -232,6 +232,9 @@ const SensitivityAbout = "Each choice the paper leaves open, varied alone from t
 	"the Pr[y=1] grid and the problems pooled. Each row is Table 1's rank correlation (the mean over the Pr[y=1] grid) of the eight measures under that option; " +
 	"PULP's bar is one bootstrap SE over the problems, the dashed line the paper's PULP value."
 
+// sensitivityCaption is the figure's caption.
+const sensitivityCaption = "The sensitivity study: each measure's Table-1 rank correlation under each option, a panel per labeling; PULP's bar one bootstrap SE, the dashed line the paper's PULP value."
+
 // writeSensitivity writes the study's figure (sensitivity.png, .pdf,
 // .svg), its numbers (sensitivity.csv), its table (sensitivity.md, .tex,
 // .csv is the long form) and the conclusion into the report.
@@ -249,7 +252,7 @@ func writeSensitivity(dir string, sens []SensOption, paper PaperTable, h, md *st
 	}
 	concl := SensitivityConclusion(sens)
 	fmt.Fprintf(h, "<h3>Sensitivity study</h3>\n<p>%s</p>\n<figure><img src=\"sensitivity.png\" width=\"1000\"><figcaption>%s <a href=\"sensitivity.pdf\">PDF</a> <a href=\"sensitivity.svg\">SVG</a>; numbers: <a href=\"sensitivity.csv\">sensitivity.csv</a>.</figcaption></figure>\n%s<p><b>Conclusion.</b> %s</p>\n",
-		html.EscapeString(SensitivityAbout), html.EscapeString(SensitivityAbout), t.HTML(), html.EscapeString(concl))
+		html.EscapeString(SensitivityAbout), html.EscapeString(sensitivityCaption), t.HTML(), html.EscapeString(concl))
 	md.WriteString("## Sensitivity study\n\n" + SensitivityAbout + "\n\n![Sensitivity study](sensitivity.png)\n\n" + t.Markdown() + "\n**Conclusion.** " + concl + "\n\n")
 	return nil
 }
