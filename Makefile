@@ -7,7 +7,7 @@ LDFLAGS := $(if $(VERSION),-ldflags '-X github.com/pueval/pueval/cli.version=$(V
 BIN     := bin/pueval
 JOBS    ?= 2
 
-.PHONY: all build test test-cross test-slurm test-browser screenshots docs-example bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp reproduce-all reference-digests smoke
+.PHONY: all build test test-cross test-slurm test-browser screenshots docs-example bench bench-evaluate fmt-check fuzz clean reproduce-aaai2017 reproduce-psb2019 reproduce-claesen2015 reproduce-aul reproduce-pulp reproduce-pulp-sensitivity reproduce-all reference-digests smoke
 
 all: build
 
@@ -199,6 +199,11 @@ reference-digests: build
 		if [ -f results/$$c/manifest.json ]; then rm -f papers/$$p/reference/$$c.digests; \
 			$(BIN) verify results/$$c --write-reference papers/$$p/reference/$$c.digests.gz; \
 		else echo "reference-digests: results/$$c holds no run: its digests are left as they are"; fi; done; fi
+
+## reproduce-pulp-sensitivity: the PULP paper's open choices varied one at a time (papers/pulp/README.md,
+## "Sensitivity study") into results/pulp-sensitivity.
+reproduce-pulp-sensitivity: build
+	$(BIN) reproduce pulp-sensitivity -j $(JOBS) || { $(CELLS_FAILED_OK); }
 
 ## smoke: the tiny CI version of the AAAI-2017 pipeline into results/aaai2017-smoke, with its report.
 smoke: build

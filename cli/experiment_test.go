@@ -308,3 +308,38 @@ func TestReproducePULPSmoke(t *testing.T) {
 		t.Errorf("claims.md: F1 and Pseudo-F do not coincide:\n%s", claims)
 	}
 }
+
+// `pueval reproduce pulp-sensitivity-smoke` end to end (needs the UCI
+// mirror): every cell runs (2 problems x 3 variants + 1 problem x base, x
+// 2 classifiers x 2 priors x 3 labelings = 84), and the report writes the
+// sensitivity section (figure, table, numbers and a conclusion) beside
+// Table 1, which is the base variant's.
+func TestReproducePULPSensitivitySmoke(t *testing.T) {
+	if os.Getenv("PUEVAL_UCI_MIRROR") == "" {
+		t.Skip("PUEVAL_UCI_MIRROR is unset")
+	}
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	out := filepath.Join(t.TempDir(), "pulp-sensitivity")
+	_, stderr, err := runCLI(t, "reproduce", "pulp-sensitivity-smoke", "-o", out, "-j", "2", "--no-score-cache")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "84 cells run (0 failed)") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	for _, f := range []string{"sensitivity.png", "sensitivity.csv", "sensitivity.md", "table1.md", "claims.md", "index.html"} {
+		if _, err := os.Stat(filepath.Join(out, "report", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	idx, _ := os.ReadFile(filepath.Join(out, "report", "index.md"))
+	for _, want := range []string{"## Sensitivity study", "| labeled rows per fold | labeled-30 |", "| mixture model | representativeness-posterior |", "**Conclusion.**"} {
+		if !strings.Contains(string(idx), want) {
+			t.Errorf("index.md lacks %q", want)
+		}
+	}
+	// Table 1 reads only the base variant: 3 problems x 2 classifiers.
+	if !strings.Contains(string(idx), "Problems (3): 20news-med, 20news-space, mnist-3.") {
+		t.Errorf("index.md's records are not the base variant's three problems")
+	}
+}

@@ -71,6 +71,41 @@ func (o Options) check() error {
 // the result does not depend on the order of rows: permuting rows permutes the
 // output exactly, bit for bit.
 func Representativeness(ctx context.Context, x *mat.Dense, rows []int, o Options) ([]float64, error) {
+	return representativeness(ctx, x, rows, o, (*GMM).LogDensity)
+}
+
+// MaxPosterior is Representativeness with another score: each row's
+// largest component posterior max_j P(j | x_i) under the fitted mixture
+// (how clearly the row belongs to one component) instead of its
+// log-density. Rows far from every component still get a posterior near
+// 1 from the nearest one, so the two scores order rows differently.
+func MaxPosterior(ctx context.Context, x *mat.Dense, rows []int, o Options) ([]float64, error) {
+	return representativeness(ctx, x, rows, o, (*GMM).MaxPosterior)
+}
+
+// MaxPosterior returns max_j P(j | x_i) under the mixture for each row x_i
+// of x.
+func (g *GMM) MaxPosterior(x *mat.Dense) ([]float64, error) {
+	if err := checkMatrix(x); err != nil {
+		return nil, fmt.Errorf("gmm: posterior: %w", err)
+	}
+	n, d := x.Dims()
+	if _, gd := g.p.Means.Dims(); d != gd {
+		return nil, fmt.Errorf("gmm: posterior: %d columns, the mixture has %d dimensions", d, gd)
+	}
+	k := len(g.p.Weights)
+	resp := make([]float64, n*k)
+	eStep(x, g.p, resp, make([]float64, n))
+	out := make([]float64, n)
+	for i := range n {
+		out[i] = slices.Max(resp[i*k : (i+1)*k])
+	}
+	return out, nil
+}
+
+// representativeness fits the PCA and the mixture on the rows in a
+// canonical order and returns score of each row, in the order of rows.
+func representativeness(ctx context.Context, x *mat.Dense, rows []int, o Options, score func(*GMM, *mat.Dense) ([]float64, error)) ([]float64, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -123,7 +158,7 @@ func Representativeness(ctx context.Context, x *mat.Dense, rows []int, o Options
 	if err != nil {
 		return nil, fmt.Errorf("gmm: representativeness: %w", err)
 	}
-	dens, err := g.LogDensity(z)
+	dens, err := score(g, z)
 	if err != nil {
 		return nil, fmt.Errorf("gmm: representativeness: %w", err)
 	}

@@ -479,3 +479,49 @@ func TestSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxPosterior: one component gives every row the posterior 1
+// exactly (w = 1: the log-sum-exp of one term is the term); two clusters 8
+// SDs apart give rows at their centres a posterior within 1e-9 of 1 and a
+// row midway between the fitted means one in [1/2, 0.9] (1/2 with equal
+// weights and variances; the fitted ones differ a little, which 4 SDs from
+// each mean amplifies); an outlier far beyond a cluster
+// keeps a posterior near 1, the reading that differs from the density's.
+func TestMaxPosterior(t *testing.T) {
+	x := blobs(rand.New(rand.NewPCG(3, 4)), 300, 1, []float64{0, 0}, []float64{8, 8})
+	o := DefaultOptions()
+	o.Components, o.PCA = 1, 0
+	post, err := MaxPosterior(context.Background(), x, allRows(x), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range post {
+		if p != 1 {
+			t.Fatalf("one component: row %d posterior %v, want 1", i, p)
+		}
+	}
+	o.Components = 2
+	g, err := Fit(context.Background(), x, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := g.Means()
+	mid := mat.NewDense(4, 2, []float64{
+		0, 0, 8, 8,
+		(m.At(0, 0) + m.At(1, 0)) / 2, (m.At(0, 1) + m.At(1, 1)) / 2,
+		-30, -30,
+	})
+	p, err := g.MaxPosterior(mid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "posterior at (0, 0)", p[0], 1, 1e-9)
+	near(t, "posterior at (8, 8)", p[1], 1, 1e-9)
+	if p[2] < 0.5 || p[2] > 0.9 {
+		t.Errorf("posterior midway %v: want in [1/2, 0.9], well below the centres'", p[2])
+	}
+	near(t, "posterior of an outlier", p[3], 1, 1e-9)
+	if _, err := g.MaxPosterior(mat.NewDense(1, 3, nil)); err == nil {
+		t.Error("3 columns for a 2-D mixture: want an error")
+	}
+}

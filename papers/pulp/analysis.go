@@ -134,6 +134,10 @@ type Analysis struct {
 	FoldMeans *Analysis
 	// FoldMeanView says this is an Analysis.FoldMeans.
 	FoldMeanView bool
+	// Noise is the bootstrap over the problems (Rows of each resample)
+	// that a comparison claim's margin is taken from; nil in an Analysis
+	// built by hand or from fewer than two problems.
+	Noise *Noise
 	// MeansComputed counts the usable records whose fold means were
 	// computed from their per-fold pairs, for a measure without both
 	// PUKey and TrueKey.
@@ -214,43 +218,23 @@ func foldMeans(m map[string]float64, pairs map[int][2]float64) (v [2]float64, co
 // inventory of the records, and the same statistics over the fold means
 // (Analysis.FoldMeans).
 func Analyze(recs []results.Record) Analysis {
+	a, use := parse(recs)
+	a.finish(use)
+	return a
+}
+
+// parse reads the usable records and the inventory of recs.
+func parse(recs []results.Record) (Analysis, []usable) {
 	a := Analysis{Total: len(recs)}
 	var use []usable
-	labelings, pis := map[string]bool{}, map[float64]bool{}
-	problems, classifiers, repeats, folds := map[string]bool{}, map[string]bool{}, map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
 		if r.Status != results.StatusOK {
 			a.Failed = append(a.Failed, r)
 			continue
 		}
-		lab, ok := r.Grid[LabelingAxis]
-		if !ok || lab == "" {
-			a.Unusable = append(a.Unusable, fmt.Sprintf("%s: no grid value %s", r.Cell, LabelingAxis))
-			continue
-		}
-		pi, err := strconv.ParseFloat(r.Grid[PriorAxis], 64)
-		if err != nil || math.IsNaN(pi) {
-			a.Unusable = append(a.Unusable, fmt.Sprintf("%s: grid value %s %q is not a number", r.Cell, PriorAxis, r.Grid[PriorAxis]))
-			continue
-		}
-		u := usable{rec: r, labeling: lab, pi: pi, classifier: r.Grid[ClassifierAxis],
-			folds: map[string]map[int][2]float64{}, means: map[string][2]float64{}}
-		meanOnly, computed := false, false
-		for _, m := range Measures {
-			p, mo := foldPairs(r.Metrics[m.Key])
-			if len(p) > 0 {
-				u.folds[m.Key] = p
-				meanOnly = meanOnly || mo
-				for f := range p {
-					folds[f] = true
-				}
-				v, c := foldMeans(r.Metrics[m.Key], p)
-				u.means[m.Key] = v
-				computed = computed || c
-			}
-		}
-		if len(u.folds) == 0 {
-			a.Unusable = append(a.Unusable, fmt.Sprintf("%s: no measure with %s and %s values", r.Cell, PUKey, TrueKey))
+		u, reason, meanOnly, computed := parseRecord(r)
+		if reason != "" {
+			a.Unusable = append(a.Unusable, reason)
 			continue
 		}
 		if meanOnly {
@@ -261,9 +245,52 @@ func Analyze(recs []results.Record) Analysis {
 		}
 		a.OK++
 		use = append(use, u)
-		labelings[lab], pis[pi] = true, true
-		problems[r.Dataset], classifiers[u.classifier], repeats[r.Repeat] = true, true, true
 	}
+	return a, use
+}
+
+// parseRecord reads one ok record; reason says why it is not usable.
+func parseRecord(r results.Record) (u usable, reason string, meanOnly, computed bool) {
+	lab, ok := r.Grid[LabelingAxis]
+	if !ok || lab == "" {
+		return u, fmt.Sprintf("%s: no grid value %s", r.Cell, LabelingAxis), false, false
+	}
+	pi, err := strconv.ParseFloat(r.Grid[PriorAxis], 64)
+	if err != nil || math.IsNaN(pi) {
+		return u, fmt.Sprintf("%s: grid value %s %q is not a number", r.Cell, PriorAxis, r.Grid[PriorAxis]), false, false
+	}
+	u = usable{rec: r, labeling: lab, pi: pi, classifier: r.Grid[ClassifierAxis],
+		folds: map[string]map[int][2]float64{}, means: map[string][2]float64{}}
+	for _, m := range Measures {
+		p, mo := foldPairs(r.Metrics[m.Key])
+		if len(p) > 0 {
+			u.folds[m.Key] = p
+			meanOnly = meanOnly || mo
+			v, c := foldMeans(r.Metrics[m.Key], p)
+			u.means[m.Key] = v
+			computed = computed || c
+		}
+	}
+	if len(u.folds) == 0 {
+		return u, fmt.Sprintf("%s: no measure with %s and %s values", r.Cell, PUKey, TrueKey), false, false
+	}
+	return u, "", meanOnly, computed
+}
+
+// finish sets the inventory of the usable records and computes both views.
+func (a *Analysis) finish(use []usable) {
+	labelings, pis := map[string]bool{}, map[float64]bool{}
+	problems, classifiers, repeats, folds := map[string]bool{}, map[string]bool{}, map[int]bool{}, map[int]bool{}
+	for _, u := range use {
+		labelings[u.labeling], pis[u.pi] = true, true
+		problems[u.rec.Dataset], classifiers[u.classifier], repeats[u.rec.Repeat] = true, true, true
+		for _, p := range u.folds {
+			for f := range p {
+				folds[f] = true
+			}
+		}
+	}
+	a.Labelings = nil
 	for _, l := range PaperLabelings {
 		if labelings[l] {
 			a.Labelings = append(a.Labelings, l)
@@ -283,8 +310,20 @@ func Analyze(recs []results.Record) Analysis {
 	// The fold-mean view: the same computation, each record's fold means
 	// standing as its only fold (fold 0), so that a repeat's statistic is
 	// taken once over the configurations' fold means.
-	fm := a
+	fm := *a
 	fm.FoldMeanView = true
+	fmUse := foldMeanUse(use)
+	fm.statistics(fmUse)
+	a.statistics(use)
+	if boot := bootstrapRows(use); boot != nil {
+		a.Noise = &Noise{Problems: len(a.Problems), Replicates: boot}
+		fm.Noise = &Noise{Problems: len(a.Problems), Replicates: bootstrapRows(fmUse)}
+	}
+	a.FoldMeans = &fm
+}
+
+// foldMeanUse is use with each record's fold means as its only fold (0).
+func foldMeanUse(use []usable) []usable {
 	meanUse := make([]usable, len(use))
 	for i, u := range use {
 		meanUse[i] = u
@@ -293,10 +332,7 @@ func Analyze(recs []results.Record) Analysis {
 			meanUse[i].folds[m] = map[int][2]float64{0: v}
 		}
 	}
-	fm.statistics(meanUse)
-	a.statistics(use)
-	a.FoldMeans = &fm
-	return a
+	return meanUse
 }
 
 // statistics computes the overall standard deviations and the points of

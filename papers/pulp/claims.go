@@ -84,23 +84,50 @@ func extremeOther(v map[string]float64, except string, largest bool) string {
 }
 
 // beats counts the other measures that key's value beats (is above, when
-// largest, else below), that beat or tie it, and that have no value to
+// largest, else below, by more than margin(other)), that it does not beat so, and that have no value to
 // compare; the counts make the verdict (report.VerdictOver), so that a
 // measure without a value neither helps nor refutes "the best of the eight".
-func beats(v map[string]float64, key string, largest bool) (passed, failed, missing int) {
+func beats(v map[string]float64, key string, largest bool, margin func(other string) float64) (passed, failed, missing int) {
 	for _, m := range Measures {
 		x := v[m.Key]
+		d := v[key] - x
+		if !largest {
+			d = -d
+		}
 		switch {
 		case m.Key == key:
 		case math.IsNaN(x):
 			missing++
-		case (largest && v[key] > x) || (!largest && v[key] < x):
+		case d > margin(m.Key):
 			passed++
 		default:
 			failed++
 		}
 	}
 	return passed, failed, missing
+}
+
+// diffMargin is the margin a difference of the analysis' Table-1 values
+// must exceed for a comparison to hold: MarginSEs bootstrap standard errors
+// over the problems of the difference diff, or 0 (a bare comparison)
+// for an analysis without a bootstrap (built by hand, or from one problem).
+func (a Analysis) diffMargin(diff func(Rows) float64) float64 {
+	if a.Noise == nil || len(a.Noise.Replicates) == 0 {
+		return 0
+	}
+	se := a.Noise.seOf(diff)
+	if math.IsNaN(se) {
+		return 0
+	}
+	return MarginSEs * se
+}
+
+// marginText says what margin the comparisons of a claim needed.
+func (a Analysis) marginText() string {
+	if a.Noise == nil || len(a.Noise.Replicates) == 0 {
+		return "; no bootstrap (fewer than two problems): bare comparison"
+	}
+	return fmt.Sprintf("; a win needs a margin of %d bootstrap SEs of the difference (%d resamples of the %d problems)", MarginSEs, len(a.Noise.Replicates), a.Noise.Problems)
 }
 
 // otherText is ", the largest other X 0.123", or says there is none.
@@ -164,7 +191,7 @@ func check1(a Analysis) (report.Verdict, string) {
 func claim2(a Analysis) report.Claim {
 	c := report.Claim{N: 2, Item: "Sec. 4, Fig. 2 (right), Table 1",
 		Paper: "\"PULP is affected the least by the non-random sampling\" (Table 1, Scenario 2: PULP 0.769, the next PEAR 0.504)",
-		Test:  "Scenario 2 (the most representative positives left unlabeled): PULP has the highest rank correlation of the eight"}
+		Test:  fmt.Sprintf("Scenario 2 (the most representative positives left unlabeled): PULP's rank correlation exceeds each other measure's by more than %d bootstrap SEs (over the problems) of the difference", MarginSEs)}
 	return withFoldMeans(c, a, check2)
 }
 
@@ -181,13 +208,17 @@ func check2(a Analysis) (report.Verdict, string) {
 		// Nothing to rank PULP against: the argmax would be vacuous.
 		return report.NotChecked, fmt.Sprintf("PULP %.3f, no other measure has a value", v["pulp"])
 	}
-	return report.VerdictOver(beats(v, "pulp", true)), fmt.Sprintf("PULP %.3f, the best other %s %.3f; the row: %s", v["pulp"], measureLabel(other), v[other], listRow(v))
+	margin := func(o string) float64 {
+		return a.diffMargin(func(r Rows) float64 { return r.Rank[Scenario2]["pulp"] - r.Rank[Scenario2][o] })
+	}
+	return report.VerdictOver(beats(v, "pulp", true, margin)), fmt.Sprintf("PULP %.3f, the best other %s %.3f (margin needed %.3f); the row: %s%s",
+		v["pulp"], measureLabel(other), v[other], margin(other), listRow(v), a.marginText())
 }
 
 func claim3(a Analysis) report.Claim {
 	c := report.Claim{N: 3, Item: "Sec. 4, Table 1",
 		Paper: "PULP \"is a better choice\" than L&L and Pseudo-F when the labeled positives are not selected completely at random (Table 1, Scenario 1: PULP 0.912, L&L 0.804)",
-		Test:  "Scenario 1 (the least representative positives left unlabeled): PULP's rank correlation >= L&L's"}
+		Test:  fmt.Sprintf("Scenario 1 (the least representative positives left unlabeled): PULP's rank correlation exceeds L&L's by more than %d bootstrap SEs of the difference", MarginSEs)}
 	return withFoldMeans(c, a, check3)
 }
 
@@ -199,7 +230,10 @@ func check3(a Analysis) (report.Verdict, string) {
 	if math.IsNaN(v["pulp"]) || math.IsNaN(v["ll"]) {
 		return report.NotChecked, "PULP or L&L has no rank correlation: " + listRow(v)
 	}
-	return report.VerdictOf(v["pulp"] >= v["ll"]), fmt.Sprintf("PULP %.3f, L&L %.3f (difference %+.3f)", v["pulp"], v["ll"], v["pulp"]-v["ll"])
+	m := a.diffMargin(func(r Rows) float64 { return r.Rank[Scenario1]["pulp"] - r.Rank[Scenario1]["ll"] })
+	d := v["pulp"] - v["ll"]
+	ok := d > m || (m == 0 && d == 0) // a tie holds only in a bare comparison
+	return report.VerdictOf(ok), fmt.Sprintf("PULP %.3f, L&L %.3f (difference %+.3f, margin needed %.3f)%s", v["pulp"], v["ll"], d, m, a.marginText())
 }
 
 func claim4(a Analysis) report.Claim {
@@ -294,7 +328,7 @@ func check5(a Analysis) (report.Verdict, string) {
 func claim6(a Analysis) report.Claim {
 	c := report.Claim{N: 6, Item: "Sec. 4, Table 1",
 		Paper: "\"the standard deviation calculated over all MI outcomes is also the smallest\" (Table 1, overall SD: MI 0.061, the next F1 0.099)",
-		Test:  "MI has the smallest overall SD of the PU values of the eight measures"}
+		Test:  fmt.Sprintf("MI's overall SD of the PU values is below each other measure's by more than %d bootstrap SEs of the difference", MarginSEs)}
 	v := map[string]float64{}
 	for _, m := range Measures {
 		sd, ok := a.SD[m.Key]
@@ -310,15 +344,16 @@ func claim6(a Analysis) report.Claim {
 	other := extremeOther(v, "mi", false)
 	// With no other SD, "the smallest" compares nothing: VerdictOver leaves
 	// it unchecked.
-	c.Verdict = report.VerdictOver(beats(v, "mi", false))
-	c.Detail = fmt.Sprintf("MI %.3f%s; overall SDs: %s", v["mi"], otherText("smallest", other, v), listRow(v))
+	margin := func(o string) float64 { return a.diffMargin(func(r Rows) float64 { return r.SD[o] - r.SD["mi"] }) }
+	c.Verdict = report.VerdictOver(beats(v, "mi", false, margin))
+	c.Detail = fmt.Sprintf("MI %.3f%s; overall SDs: %s%s", v["mi"], otherText("smallest", other, v), listRow(v), a.marginText())
 	return c
 }
 
 func claim7(a Analysis) report.Claim {
 	c := report.Claim{N: 7, Item: "Table 1",
 		Paper: "MAP has the largest mean absolute deviation in every scenario (Table 1: 0.370, 0.353, 0.356; the next 0.168, 0.166, 0.185)",
-		Test:  "in every scenario, MAP's MAD is the largest of the eight"}
+		Test:  fmt.Sprintf("in every scenario, MAP's MAD exceeds each other measure's by more than %d bootstrap SEs of the difference", MarginSEs)}
 	if len(a.Labelings) == 0 {
 		c.Detail = "no records"
 		return c
@@ -333,12 +368,15 @@ func claim7(a Analysis) report.Claim {
 			continue
 		}
 		other := extremeOther(v, "map", true)
-		p, f, m := beats(v, "map", true)
+		margin := func(o string) float64 {
+			return a.diffMargin(func(r Rows) float64 { return r.MAD[l]["map"] - r.MAD[l][o] })
+		}
+		p, f, m := beats(v, "map", true, margin)
 		passed, failed, missing = passed+p, failed+f, missing+m
 		parts = append(parts, fmt.Sprintf("%s: MAP %.3f%s", LabelingName(l), v["map"], otherText("largest", other, v)))
 	}
 	c.Verdict = report.VerdictOver(passed, failed, missing)
-	c.Detail = strings.Join(parts, "; ")
+	c.Detail = strings.Join(parts, "; ") + a.marginText()
 	return c
 }
 

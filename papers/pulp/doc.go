@@ -59,7 +59,29 @@
 // the fold means; the figure itself is per fold), claims.md (the paper's
 // claims checked: Claims, with the fold-mean measurements of claims 1-5
 // in brackets, the verdicts per fold) and index.md (the whole report in
-// Markdown, Table 1 (fold means) right after Table 1).
+// Markdown, Table 1 (fold means) right after Table 1), and for a
+// sensitivity run sensitivity.png/.pdf/.svg, .csv and .md.
+//
+// A sensitivity run (records with grid axis pulp-variant, the per-cell
+// overrides of protocol biased-labeling; Variant) reads Table 1, Figure 2
+// and the claims from its base variant's records alone, and adds the
+// study (Sensitivity): today's protocol (the base variant on the problems
+// every variant ran) and each open choice varied alone: the protocol
+// variants of the records, the correlation over the fold means, subsets
+// of the classifiers by family and weighting, of the Pr[y=1] grid and of
+// the problems, and every base problem. Each option's Table-1 rank
+// correlations come with bootstrap standard errors over the problems
+// (BootstrapReplicates resamples with replacement); the figure
+// sensitivity.png/.pdf/.svg draws them (a panel per labeling, a row per
+// option), sensitivity.csv holds them, sensitivity.md sums them up, and a
+// conclusion computed from them (SensitivityConclusion) says whether an
+// option brings Table 1 back and under which the paper's comparisons hold.
+//
+// The comparison claims (2, 3, 6 and 7: a measure the best, or better than
+// another) hold only by a margin of MarginSEs bootstrap standard errors of
+// the difference, resampling the problems (Analysis.Noise); an analysis
+// without that bootstrap (fewer than two problems) compares bare values
+// and says so.
 //
 // The protocol is pueval's (the paper does not specify its classifiers,
 // weights, Pr[y=1] grid, labeled fraction or mixture model), and 20

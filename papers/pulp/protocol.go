@@ -51,6 +51,13 @@ type Protocol struct {
 	Components int    `yaml:"components"` // mixture components
 	PCA        int    `yaml:"pca"`        // dimensions kept before the mixture (0: none)
 	GMMSeed    uint64 `yaml:"gmm_seed"`   // the mixture's k-means++ seeding stream
+	// Representativeness is the score of the mixture that orders the
+	// positives in scenarios 1 and 2: RepDensity (the log-density, the
+	// default) or RepPosterior (the largest component posterior). The paper
+	// says only that the mixture's "output posterior probabilities are used
+	// as indicators of representativeness"; a one-class mixture's output is
+	// its density, the other reading the component posteriors.
+	Representativeness string `yaml:"representativeness"`
 
 	reps sync.Map // data fingerprint -> *repEntry
 }
@@ -68,6 +75,7 @@ type repEntry struct {
 const (
 	axisUnlabeledPrior = "unlabeled-prior"
 	axisLabeling       = "labeling"
+	axisVariant        = "pulp-variant"
 
 	LabelingRandom    = "random"
 	LabelingScenario1 = "scenario1"
@@ -77,20 +85,49 @@ const (
 // DefaultProtocol returns the specified protocol: 400 positives, 200
 // labeled, 8 folds, a 3-component mixture after PCA to 20 dimensions.
 func DefaultProtocol() *Protocol {
-	return &Protocol{Positives: 400, Labeled: 200, Folds: 8, Components: 3, PCA: 20, GMMSeed: 1}
+	return &Protocol{Positives: 400, Labeled: 200, Folds: 8, Components: 3, PCA: 20, GMMSeed: 1, Representativeness: RepDensity}
 }
+
+// The scores of representativeness (Protocol.Representativeness).
+const (
+	RepDensity   = "density"
+	RepPosterior = "posterior"
+)
 
 func (p *Protocol) Name() string                               { return "biased-labeling" }
 func (p *Protocol) DatasetOptions() experiments.DatasetOptions { return nil }
 func (p *Protocol) New() (experiments.Protocol, error)         { return p, p.Validate() }
 
 func (p *Protocol) Key() string {
-	return fmt.Sprintf("biased-labeling/v1/positives=%d/labeled=%d/folds=%d/components=%d/pca=%d/gmm_seed=%d",
+	k := fmt.Sprintf("biased-labeling/v1/positives=%d/labeled=%d/folds=%d/components=%d/pca=%d/gmm_seed=%d",
 		p.Positives, p.Labeled, p.Folds, p.Components, p.PCA, p.GMMSeed)
+	if p.Representativeness != RepDensity {
+		k += "/representativeness=" + p.Representativeness // the default keeps the key of the runs before the option
+	}
+	return k
 }
 
 func (p *Protocol) Validate() error {
+	return p.settings().validate()
+}
+
+// settings are the protocol's sizes and mixture, which a cell's
+// pulp-variant overrides.
+type settings struct {
+	Positives, Labeled, Folds, Components, PCA int
+	GMMSeed                                    uint64
+	Representativeness                         string
+}
+
+func (p *Protocol) settings() settings {
+	return settings{p.Positives, p.Labeled, p.Folds, p.Components, p.PCA, p.GMMSeed, p.Representativeness}
+}
+
+func (p settings) validate() error {
 	var errs []error
+	if p.Representativeness != RepDensity && p.Representativeness != RepPosterior {
+		errs = append(errs, fmt.Errorf("representativeness %q: want %s or %s", p.Representativeness, RepDensity, RepPosterior))
+	}
 	if p.Labeled < 1 || p.Labeled >= p.Positives {
 		errs = append(errs, fmt.Errorf("labeled %d: want 1 <= labeled < positives (%d), so that U holds positives", p.Labeled, p.Positives))
 	}
@@ -110,6 +147,7 @@ func (p *Protocol) Axes() []experiments.AxisUse {
 	return []experiments.AxisUse{
 		{Name: axisUnlabeledPrior, Default: []string{"0.1", "0.3", "0.5", "0.7", "0.9"}},
 		{Name: axisLabeling, Default: []string{LabelingRandom, LabelingScenario1, LabelingScenario2}},
+		{Name: axisVariant}, // no default: cells without it keep their IDs
 	}
 }
 
@@ -119,6 +157,10 @@ func (p *Protocol) Split(ctx context.Context, in experiments.SplitInput) (experi
 	pi, ok := in.Cell.Float(axisUnlabeledPrior)
 	if !ok {
 		return experiments.Split{}, fmt.Errorf("biased-labeling: the cell has no %s", axisUnlabeledPrior)
+	}
+	q, err := p.cellSettings(in.Cell)
+	if err != nil {
+		return experiments.Split{}, err
 	}
 	scenario := LabelingRandom
 	if v, ok := in.Cell.Value(axisLabeling); ok {
@@ -132,10 +174,10 @@ func (p *Protocol) Split(ctx context.Context, in experiments.SplitInput) (experi
 			neg = append(neg, i)
 		}
 	}
-	if len(pos) < p.Positives {
-		return experiments.Split{}, fmt.Errorf("biased-labeling: %s has %d positives, fewer than positives: %d", in.Data.Name, len(pos), p.Positives)
+	if len(pos) < q.Positives {
+		return experiments.Split{}, fmt.Errorf("biased-labeling: %s has %d positives, fewer than positives: %d", in.Data.Name, len(pos), q.Positives)
 	}
-	unlabeledPos := p.Positives - p.Labeled
+	unlabeledPos := q.Positives - q.Labeled
 	nNeg := int(math.Round(float64(unlabeledPos) * (1 - pi) / pi))
 	if nNeg > len(neg) {
 		return experiments.Split{}, fmt.Errorf("biased-labeling: Pr[y=1] = %v in U needs %d negatives; %s has %d", pi, nNeg, in.Data.Name, len(neg))
@@ -149,15 +191,15 @@ func (p *Protocol) Split(ctx context.Context, in experiments.SplitInput) (experi
 	rows := in.Streams.Shared("biased-labeling/rows")
 	rows.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
 	rows.Shuffle(len(neg), func(i, j int) { neg[i], neg[j] = neg[j], neg[i] })
-	P := pos[:p.Positives]
+	P := pos[:q.Positives]
 	var labeled []int
 	switch scenario {
 	case LabelingRandom:
 		// P is already in random order: its first Labeled rows are a
 		// uniform draw.
-		labeled = slices.Clone(P[:p.Labeled])
+		labeled = slices.Clone(P[:q.Labeled])
 	case LabelingScenario1, LabelingScenario2:
-		rep, err := p.representativeness(ctx, in.Data)
+		rep, err := p.representativeness(ctx, in.Data, q)
 		if err != nil {
 			return experiments.Split{}, err
 		}
@@ -174,9 +216,9 @@ func (p *Protocol) Split(ctx context.Context, in experiments.SplitInput) (experi
 			return a - b
 		})
 		if scenario == LabelingScenario1 {
-			labeled = byRep[:p.Labeled] // the least representative stay unlabeled
+			labeled = byRep[:q.Labeled] // the least representative stay unlabeled
 		} else {
-			labeled = byRep[len(byRep)-p.Labeled:] // the most representative stay unlabeled
+			labeled = byRep[len(byRep)-q.Labeled:] // the most representative stay unlabeled
 		}
 	default:
 		return experiments.Split{}, fmt.Errorf("biased-labeling: unknown labeling %q", scenario)
@@ -203,7 +245,7 @@ func (p *Protocol) Split(ctx context.Context, in experiments.SplitInput) (experi
 	for _, group := range []int{len(labeled), len(uPos), len(uNeg)} {
 		perm := fr.Perm(group)
 		for i, j := range perm {
-			folds[offset+j] = i % p.Folds
+			folds[offset+j] = i % q.Folds
 		}
 		offset += group
 	}
@@ -212,11 +254,12 @@ func (p *Protocol) Split(ctx context.Context, in experiments.SplitInput) (experi
 
 // representativeness returns the mixture log-density of every positive of
 // the data, computed once per data set.
-func (p *Protocol) representativeness(ctx context.Context, data *experiments.Data) (map[int]float64, error) {
+func (p *Protocol) representativeness(ctx context.Context, data *experiments.Data, q settings) (map[int]float64, error) {
 	if data.X == nil {
 		return nil, fmt.Errorf("biased-labeling: scenarios 1 and 2 need features; %s is a ranking", data.Name)
 	}
-	e, _ := p.reps.LoadOrStore(data.Fingerprint+"/"+data.Name, &repEntry{})
+	key := fmt.Sprintf("%s/%s/%d/%d/%d/%s", data.Fingerprint, data.Name, q.Components, q.PCA, q.GMMSeed, q.Representativeness)
+	e, _ := p.reps.LoadOrStore(key, &repEntry{})
 	entry := e.(*repEntry)
 	entry.mu.Lock()
 	defer entry.mu.Unlock()
@@ -228,8 +271,12 @@ func (p *Protocol) representativeness(ctx context.Context, data *experiments.Dat
 			}
 		}
 		o := gmm.DefaultOptions()
-		o.Components, o.PCA, o.Seed = p.Components, p.PCA, p.GMMSeed
-		logDens, err := gmm.Representativeness(ctx, data.X, pos, o)
+		o.Components, o.PCA, o.Seed = q.Components, q.PCA, q.GMMSeed
+		score := gmm.Representativeness
+		if q.Representativeness == RepPosterior {
+			score = gmm.MaxPosterior
+		}
+		logDens, err := score(ctx, data.X, pos, o)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err() // not cached: another cell computes it
 		}

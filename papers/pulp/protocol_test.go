@@ -73,7 +73,7 @@ func TestBiasedLabelingProtocol(t *testing.T) {
 		}
 		return s
 	}
-	rep, err := p.representativeness(context.Background(), data)
+	rep, err := p.representativeness(context.Background(), data, p.settings())
 	if err != nil {
 		t.Fatal(err)
 	}

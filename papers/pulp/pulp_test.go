@@ -560,7 +560,7 @@ func TestClaims(t *testing.T) {
 	for i, want := range []string{
 		"spread 0.060 (PULP 0.880 - MI 0.820), PULP 0.880",
 		"PULP 0.880, the best other AUC 0.520",
-		"PULP 0.890, L&L 0.820 (difference +0.070)",
+		"PULP 0.890, L&L 0.820 (difference +0.070, margin needed 0.000); no bootstrap",
 		"from Pr[y=1] = 0.1 to 0.9, random: 8 of 8 fall; Scenario 1: 8 of 8 fall; Scenario 2: 8 of 8 fall",
 		"Scenario 2: 0.1 0.960, 0.3 0.920",
 		"MI 0.060, the smallest other AUC 0.200",
@@ -586,7 +586,7 @@ func TestClaims(t *testing.T) {
 	})
 	a.FoldMeans = &fm
 	claims = Claims(a)
-	if c := claims[2]; c.Verdict != report.Holds || !strings.HasSuffix(c.Detail, "PULP 0.890, L&L 0.820 (difference +0.070) [fold means: PULP 0.890, L&L 0.910 (difference -0.020); the test does NOT hold on them]") {
+	if c := claims[2]; c.Verdict != report.Holds || !strings.HasSuffix(c.Detail, "PULP 0.890, L&L 0.820 (difference +0.070, margin needed 0.000); no bootstrap (fewer than two problems): bare comparison [fold means: PULP 0.890, L&L 0.910 (difference -0.020, margin needed 0.000); no bootstrap (fewer than two problems): bare comparison; the test does NOT hold on them]") {
 		t.Errorf("claim 3 with fold means: %s", c)
 	}
 	for _, c := range claims {
