@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -136,7 +137,7 @@ func TestReproduceHelpListsPapers(t *testing.T) {
 			t.Errorf("reproduce -h has no line for the config %s", name)
 		}
 	}
-	if !strings.Contains(out, "aaai2017-smoke     smoke test of the AAAI-2017 pipeline\n") {
+	if !regexp.MustCompile(`\n    aaai2017-smoke +smoke test of the AAAI-2017 pipeline\n`).MatchString(out) {
 		t.Errorf("reproduce -h does not describe aaai2017-smoke:\n%s", out)
 	}
 }
