@@ -45,7 +45,7 @@ func TestFigure3(t *testing.T) {
 	}
 	claims := strings.Join(lines(Figure3Claims(rows)), "\n")
 	for _, want := range []string{"higher by more than 2 standard errors on 1 of 1 here (holds", "1 of 1 needed", "wins: concrete +0.0750 +- 0.0250",
-		"undecided (one seed or a missing AUC): waveform", "mean relative gain is +3.9 %", "+10.0 % here (PU_AUC 0.750 with prior 0.550 from km1, PU_AUL 0.825)"} {
+		"undecided (one seed or a missing AUC): waveform -0.0200 (1 seed)", "mean relative gain is +3.9 %", "+10.0 % here (PU_AUC 0.750 with prior 0.550 from km1, PU_AUL 0.825)"} {
 		if !strings.Contains(claims, want) {
 			t.Errorf("claims lack %q:\n%s", want, claims)
 		}
@@ -97,7 +97,7 @@ func TestFigure3WinsWithMargin(t *testing.T) {
 	if cs[0].Verdict != report.Fails || !strings.Contains(cs[0].Test, "on 1 of 3 here") {
 		t.Errorf("8 of 9: %s", claimLine(cs[0]))
 	}
-	if cs[1].Verdict != report.Fails || !strings.Contains(cs[1].Test, "1 of 3") || cs[1].Detail != "2 needed" {
+	if cs[1].Verdict != report.Fails || !strings.Contains(cs[1].Test, "1 of 3") || cs[1].Detail != "for a majority, 2 needed" {
 		t.Errorf("most: %s", claimLine(cs[1]))
 	}
 }
