@@ -206,7 +206,7 @@ func sampleVar(x, y []float64) float64 {
 	mx, my := mean(x), mean(y)
 	s := 0.0
 	for i := range x {
-		s += (x[i] - mx) * (y[i] - my)
+		s += float64((x[i] - mx) * (y[i] - my))
 	}
 	return s / float64(len(x)-1)
 }
@@ -356,7 +356,7 @@ func TheoremClaims(rows []Row, paper []PaperRow) []report.Claim {
 		}
 		checked++
 		z := (r.AULMAE() - r.PredictedAULMAE()) / r.AULMAEStdErr()
-		chi2 += z * z
+		chi2 += float64(z * z)
 		if math.Abs(z) <= 2 {
 			within++
 		} else {
@@ -394,8 +394,9 @@ func TheoremClaims(rows []Row, paper []PaperRow) []report.Claim {
 		}
 		paperChecked++
 		pm := pairs[i].MAE["aulpu"]
-		se := r.SD * math.Sqrt((1-2/math.Pi)/PaperSplits) // the paper's MAE is over its own 50 splits
-		if math.Abs(pm-r.PredictedAULMAE()) <= 2*se+PaperRounding {
+		se := float64(r.SD * math.Sqrt((1-2/math.Pi)/PaperSplits)) // the paper's MAE is over its own 50 splits
+		allow := float64(2*se) + PaperRounding
+		if math.Abs(pm-r.PredictedAULMAE()) <= allow {
 			paperWithin++
 		} else {
 			paperOutside = append(paperOutside, desc(r, pm, se))
@@ -422,7 +423,7 @@ func MaxOutside(n int) int {
 		if 1-cdf <= ChanceLevel {
 			return k
 		}
-		pk *= float64(n-k) / float64(k+1) * p / q
+		pk = float64(pk * (float64(n-k) / float64(k+1) * p / q))
 		cdf += pk
 	}
 	return n

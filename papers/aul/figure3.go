@@ -43,7 +43,7 @@ func (r Fig3Row) DiffSE() float64 {
 	}
 	m, ss := r.Diff(), 0.0
 	for _, d := range r.Diffs {
-		ss += (d - m) * (d - m)
+		ss += float64((d - m) * (d - m))
 	}
 	return math.Sqrt(ss / float64(n-1) / float64(n))
 }
