@@ -35,6 +35,11 @@
 //     beside ours; where the two models' order flips and whether the clamp
 //     binds there (point differs from affine by more than rounding). Claims:
 //     the paper's sign pattern; the order flips only where the clamp binds.
+//     The two models and the true beta 0.05 are tuned so that the pattern
+//     appears; the grid data sets fig4g-PAIR-bBETA-model1/2 (model 2 the
+//     tuned N(2.15, 2^2) or the published N(2, 2^2), true betas 0.01-0.2)
+//     give a table of both models' levels at beta-hat 0 and 0.1 per pair
+//     and beta, and a finding of where the pattern appears (no verdict).
 //   - Figure 5 (covtype, known-positives 0.05 and 0.1 when present): three
 //     panels from the first repeat with curves: cdf-known, cdf-latent and
 //     the band cdf-bootstrap-lower/upper; the ROC bounds
@@ -43,7 +48,8 @@
 //     truth-pr. A table per cell of rank-cdf bootstrap-coverage and
 //     dkw-coverage and the AUC and AUPR bounds. Claims: the bootstrap band
 //     (pointwise) contains the latent positives' CDF at >= 90 % of the
-//     cut-offs in the median split of each known-positive fraction; the DKW
+//     cut-offs in the median split of each known-positive fraction (the
+//     worst split shown beside it, not judged); the DKW
 //     band (simultaneous) at >= 99 % in every split; the bounds contain the
 //     true AUC in >= 90 % of the splits; the PR bounds are wider than the
 //     ROC bounds.
