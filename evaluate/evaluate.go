@@ -477,7 +477,7 @@ func (res *Result) recoverNumbers(ctx context.Context, r *metrics.Ranking, opts 
 		if err != nil {
 			return err
 		}
-		h := headlineOf(&num)
+		h := HeadlineOf(&num)
 		e.Recovered = &h
 	}
 	var num *recovery.Numbers
@@ -652,8 +652,9 @@ func (m *Metrics) measure(me recovery.Measure) *Metric {
 	return &m.MCC
 }
 
-// headlineOf is the headline numbers of a recovery.
-func headlineOf(num *recovery.Numbers) Headline {
+// HeadlineOf is the headline numbers of a recovery: its AUC, AUC-PR and
+// the best value of each threshold measure.
+func HeadlineOf(num *recovery.Numbers) Headline {
 	h := Headline{AUC: Float(num.AUC), AUCPR: Float(num.AUCPR)}
 	for i, me := range recovery.Measures {
 		switch v := Float(num.Max[i].Value); me {

@@ -63,28 +63,9 @@ func priorGrid(ctx context.Context, scores []float64, labeled []bool, p evaluate
 			if err != nil {
 				return nil, err
 			}
-			row[j] = headline(&num)
+			row[j] = evaluate.HeadlineOf(&num)
 		}
 		g.Values = append(g.Values, row)
 	}
 	return g, nil
-}
-
-// headline is evaluate's headline numbers of recovered numbers.
-func headline(num *recovery.Numbers) evaluate.Headline {
-	h := evaluate.Headline{AUC: evaluate.Float(num.AUC), AUCPR: evaluate.Float(num.AUCPR)}
-	for i, m := range recovery.Measures {
-		v := evaluate.Float(num.Max[i].Value)
-		switch m {
-		case recovery.Accuracy:
-			h.Acc = v
-		case recovery.BalancedAccuracy:
-			h.BAcc = v
-		case recovery.F1:
-			h.F1 = v
-		case recovery.MCC:
-			h.MCC = v
-		}
-	}
-	return h
 }
