@@ -68,12 +68,20 @@ func runReproduceAll(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A run that cannot start or finish (its data missing) leaves its card
+	// without a report and the others go on; an interruption stops all.
 	var failed []string
+	var errs []error
 	for _, p := range papers {
 		for _, cfg := range configsOf(p, *smoke) {
 			ok, err := reproduceOne(ctx, e, *root, cfg, f, times)
-			if err != nil {
+			if ctx.Err() != nil {
 				return err
+			}
+			if err != nil {
+				fmt.Fprintf(e.stderr, "pueval: reproduce-all: %v\n", err)
+				errs = append(errs, err)
+				continue
 			}
 			if !ok {
 				failed = append(failed, cfg)
@@ -84,6 +92,9 @@ func runReproduceAll(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s\n", filepath.Join(*root, "index.html"))
+	if len(errs) > 0 {
+		return fmt.Errorf("%d run(s) stopped with an error (above; the landing page marks them): %w", len(errs), errors.Join(errs...))
+	}
 	if len(failed) > 0 {
 		return &cellsFailedError{dir: *root, runs: failed}
 	}
@@ -143,7 +154,7 @@ func reproduceOne(ctx context.Context, e *env, root, cfg string, f runFlags, tim
 		return false, fmt.Errorf("%s: %w (run pueval reproduce-all again to continue)", cfg, err)
 	}
 	if rerr := writeReport(ctx, e, out, true); rerr != nil {
-		return false, fmt.Errorf("%s: %w", cfg, rerr)
+		return false, fmt.Errorf("%s: report: %w", cfg, rerr)
 	}
 	return failed == nil, nil
 }

@@ -98,3 +98,28 @@ func checkLanding(t *testing.T, root string) string {
 	}
 	return page
 }
+
+// TestReproduceAllGoesOn: a paper whose run cannot be made (its data
+// missing) leaves its card without a report, and the others still run; the
+// command then fails naming that run.
+func TestReproduceAllGoesOn(t *testing.T) {
+	if os.Getenv("PUEVAL_CLAESEN_DATA") == "" {
+		t.Skip("PUEVAL_CLAESEN_DATA is unset")
+	}
+	t.Setenv("PUEVAL_UCI_MIRROR", t.TempDir()) // no UCI file: aaai2017-smoke has no data
+	t.Setenv("PUEVAL_DATA", t.TempDir())
+	root := t.TempDir()
+	_, stderr, err := runCLI(t, "reproduce-all", "--smoke", "--papers", "aaai2017,claesen2015", "-o", root, "-j", "2")
+	if err == nil || !strings.Contains(err.Error(), "aaai2017-smoke") {
+		t.Fatalf("error %v, want one naming aaai2017-smoke\n%s", err, stderr)
+	}
+	page, rerr := os.ReadFile(filepath.Join(root, "index.html"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for _, want := range []string{"aaai2017-smoke: <span", "no report", `<a href="claesen2015-smoke/report/index.html">claesen2015-smoke</a>`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the landing page lacks %q", want)
+		}
+	}
+}
