@@ -5,7 +5,7 @@ package evaluate
 const Schema = "pueval.evaluate/2"
 
 // Result is the evaluation of one model on one PU sample. It JSON-encodes to
-// the schema documented in the package documentation and the README
+// the schema documented in the package documentation and docs/evaluate.md
 // ("Evaluating your own model").
 type Result struct {
 	Schema     string `json:"schema"`
