@@ -525,26 +525,46 @@ func recoverTally(ctx context.Context, ws *recovery.Workspace, t recovery.Tally,
 
 // boundAndBootstrap adds Claesen's bounds over the estimators' alpha (a
 // warning when they fail) and the bootstrap intervals, as opts ask; r
-// ranks in.Scores.
+// ranks in.Scores. The bounds (one core) run beside the bootstrap (every
+// core) on a result of their own, merged afterwards in a fixed order (the
+// bounds' fields and warnings first), so the output does not depend on
+// which finishes first.
 func (res *Result) boundAndBootstrap(ctx context.Context, r *metrics.Ranking, in Input, opts Options) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	bres := &Result{Priors: res.Priors, Agreement: res.Agreement}
+	done := make(chan error, 1)
 	if opts.BoundsResamples > 0 {
 		opts.progress("bounding the curves (Claesen et al.)")
-		if err := boundsOf(ctx, res, in.Scores, in.Labeled, opts); err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("evaluate: %w", context.Cause(ctx))
-			}
-			res.warn(WarnBoundsFailed, "no bounds: %v", err)
-		}
+		go func() { done <- boundsOf(ctx, bres, in.Scores, in.Labeled, opts) }()
+	} else {
+		done <- nil
 	}
+	var boot []Warning
 	if opts.Bootstrap > 0 {
 		opts.progress("bootstrap: %d resamples", opts.Bootstrap)
+		n0 := len(res.Warnings)
 		if err := bootstrap(ctx, res, r, in, opts); err != nil {
+			cancel(err)
+			<-done
 			return err
 		}
 		if b := res.Bootstrap; b.Failed > 0 {
 			res.warn(WarnBootstrapFailed, "%d of %d bootstrap resamples gave no usable numbers and are left out of the intervals, which are then too narrow", b.Failed, b.Resamples)
 		}
+		boot = append(boot, res.Warnings[n0:]...)
+		res.Warnings = res.Warnings[:n0]
 	}
+	if err := <-done; err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("evaluate: %w", context.Cause(ctx))
+		}
+		bres.warn(WarnBoundsFailed, "no bounds: %v", err)
+	}
+	res.Bounds = bres.Bounds
+	res.Curves.ROC.BoundsLower, res.Curves.ROC.BoundsUpper = bres.Curves.ROC.BoundsLower, bres.Curves.ROC.BoundsUpper
+	res.Curves.PR.BoundsLower, res.Curves.PR.BoundsUpper = bres.Curves.PR.BoundsLower, bres.Curves.PR.BoundsUpper
+	res.Warnings = append(append(res.Warnings, bres.Warnings...), boot...)
 	return nil
 }
 
