@@ -31,12 +31,21 @@
 //     among the unlabeled; the lower bound the smallest over the range, the
 //     upper the largest), from a bootstrap band on the known positives' rank
 //     CDF.
-//  4. With Options.Bootstrap = N, intervals. Sampling: percentile
-//     bootstrap intervals, L and U resampled separately with replacement
-//     (sizes kept) and every recovered number and curve computed again
-//     under the priors, the (1-level)/2 and (1+level)/2 type-7 quantiles
-//     over the resamples; the curves get pointwise bands on a grid of 101
-//     FPR or recall values. The scores are held fixed: retraining the
+//  4. With Options.Bootstrap = N, intervals. Sampling: L and U resampled
+//     separately with replacement (sizes kept) and every recovered number
+//     and curve computed again under the priors; a number's interval is
+//     the (1-level)/2 and (1+level)/2 type-7 quantiles over the resamples
+//     (for the best value of a threshold measure over the thresholds the
+//     bias-corrected, BC, quantiles: the maximum over a noisy recovered
+//     curve is biased upward, and the resamples' maxima show by how much),
+//     each side's distance from the point estimate then multiplied by
+//     [SamplingInflation] (1.3): the truth is the sample's own value under
+//     its true classes, and the resamples reproduce the labeled rows'
+//     share of the recovered number's error against it but only part of
+//     the unlabeled positives' share (see intervals.go; the factor was
+//     fitted on the practitioner's benchmark with the true priors given).
+//     The curves get pointwise percentile bands on a grid of 101 FPR or
+//     recall values. The scores are held fixed: retraining the
 //     model in every resample would multiply the cost by N, so the
 //     intervals cover the sampling of the evaluation data, not the
 //     training of the model. Since the scores are fixed, a resample is a
