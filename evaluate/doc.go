@@ -65,8 +65,9 @@
 //     in at least 95 % of its cases overall (see priors.go): each side of
 //     the interval is the root of the sum of squares of the bootstrap's
 //     offset and the number's farthest value over a 6 x 6 grid of the
-//     region. The region is calibrated at level 0.95; at other levels the
-//     bootstrap part follows the level and the region part does not.
+//     region. The region and the inflation are calibrated at level 0.95; at
+//     other levels the bootstrap's quantiles follow the level and the
+//     region and the factor do not.
 //     A point estimate always lies inside its interval.
 //  5. Warnings with stable codes for degenerate models (every score tied,
 //     a PU AUC not above 1/2, beta - alpha below [SmallGap] or not
@@ -131,7 +132,10 @@
 // TestBootstrapCoverage draws 100 PU samples of Gaussian scores with known
 // alpha and beta (datasets/synth) and counts how often the 95 % interval
 // holds the population AUC and best F1 (the AUC in closed form, the F1
-// maximised numerically), with the priors given and estimated. The
-// practitioner's benchmark (make bench-evaluate; docs/evaluate-benchmark.md)
-// measures coverage, width and error on real data sets by size.
+// maximised numerically), with the priors given and estimated;
+// TestSmallSampleCoverage draws 200 small ones (|L| 50, |U| 450) and counts
+// how often the intervals with given priors hold each sample's own true
+// AUC, AUC-PR, best F1 and best MCC. The practitioner's benchmark (make
+// bench-evaluate; docs/evaluate-benchmark.md) measures coverage, width and
+// error on real data sets by size.
 package evaluate

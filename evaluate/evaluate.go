@@ -144,7 +144,7 @@ const (
 
 // BootstrapMethod is Bootstrap.Method: how the intervals are built from
 // the resamples ([SamplingInterval]).
-const BootstrapMethod = "percentile, each side x1.3 about the point estimate; bias-corrected (BC) for the best values over thresholds"
+const BootstrapMethod = "percentile, sides x1.3, BC for the best values over thresholds"
 
 // Texts of Bootstrap.Covers: what the intervals cover with given and with
 // estimated priors.
