@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sort"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/pueval/pueval/estimators/recovery"
 	"github.com/pueval/pueval/metrics"
 )
@@ -64,11 +62,16 @@ func bcLevels(v []float64, point, level float64) (lo, hi float64) {
 	below := float64(sort.SearchFloat64s(v, point))
 	ties := float64(sort.Search(len(v), func(i int) bool { return v[i] > point })) - below
 	n := float64(len(v))
-	share := min(max((below+ties/2)/n, 0.5/n), 1-0.5/n)
-	z0 := distuv.UnitNormal.Quantile(share)
-	z := distuv.UnitNormal.Quantile((1 + level) / 2)
-	return distuv.UnitNormal.CDF(2*z0 - z), distuv.UnitNormal.CDF(2*z0 + z)
+	share := min(max(float64((below+float64(ties/2))/n), 0.5/n), 1-0.5/n)
+	z0, z := normalQuantile(share), normalQuantile(float64((1+level)/2))
+	return normalCDF(float64(2*z0) - z), normalCDF(float64(2*z0) + z)
 }
+
+// normalCDF and normalQuantile are the standard normal's Phi and Phi^-1,
+// from math.Erfc and math.Erfcinv (no multiply-add for the compiler to
+// fuse with their callers' sums: the same bits on every architecture).
+func normalCDF(x float64) float64      { return float64(0.5 * math.Erfc(-x/math.Sqrt2)) }
+func normalQuantile(p float64) float64 { return float64(-math.Sqrt2 * math.Erfcinv(float64(2*p))) }
 
 // finiteSorted returns the values that are not NaN, sorted.
 func finiteSorted(values []float64) []float64 {
@@ -105,7 +108,7 @@ func SamplingInterval(values []float64, point, level, lo, hi float64, biasCorrec
 		return nil
 	}
 	below, above := max(0, point-float64(iv.Low)), max(0, float64(iv.High)-point)
-	return &Interval{Float(max(lo, point-SamplingInflation*below)), Float(min(hi, point+SamplingInflation*above))}
+	return &Interval{Float(max(lo, point-float64(SamplingInflation*below))), Float(min(hi, point+float64(SamplingInflation*above)))}
 }
 
 // Intervals are the bootstrap intervals of the recovered numbers, for
