@@ -98,8 +98,9 @@ type correctReport struct {
 }
 
 // correctBootstrap is the bootstrap of `pueval correct --bootstrap N`:
-// percentile intervals of the recovered numbers (and of alpha and beta
-// with --estimate, which are estimated again in every resample).
+// evaluate's intervals of the recovered numbers (evaluate.BootstrapMethod;
+// alpha's and beta's, with --estimate, which are estimated again in every
+// resample, are percentile intervals).
 type correctBootstrap struct {
 	Resamples   int                 `json:"resamples"`
 	Used        int                 `json:"used"`
@@ -152,9 +153,9 @@ L), 0 the unlabeled ones (U). alpha is the fraction of positives among the unlab
 examples, beta among the labeled ones (1: clean labels); the recovery needs beta > alpha.
 auc and aucpr are about U with its true labels (AAAI-2017); acc, bacc, f1 and mcc about all
 the data, L and U, with their true labels (PSB-2019). "pu" numbers read labeled as positive
-and unlabeled as negative. --bootstrap N adds percentile intervals: L and U are resampled
-with the scores held fixed (with --estimate, alpha and beta are estimated again in every
-resample). For the whole evaluation from features, see pueval evaluate.`
+and unlabeled as negative. --bootstrap N adds pueval evaluate's intervals: L and U are
+resampled with the scores held fixed (with --estimate, alpha and beta are estimated again in
+every resample). For the whole evaluation from features, see pueval evaluate.`
 
 // correctFlags are the flags of `pueval correct`.
 type correctFlags struct {
@@ -238,7 +239,7 @@ func parseCorrectFlags(e *env, args []string) (f *correctFlags, help bool, err e
 	fs.StringVar(&f.outside, "outside", "drop", "`mode` of the indirect ROC/PR recovery for points outside [0,1]^2: drop (the paper's) or clip")
 	fs.StringVar(&f.format, "format", "", formatUsage)
 	fs.StringVar(&f.plotDir, "plot", "", "also draw the PU and recovered ROC and PR curves into `directory` (roc.png, pr.png, with PDF and SVG)")
-	fs.IntVar(&f.bootstrap, "bootstrap", 0, fmt.Sprintf("add percentile bootstrap intervals from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each; at most %d)", evaluate.MaxBootstrap))
+	fs.IntVar(&f.bootstrap, "bootstrap", 0, fmt.Sprintf("add bootstrap intervals (pueval evaluate's) from `N` resamples of L and U (scores held fixed; with --estimate, alpha and beta estimated again in each; at most %d)", evaluate.MaxBootstrap))
 	fs.Float64Var(&f.level, "level", 0.95, "confidence `level` of the --bootstrap intervals")
 	fs.Uint64Var(&f.seed, "seed", 1, "`seed` of the --bootstrap resamples (the output is the same for the same seed)")
 	fs.IntVar(&f.workers, "j", 0, "`workers` of the --bootstrap (0: every core); never changes a number")

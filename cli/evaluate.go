@@ -383,7 +383,7 @@ func evaluateInputRows(t *table, input string, res *evaluate.Result, cols scoref
 		if p.Region != nil {
 			how = "widened over the region of alpha and beta above"
 		}
-		t.row("intervals", fmt.Sprintf("%s %%, percentile bootstrap, %d resamples (%d used), seed %d; %s", strconv.FormatFloat(100*float64(b.Level), 'g', -1, 64), b.Resamples, b.Used, b.Seed, how))
+		t.row("intervals", fmt.Sprintf("%s %%, bootstrap (%s), %d resamples (%d used), seed %d; %s", strconv.FormatFloat(100*float64(b.Level), 'g', -1, 64), b.Method, b.Resamples, b.Used, b.Seed, how))
 	}
 }
 

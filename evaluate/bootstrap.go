@@ -57,7 +57,9 @@ feed:
 }
 
 // BootstrapScores resamples the labeled and unlabeled scores n times with
-// the scores held fixed and returns the percentile intervals at level:
+// the scores held fixed and returns the intervals at level (around the
+// numbers recovered under the caller's alpha and beta on every row, as
+// [SamplingInterval] builds them; alpha's and beta's are percentile ones):
 // with method "" alpha and beta are held at the given values, otherwise
 // the named score-reading estimator estimates them again in every
 // resample, on all its draws (the caller's alpha and beta are an estimate
@@ -91,7 +93,57 @@ func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, meth
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: bootstrap: %w", err)
 	}
-	return intervalsOf(draws, level, method != ""), nil
+	point, err := s.pointEstimate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return intervalsOf(draws, point, level, method != ""), nil
+}
+
+// pointEstimate is the recovered numbers of the whole sample under the
+// resampler's alpha and beta (the caller's), the points the intervals are
+// built around; NaN where the priors are unusable.
+func (s *Resampler) pointEstimate(ctx context.Context) (*resampleResult, error) {
+	p := &resampleResult{auc: nan64, direct: nan64, aucpr: nan64}
+	for i := range p.measures {
+		p.measures[i], p.at[i] = nan64, nan64
+	}
+	if recovery.CheckPriors(s.alpha, s.beta) != nil {
+		return p, nil
+	}
+	var ws recovery.Workspace
+	num, err := recoverTally(ctx, &ws, s.base, s.alpha, s.beta, s.opts.Outside)
+	if err != nil {
+		return nil, err
+	}
+	p.auc, p.direct, p.aucpr = num.AUC, num.Direct, num.AUCPR
+	for i, m := range num.Max {
+		p.measures[i] = m.Value
+	}
+	if s.atK >= 0 {
+		if p.at, err = recovery.AtThreshold(s.base, s.atK, s.alpha, s.beta); err != nil {
+			return nil, fmt.Errorf("evaluate: bootstrap: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// pointOf is res's recovered numbers, the points its intervals are built
+// around (NaN where a number is missing).
+func pointOf(res *Result) *resampleResult {
+	m := &res.Metrics
+	p := &resampleResult{auc: float64(m.AUC.Recovered), direct: nan64, aucpr: float64(m.AUCPR.Recovered)}
+	if m.AUC.Direct != nil {
+		p.direct = float64(*m.AUC.Direct)
+	}
+	for i, me := range recovery.Measures {
+		mt := m.measure(me)
+		p.measures[i], p.at[i] = float64(mt.Recovered), nan64
+		if mt.AtThreshold != nil {
+			p.at[i] = float64(mt.AtThreshold.Recovered)
+		}
+	}
+	return p
 }
 
 // bootstrap fills res's intervals; r ranks the input's scores. The
@@ -99,7 +151,7 @@ func BootstrapScores(ctx context.Context, scores []float64, labeled []bool, meth
 // priors each interval is then widened over the region of priors (see
 // priors.go).
 func bootstrap(ctx context.Context, res *Result, r *metrics.Ranking, in Input, opts Options) error {
-	res.Bootstrap = &Bootstrap{Resamples: opts.Bootstrap, Level: Float(opts.Level), Seed: opts.Seed, Method: "percentile", Covers: CoversGiven}
+	res.Bootstrap = &Bootstrap{Resamples: opts.Bootstrap, Level: Float(opts.Level), Seed: opts.Seed, Method: BootstrapMethod, Covers: CoversGiven}
 	if !res.Priors.Valid {
 		res.Bootstrap.Failed = opts.Bootstrap // no priors to recover under
 		return nil
@@ -112,7 +164,7 @@ func bootstrap(ctx context.Context, res *Result, r *metrics.Ranking, in Input, o
 	if err != nil {
 		return fmt.Errorf("evaluate: bootstrap: %w", err)
 	}
-	iv := intervalsOf(draws, opts.Level, false)
+	iv := intervalsOf(draws, pointOf(res), opts.Level, false)
 	res.Bootstrap.Used, res.Bootstrap.Failed = iv.Used, iv.Resamples-iv.Used
 	res.Metrics.AUC.Interval, res.Metrics.AUC.DirectInterval = iv.AUC, iv.Direct
 	res.Metrics.AUCPR.Interval = iv.AUCPR

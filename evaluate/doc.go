@@ -31,12 +31,21 @@
 //     among the unlabeled; the lower bound the smallest over the range, the
 //     upper the largest), from a bootstrap band on the known positives' rank
 //     CDF.
-//  4. With Options.Bootstrap = N, intervals. Sampling: percentile
-//     bootstrap intervals, L and U resampled separately with replacement
-//     (sizes kept) and every recovered number and curve computed again
-//     under the priors, the (1-level)/2 and (1+level)/2 type-7 quantiles
-//     over the resamples; the curves get pointwise bands on a grid of 101
-//     FPR or recall values. The scores are held fixed: retraining the
+//  4. With Options.Bootstrap = N, intervals. Sampling: L and U resampled
+//     separately with replacement (sizes kept) and every recovered number
+//     and curve computed again under the priors; a number's interval is
+//     the (1-level)/2 and (1+level)/2 type-7 quantiles over the resamples
+//     (for the best value of a threshold measure over the thresholds the
+//     bias-corrected, BC, quantiles: the maximum over a noisy recovered
+//     curve is biased upward, and the resamples' maxima show by how much),
+//     each side's distance from the point estimate then multiplied by
+//     [SamplingInflation] (1.3): the truth is the sample's own value under
+//     its true classes, and the resamples reproduce the labeled rows'
+//     share of the recovered number's error against it but only part of
+//     the unlabeled positives' share (see intervals.go; the factor was
+//     fitted on the practitioner's benchmark with the true priors given).
+//     The curves get pointwise percentile bands on a grid of 101 FPR or
+//     recall values. The scores are held fixed: retraining the
 //     model in every resample would multiply the cost by N, so the
 //     intervals cover the sampling of the evaluation data, not the
 //     training of the model. Since the scores are fixed, a resample is a
@@ -56,8 +65,9 @@
 //     in at least 95 % of its cases overall (see priors.go): each side of
 //     the interval is the root of the sum of squares of the bootstrap's
 //     offset and the number's farthest value over a 6 x 6 grid of the
-//     region. The region is calibrated at level 0.95; at other levels the
-//     bootstrap part follows the level and the region part does not.
+//     region. The region and the inflation are calibrated at level 0.95; at
+//     other levels the bootstrap's quantiles follow the level and the
+//     region and the factor do not.
 //     A point estimate always lies inside its interval.
 //  5. Warnings with stable codes for degenerate models (every score tied,
 //     a PU AUC not above 1/2, beta - alpha below [SmallGap] or not
@@ -122,7 +132,10 @@
 // TestBootstrapCoverage draws 100 PU samples of Gaussian scores with known
 // alpha and beta (datasets/synth) and counts how often the 95 % interval
 // holds the population AUC and best F1 (the AUC in closed form, the F1
-// maximised numerically), with the priors given and estimated. The
-// practitioner's benchmark (make bench-evaluate; docs/evaluate-benchmark.md)
-// measures coverage, width and error on real data sets by size.
+// maximised numerically), with the priors given and estimated;
+// TestSmallSampleCoverage draws 200 small ones (|L| 50, |U| 450) and counts
+// how often the intervals with given priors hold each sample's own true
+// AUC, AUC-PR, best F1 and best MCC. The practitioner's benchmark (make
+// bench-evaluate; docs/evaluate-benchmark.md) measures coverage, width and
+// error on real data sets by size.
 package evaluate

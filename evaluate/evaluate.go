@@ -142,6 +142,10 @@ const (
 	MaxBootstrap = 100_000
 )
 
+// BootstrapMethod is Bootstrap.Method: how the intervals are built from
+// the resamples ([SamplingInterval]).
+const BootstrapMethod = "percentile, sides x1.3, BC for the best values over thresholds"
+
 // Texts of Bootstrap.Covers: what the intervals cover with given and with
 // estimated priors.
 const (

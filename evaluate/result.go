@@ -194,8 +194,9 @@ type Metric struct {
 	// score >= threshold), PUThreshold where the PU value is.
 	Threshold   *Float `json:"threshold,omitempty"`
 	PUThreshold *Float `json:"pu_threshold,omitempty"`
-	// Interval is the bootstrap percentile interval of Recovered, and
-	// DirectInterval of Direct.
+	// Interval is the bootstrap interval of Recovered, and DirectInterval
+	// of Direct ([SamplingInterval], widened over Priors.Region when the
+	// priors are estimated).
 	Interval       *Interval `json:"interval,omitempty"`
 	DirectInterval *Interval `json:"direct_interval,omitempty"`
 	// AtThreshold is the threshold measure at the threshold the caller
@@ -239,12 +240,12 @@ type Bootstrap struct {
 	Level     Float  `json:"level"`
 	Seed      uint64 `json:"seed"`
 	// Used is the number of resamples whose priors were usable; the
-	// intervals are percentiles over them. Failed = Resamples - Used.
+	// intervals are built from them. Failed = Resamples - Used.
 	Used   int `json:"used"`
 	Failed int `json:"failed"`
-	// Method is the bootstrap's: "percentile". The resamples hold alpha
-	// and beta at the point estimate; with estimated priors each interval
-	// is then widened over Priors.Region.
+	// Method is [BootstrapMethod]. The resamples hold alpha and beta at
+	// the point estimate; with estimated priors each interval is then
+	// widened over Priors.Region.
 	Method string `json:"method"`
 	// Covers says what the intervals cover: the sampling of L and U with
 	// the model (its scores) held fixed, and with estimated priors their
@@ -295,7 +296,8 @@ type Curve struct {
 	// priors).
 	Recovered []Point `json:"recovered"`
 	// Band is the pointwise bootstrap percentile band of the recovered
-	// curve on a grid of X (FPR or recall).
+	// curve on a grid of X (FPR or recall); unlike the numbers' intervals
+	// it is not scaled by SamplingInflation.
 	Band *Band `json:"band,omitempty"`
 	// BoundsLower and BoundsUpper are Claesen's lower and upper curves, of
 	// D = L u U.

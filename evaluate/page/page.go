@@ -174,7 +174,7 @@ func summary(res *evaluate.Result, m Meta) string {
 	}
 	row("meaning", "alpha is the fraction of positives among the unlabeled examples, beta among the labeled ones (1: clean labels)")
 	if bs := res.Bootstrap; bs != nil {
-		row("intervals", fmt.Sprintf("%s %% percentile bootstrap, %d resamples (%d used), seed %d; they cover %s", pct(bs.Level), bs.Resamples, bs.Used, bs.Seed, bs.Covers))
+		row("intervals", fmt.Sprintf("%s %% bootstrap (%s), %d resamples (%d used), seed %d; they cover %s", pct(bs.Level), bs.Method, bs.Resamples, bs.Used, bs.Seed, bs.Covers))
 	}
 	row("command", m.Command)
 	b.WriteString("</table>\n")
