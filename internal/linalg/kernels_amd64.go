@@ -1,0 +1,143 @@
+//go:build amd64
+
+package linalg
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// The AVX-512 and AVX2 kernels are Go assembly (kernels_amd64.s, generated
+// by gen_kernels.go), in every amd64 binary, chosen at run time by the
+// CPU's features. hasAVX512 and hasAVX2 hold the CPU's (and the OS's)
+// answer; tests mask them (TestPickKernels).
+var (
+	hasAVX512 = cpu.X86.HasAVX512F
+	hasAVX2   = cpu.X86.HasAVX2
+)
+
+// The column counts of the Gram tiles: 3 registers of 8 (AVX-512) or 4
+// (AVX2) lanes.
+const (
+	gramColsAVX512 = 24
+	gramColsAVX2   = 12
+)
+
+var avx512Kernels = kernels{name: "avx512", gramCols: gramColsAVX512,
+	gramPanel: func(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load bool) {
+		var p [4]*float64
+		gramPanelArgs(&p, rows, t, ldt, i0, j0, nc, kn, gramColsAVX512)
+		gramPanelAVX512(&p, unsafe.SliceData(t), ldt, i0, j0, nc, kn, load)
+	},
+	subScaled: func(y []float64, a float64, x []float64) {
+		y = y[:len(x)]
+		subScaledAVX512(a, unsafe.SliceData(x), unsafe.SliceData(y), len(x))
+	},
+	syrk4: func(A []float64, lda int, u [4][]float64, i0, b int) {
+		p := syrk4Args(A, lda, u, i0, b)
+		syrk4AVX512(unsafe.SliceData(A), lda, &p, i0, b)
+	},
+	addScaled4: func(y []float64, a [4]float64, x0, x1, x2, x3 []float64) {
+		p := rows4(y, x0, x1, x2, x3)
+		addScaled4AVX512(&a, &p, unsafe.SliceData(y), len(y))
+	},
+}
+
+var avx2Kernels = kernels{name: "avx2", gramCols: gramColsAVX2,
+	gramPanel: func(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load bool) {
+		var p [4]*float64
+		gramPanelArgs(&p, rows, t, ldt, i0, j0, nc, kn, gramColsAVX2)
+		gramPanelAVX2(&p, unsafe.SliceData(t), ldt, i0, j0, nc, kn, load)
+	},
+	subScaled: func(y []float64, a float64, x []float64) {
+		y = y[:len(x)]
+		subScaledAVX2(a, unsafe.SliceData(x), unsafe.SliceData(y), len(x))
+	},
+	syrk4: func(A []float64, lda int, u [4][]float64, i0, b int) {
+		p := syrk4Args(A, lda, u, i0, b)
+		syrk4AVX2(unsafe.SliceData(A), lda, &p, i0, b)
+	},
+	addScaled4: func(y []float64, a [4]float64, x0, x1, x2, x3 []float64) {
+		p := rows4(y, x0, x1, x2, x3)
+		addScaled4AVX2(&a, &p, unsafe.SliceData(y), len(y))
+	},
+}
+
+// gramPanelArgs checks gramPanel's arguments against what the assembly
+// reads and writes (4 rows of nc entries, nc a positive multiple of cols,
+// kn >= 1 rows of t holding columns i0..i0+3 and j0..j0+nc-1) and sets p
+// to the rows' first entries.
+func gramPanelArgs(p *[4]*float64, rows [4][]float64, t []float64, ldt, i0, j0, nc, kn, cols int) {
+	if nc < 1 || nc%cols != 0 || kn < 1 || i0 < 0 || j0 < 0 || ldt < max(i0+4, j0+nc) || len(t) < (kn-1)*ldt+max(i0+4, j0+nc) {
+		panic("linalg: gramPanel: bad shape")
+	}
+	for r, row := range rows {
+		p[r] = &row[:nc][0]
+	}
+}
+
+// syrk4Args checks syrk4's arguments against what the assembly reads and
+// writes (rows i0..b-1 of A from column i0 to b-1, columns up to b-1 of the
+// four rows u) and returns the rows' first entries.
+func syrk4Args(A []float64, lda int, u [4][]float64, i0, b int) [4]*float64 {
+	if i0 < 0 || b > lda || (i0 < b && len(A) < (b-1)*lda+b) {
+		panic("linalg: syrk4: bad shape")
+	}
+	return [4]*float64{unsafe.SliceData(u[0][:b]), unsafe.SliceData(u[1][:b]), unsafe.SliceData(u[2][:b]), unsafe.SliceData(u[3][:b])}
+}
+
+// rows4 checks that each of the four rows x holds len(y) entries (the
+// assembly reads that many) and returns their first entries' addresses.
+func rows4(y, x0, x1, x2, x3 []float64) [4]*float64 {
+	n := len(y)
+	return [4]*float64{unsafe.SliceData(x0[:n]), unsafe.SliceData(x1[:n]), unsafe.SliceData(x2[:n]), unsafe.SliceData(x3[:n])}
+}
+
+func pickKernels() *kernels {
+	switch {
+	case hasAVX512:
+		return &avx512Kernels
+	case hasAVX2:
+		return &avx2Kernels
+	}
+	return &goKernels
+}
+
+// allKernels lists the implementations that can run on this CPU.
+func allKernels() []*kernels {
+	all := []*kernels{&goKernels}
+	if hasAVX2 {
+		all = append(all, &avx2Kernels)
+	}
+	if hasAVX512 {
+		all = append(all, &avx512Kernels)
+	}
+	return all
+}
+
+// The assembly routines (kernels_amd64.s). Lengths are element counts.
+
+//go:noescape
+func gramPanelAVX512(rows *[4]*float64, t *float64, ldt, i0, j0, nc, kn int, load bool)
+
+//go:noescape
+func subScaledAVX512(a float64, x, y *float64, n int)
+
+//go:noescape
+func syrk4AVX512(a *float64, lda int, u *[4]*float64, i0, b int)
+
+//go:noescape
+func addScaled4AVX512(a *[4]float64, x *[4]*float64, y *float64, n int)
+
+//go:noescape
+func gramPanelAVX2(rows *[4]*float64, t *float64, ldt, i0, j0, nc, kn int, load bool)
+
+//go:noescape
+func subScaledAVX2(a float64, x, y *float64, n int)
+
+//go:noescape
+func syrk4AVX2(a *float64, lda int, u *[4]*float64, i0, b int)
+
+//go:noescape
+func addScaled4AVX2(a *[4]float64, x *[4]*float64, y *float64, n int)

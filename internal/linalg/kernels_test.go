@@ -1,0 +1,310 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// special are the values that test the kernels' IEEE edge cases: signed
+// zeros, subnormals (the smallest, and one whose products underflow),
+// infinities, NaN, and magnitudes whose products overflow.
+var special = []float64{0, math.Copysign(0, -1), 5e-324, -4.9e-320, 2.2e-308, math.Inf(1), math.Inf(-1), math.NaN(), 1e300, -1e300, 1, -1}
+
+// randomVals returns n values: standard normals, with probability pSpecial
+// one of special instead.
+func randomVals(rng *rand.Rand, n int, pSpecial float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		if rng.Float64() < pSpecial {
+			v[i] = special[rng.IntN(len(special))]
+		} else {
+			v[i] = rng.NormFloat64()
+		}
+	}
+	return v
+}
+
+// nanPayloads says whether sameBits compares NaNs' bits too. On amd64 the
+// assembly keeps the statements' operand order, so even the NaN payloads
+// agree. Elsewhere only the plain Go runs, and which NaN an operation on
+// two NaNs returns depends on the order of its operands the compiler
+// picks (arm64 returns the first, and its default NaN is not amd64's):
+// two plain-Go orderings of the same sums may return different NaNs. So
+// there a NaN only has to meet a NaN.
+var nanPayloads = runtime.GOARCH == "amd64"
+
+// sameBits reports whether a and b are the same float64s bit for bit (NaNs
+// as nanPayloads says), and the first index where they differ.
+func sameBits(a, b []float64) (int, bool) {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) && (nanPayloads || !math.IsNaN(a[i]) || !math.IsNaN(b[i])) {
+			return i, false
+		}
+	}
+	return 0, len(a) == len(b)
+}
+
+// withKernels runs f with vk set to k.
+func withKernels(k *kernels, f func()) {
+	old := vk
+	vk = k
+	defer func() { vk = old }()
+	f()
+}
+
+// TestGramKernelsAgree: the vector Gram (gramVec, every kernel this CPU
+// runs, including the plain-Go panel) gives gramGo's bits, for b around the
+// 4-row panels and the tile widths (1, 2, 3; 11, 12, 13; 23, 24, 25; 200),
+// m around the k blocks (0, 1, 255, 256, 257, 600), with special values
+// (NaN, infinities, subnormals, signed zeros, overflowing products) mixed
+// in at two rates; and S comes back exactly symmetric.
+func TestGramKernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, k := range allKernels() {
+		kk := *k
+		if kk.gramCols == 0 {
+			kk.gramCols = 8 // the plain-Go panel, tiled as the assembly would be
+		}
+		for _, b := range []int{1, 2, 3, 4, 5, 11, 12, 13, 16, 23, 24, 25, 47, 49, 200} {
+			for _, m := range []int{0, 1, 2, 7, 255, 256, 257, 600} {
+				if b == 200 && m < 255 {
+					continue
+				}
+				for _, ps := range []float64{0, 0.02} {
+					Kt := randomVals(rng, b*m, ps)
+					want := make([]float64, b*b)
+					gramGo(Kt, b, m, want)
+					got := slices.Repeat([]float64{math.NaN()}, b*b)
+					gramVec(&kk, Kt, b, m, got)
+					if i, ok := sameBits(got, want); !ok {
+						t.Fatalf("%s: b = %d, m = %d, special %.2f: S[%d][%d] = %v (%#x), gramGo %v (%#x)", k.name, b, m, ps,
+							i/b, i%b, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestElementwiseKernelsAgree: subScaled and addScaled4 of
+// every kernel this CPU runs give the plain Go's bits, for every length
+// 0..41 (the vector blocks of 16 and 8 and their tails) at offsets 0..2,
+// with special values mixed in.
+func TestElementwiseKernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, k := range allKernels() {
+		for n := range 42 {
+			for off := range 3 {
+				for _, ps := range []float64{0, 0.1} {
+					x := [4][]float64{}
+					for r := range x {
+						x[r] = randomVals(rng, n+off, ps)[off:]
+					}
+					a := [4]float64(randomVals(rng, 4, ps))
+					y := randomVals(rng, n+off, ps)[off:]
+					name := fmt.Sprintf("%s: n = %d, offset %d, special %.1f", k.name, n, off, ps)
+
+					got, want := slices.Clone(y), slices.Clone(y)
+					k.subScaled(got, a[0], x[0])
+					subScaledGo(want, a[0], x[0])
+					if i, ok := sameBits(got, want); !ok {
+						t.Fatalf("%s: subScaled y[%d] = %v, plain Go %v", name, i, got[i], want[i])
+					}
+					got, want = slices.Clone(y), slices.Clone(y)
+					k.addScaled4(got, a, x[0], x[1], x[2], x[3])
+					addScaled4Go(want, a, x[0], x[1], x[2], x[3])
+					if i, ok := sameBits(got, want); !ok {
+						t.Fatalf("%s: addScaled4 y[%d] = %v, plain Go %v", name, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSyrk4KernelsAgree: syrk4 of every kernel this CPU runs gives
+// syrk4Go's bits on every row i0..b-1 and leaves the rest of A (the lower
+// triangle, the rows above i0, the columns past b) untouched, for b and i0
+// around the vector blocks, rows longer than b (lda > b), with special
+// values mixed in.
+func TestSyrk4KernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, k := range allKernels() {
+		for _, b := range []int{1, 4, 5, 8, 9, 16, 17, 23, 24, 25, 40, 41} {
+			for _, i0 := range []int{0, 1, 4, 7, b - 1, b} {
+				if i0 < 0 || i0 > b {
+					continue
+				}
+				for _, extra := range []int{0, 3} {
+					lda := b + extra
+					for _, ps := range []float64{0, 0.1} {
+						A := randomVals(rng, b*lda, ps)
+						U := randomVals(rng, 4*lda, ps)
+						u := [4][]float64{U[:lda], U[lda : 2*lda], U[2*lda : 3*lda], U[3*lda:]}
+						got, want := slices.Clone(A), slices.Clone(A)
+						k.syrk4(got, lda, u, i0, b)
+						syrk4Go(want, lda, u, i0, b)
+						if i, ok := sameBits(got, want); !ok {
+							t.Fatalf("%s: b = %d, i0 = %d, lda = %d, special %.1f: A[%d][%d] = %v, syrk4Go %v",
+								k.name, b, i0, lda, ps, i/lda, i%lda, got[i], want[i])
+						}
+						for i := range b {
+							for j := range lda {
+								if _, ok := sameBits(want[i*lda+j:i*lda+j+1], A[i*lda+j:i*lda+j+1]); !ok && (i < i0 || j < i || j >= b) {
+									t.Fatalf("b = %d, i0 = %d, lda = %d: syrk4Go wrote A[%d][%d]", b, i0, lda, i, j)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSubScaled4IsFourSubScaled: subScaled4Go's statement is four
+// subScaledGo calls in a row (what Cholesky's blocking rests on), on
+// special values too.
+func TestSubScaled4IsFourSubScaled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for n := range 20 {
+		x := [4][]float64{randomVals(rng, n, 0.2), randomVals(rng, n, 0.2), randomVals(rng, n, 0.2), randomVals(rng, n, 0.2)}
+		a := [4]float64(randomVals(rng, 4, 0.2))
+		y := randomVals(rng, n, 0.2)
+		got, want := slices.Clone(y), slices.Clone(y)
+		subScaled4Go(got, a, x[0], x[1], x[2], x[3])
+		for r := range 4 {
+			subScaledGo(want, a[r], x[r])
+		}
+		if i, ok := sameBits(got, want); !ok {
+			t.Fatalf("n = %d: y[%d] = %v, four subScaled %v", n, i, got[i], want[i])
+		}
+	}
+}
+
+// TestCholeskyKernelsAgree: Cholesky, CholeskySolve, LUSolve and
+// TransMulVec give the same bits with every kernel this CPU runs as with
+// the plain Go, for sizes around the 4-row blocks and kernelauc's 200.
+func TestCholeskyKernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, b := range []int{1, 2, 3, 4, 5, 7, 8, 9, 17, 33, 200} {
+		A, h := randomSPD(rng, b)
+		m := 2*b + 3
+		Kt := randomVals(rng, b*m, 0.01)
+		type result struct{ U, x, lu, g []float64 }
+		run := func() result {
+			var r result
+			r.U = slices.Clone(A)
+			if !Cholesky(r.U, b) {
+				t.Fatalf("b = %d: positive definite matrix refused", b)
+			}
+			r.x = slices.Clone(h)
+			CholeskySolve(r.U, b, r.x)
+			r.lu = slices.Clone(h)
+			if !LUSolve(slices.Clone(A), b, r.lu) {
+				t.Fatalf("b = %d: LUSolve refused", b)
+			}
+			r.g = TransMulVec(Kt, b, m, h)
+			return r
+		}
+		var want result
+		withKernels(&goKernels, func() { want = run() })
+		for _, k := range allKernels() {
+			var got result
+			withKernels(k, func() { got = run() })
+			for _, c := range []struct {
+				what      string
+				got, want []float64
+			}{{"Cholesky", got.U, want.U}, {"CholeskySolve", got.x, want.x}, {"LUSolve", got.lu, want.lu}, {"TransMulVec", got.g, want.g}} {
+				if i, ok := sameBits(c.got, c.want); !ok {
+					t.Errorf("%s: b = %d: %s entry %d = %v, plain Go %v", k.name, b, c.what, i, c.got[i], c.want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestTransMulVecInOrder: TransMulVec's g[k] is the row-ordered sum of
+// w[i] Kt[i][k] (written out here), for b around the four-row passes.
+func TestTransMulVecInOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, b := range []int{0, 1, 3, 4, 5, 8, 11} {
+		const m = 9
+		Kt := randomVals(rng, b*m, 0.05)
+		w := randomVals(rng, b, 0.05)
+		got := TransMulVec(Kt, b, m, w)
+		for k := range m {
+			var want float64
+			for i := range b {
+				want += float64(w[i] * Kt[i*m+k])
+			}
+			if _, ok := sameBits(got[k:k+1], []float64{want}); !ok {
+				t.Fatalf("b = %d: g[%d] = %v, in-order sum %v", b, k, got[k], want)
+			}
+		}
+	}
+}
+
+// FuzzGramKernelsAgree: the vector Gram of every kernel this CPU runs
+// gives gramGo's bits on any values (the fuzzer's bytes read as float64s)
+// and shape.
+func FuzzGramKernelsAgree(f *testing.F) {
+	seed := func(b, m uint8, vals ...float64) {
+		var raw []byte
+		for _, v := range vals {
+			u := math.Float64bits(v)
+			for s := range 8 {
+				raw = append(raw, byte(u>>(8*s)))
+			}
+		}
+		f.Add(b, m, raw)
+	}
+	seed(1, 0)
+	seed(2, 1, math.NaN(), 1)
+	seed(3, 3, math.Inf(1), 0, math.Copysign(0, -1), 5e-324, 1e300, -1e300, 2.2e-308, 1, -1)
+	seed(25, 2, special...)
+	seed(13, 1, special...)
+	f.Fuzz(func(t *testing.T, b8, m8 uint8, raw []byte) {
+		b, m := int(b8%64)+1, int(m8)
+		Kt := make([]float64, b*m)
+		for i := range Kt {
+			var u uint64
+			for s := range 8 {
+				if j := (8*i + s) % max(len(raw), 1); j < len(raw) {
+					u |= uint64(raw[j]) << (8 * s)
+				}
+			}
+			Kt[i] = math.Float64frombits(u)
+		}
+		want := make([]float64, b*b)
+		gramGo(Kt, b, m, want)
+		for _, k := range allKernels() {
+			kk := *k
+			if kk.gramCols == 0 {
+				kk.gramCols = 8
+			}
+			got := make([]float64, b*b)
+			gramVec(&kk, Kt, b, m, got)
+			if i, ok := sameBits(got, want); !ok {
+				t.Fatalf("%s: b = %d, m = %d: S[%d][%d] = %#x, gramGo %#x", k.name, b, m, i/b, i%b, math.Float64bits(got[i]), math.Float64bits(want[i]))
+			}
+		}
+	})
+}
+
+// TestPickKernels: the kernel set follows the CPU's features: AVX-512 over
+// AVX2 over the plain Go (the features masked here).
+func TestPickKernels(t *testing.T) {
+	t.Logf("this CPU's kernels: %s (%d sets)", pickKernels().name, len(allKernels()))
+	if len(allKernels()) == 1 {
+		if pickKernels() != &goKernels {
+			t.Fatal("only the plain Go runs here, but another kernel set was picked")
+		}
+		return
+	}
+	testPickKernelsAMD64(t)
+}
