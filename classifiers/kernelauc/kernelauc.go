@@ -515,16 +515,20 @@ type engine struct {
 }
 
 // basisT returns the b x len(rows) transposed basis matrix of the rows:
-// out[l*m + r] = exp(-D[rows[r], l] / (2 sigma^2)).
+// out[l*m + r] = exp(-D[rows[r], l] / (2 sigma^2)), computed as
+// portmath.Exp(D[rows[r], l] c) with c = -1/(2 sigma^2) (the same product
+// as (-D) / (2 sigma^2)'s: negation is exact) a row at a time by
+// linalg.ExpScaled's vector kernels.
 func (e *engine) basisT(sigma float64, rows []int) []float64 {
 	m := len(rows)
 	b := e.b
-	inv := 1 / (2 * sigma * sigma)
+	c := -(1 / (2 * sigma * sigma))
 	out := make([]float64, b*m)
+	row := make([]float64, b)
 	for r, i := range rows {
-		di := e.D[i*b : (i+1)*b]
-		for l, v := range di {
-			out[l*m+r] = portmath.Exp(-v * inv)
+		linalg.ExpScaled(row, e.D[i*b:(i+1)*b], c)
+		for l, v := range row {
+			out[l*m+r] = v
 		}
 	}
 	return out

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_kernels writes kernels_amd64.s: the vector kernels of kernels.go
-// (gramPanel, subScaled, syrk4, addScaled4) in Go assembly, once for
+// (gramPanel, subScaled, syrk4, addScaled4, expScaled) in Go assembly, once for
 // AVX-512 (ZMM registers of 8 lanes, routine names suffixed AVX512) and
 // once for AVX2 (YMM registers of 4 lanes, suffixed AVX2), so that they
 // build with the default toolchain on any amd64 target and are chosen at
@@ -13,6 +13,7 @@
 // own chain of operations, tails with the scalar VMULSD and VADDSD/VSUBSD.
 // The products are a*x with the statement's left operand first, the sums
 // y + p and differences y - p likewise, so even the operand order matches.
+// expScaled performs portmath.Exp's operations lane by lane (genExp).
 // The *KernelsAgree tests check the bits.
 //
 // Registers: the AVX-512 routines use Z0-Z31 freely, the AVX2 ones Y0-Y15;
@@ -24,7 +25,9 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 )
 
 func main() {
@@ -35,11 +38,13 @@ func main() {
 	p("//go:build amd64")
 	p("")
 	p(`#include "textflag.h"`)
+	expData(p)
 	for _, s := range []isa{avx512, avx2} {
 		genGramPanel(p, s)
 		genSubScaled(p, s)
 		genSyrk4(p, s)
 		genScaled4(p, s, "addScaled4", "VADD")
+		genExp(p, s)
 	}
 	if err := os.WriteFile("kernels_amd64.s", b.Bytes(), 0o644); err != nil {
 		panic(err)
@@ -310,5 +315,161 @@ func genScaled4(p emit, s isa, base, op string) {
 		}
 	})
 	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+var expConsts = []struct {
+	name, lit string
+}{
+	{"expLog2e", "1.44269504088896338700e+00"},
+	{"expLn2Hi", "6.93147180369123816490e-01"},
+	{"expLn2Lo", "1.90821492927058770002e-10"},
+	{"expP1", "1.66666666666666657415e-01"},
+	{"expP2", "-2.77777777770155933842e-03"},
+	{"expP3", "6.61375632143793436117e-05"},
+	{"expP4", "-1.65339022054652515390e-06"},
+	{"expP5", "4.13813679705723846039e-08"},
+	{"expHalf", "0.5"},
+	{"expOne", "1.0"},
+	{"expTwo", "2.0"},
+	// The fast path's range: for -708 <= x <= 0, k >= -1021 and 2^k e^r
+	// is a normal number (portmath.Exp's multiplication by 2^k).
+	{"expLo", "-708"},
+	{"expZero", "0"},
+	// Above -2^-28 portmath.Exp returns 1 + x.
+	{"expNearZero", "-3.7252902984619140625e-09"},
+}
+
+// expOff returns the byte offset of a constant in expc.
+func expOff(name string) int {
+	if name == "expBias" {
+		return 64 * len(expConsts)
+	}
+	for i, c := range expConsts {
+		if c.name == name {
+			return 64 * i
+		}
+	}
+	panic(name)
+}
+
+func expData(p emit) {
+	p("")
+	p("// expc: portmath.Exp's constants (fdlibm), 8 lanes each; then 16 int32 lanes of 1023.")
+	for i, c := range expConsts {
+		v, err := strconv.ParseFloat(c.lit, 64)
+		if err != nil {
+			panic(err)
+		}
+		for l := range 8 {
+			p("DATA expc<>+%d(SB)/8, $%#016x // %s %s", 64*i+8*l, math.Float64bits(v), c.name, c.lit)
+		}
+	}
+	for l := range 16 {
+		p("DATA expc<>+%d(SB)/4, $1023", expOff("expBias")+4*l)
+	}
+	p("GLOBL expc<>(SB), RODATA|NOPTR, $%d", expOff("expBias")+64)
+}
+
+// genExp: dst[k] = portmath.Exp(src[k] c) for whole registers from the
+// start, as long as every lane's argument x = src[k] c lies in [-708, 0];
+// it returns how many elements it did (the Go wrapper does the vector with
+// a lane out of that range, and the tail, with portmath.Exp, then calls
+// again). Each lane performs portmath.Exp's operations in its order, each
+// rounded (no fused multiply-add): x = src c; k = trunc(x log2e - 1/2) (VCVTTPD2DQ, as
+// Go's int conversion); hi = x - k ln2Hi, lo = k ln2Lo, r = hi - lo,
+// t = r^2, c = r - t P(t) by Horner steps, y = 1 - ((lo - r c/(2 - c)) -
+// hi), then y 2^k through the exponent bits; lanes with x > -2^-28 take
+// 1 + x instead.
+func genExp(p emit, s isa) {
+	name := "expScaled" + s.suffix
+	text(p, name, "(dst, src *float64, n int, c float64) int", 40)
+	c := func(n string) string { return fmt.Sprintf("%d(R8)", expOff(n)) }
+	half := "Y" // the int32 lanes: half the register's bytes
+	if s.w == 4 {
+		half = "X"
+	}
+	v := s.v
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ src+8(FP), SI")
+	p("\tMOVQ n+16(FP), CX")
+	p("\tANDQ $-%d, CX", s.w)
+	p("\tVBROADCASTSD c+24(FP), %s", v(15))
+	p("\tLEAQ expc<>(SB), R8")
+	p("\tXORQ AX, AX")
+	p("%sloop:", name)
+	p("\tCMPQ AX, CX")
+	p("\tJGE %sdone", name)
+	// x (register 0).
+	p("\tVMOVUPD (SI)(AX*8), %s", v(0))
+	p("\tVMULPD %s, %s, %s", v(15), v(0), v(0))
+	// Every lane in [-708, 0] (ordered compares: NaN fails), else stop.
+	if s.w == 8 {
+		p("\tVCMPPD $0x1d, %s, Z0, K1", c("expLo"))
+		p("\tVCMPPD $0x12, %s, Z0, K1, K2", c("expZero"))
+		p("\tKMOVB K2, BX")
+		p("\tCMPQ BX, $0xff")
+	} else {
+		p("\tVCMPPD $0x1d, %s, Y0, Y3", c("expLo"))
+		p("\tVCMPPD $0x12, %s, Y0, Y4", c("expZero"))
+		p("\tVANDPD Y4, Y3, Y3")
+		p("\tVMOVMSKPD Y3, BX")
+		p("\tCMPQ BX, $0xf")
+	}
+	p("\tJNE %sdone", name)
+	// k (int32 lanes in register 2) and kf (register 1).
+	p("\tVMULPD %s, %s, %s", c("expLog2e"), v(0), v(1))
+	p("\tVSUBPD %s, %s, %s", c("expHalf"), v(1), v(1))
+	if s.w == 8 {
+		p("\tVCVTTPD2DQ Z1, Y2")
+		p("\tVCVTDQ2PD Y2, Z1")
+	} else {
+		p("\tVCVTTPD2DQY Y1, X2")
+		p("\tVCVTDQ2PD X2, Y1")
+	}
+	// hi (register 3), lo (4), r (5), t (6).
+	p("\tVMULPD %s, %s, %s", c("expLn2Hi"), v(1), v(3))
+	p("\tVSUBPD %s, %s, %s", v(3), v(0), v(3))
+	p("\tVMULPD %s, %s, %s", c("expLn2Lo"), v(1), v(4))
+	p("\tVSUBPD %s, %s, %s", v(4), v(3), v(5))
+	p("\tVMULPD %s, %s, %s", v(5), v(5), v(6))
+	// P(t) (register 7) by Horner steps, then c = r - t P(t) (register 7).
+	p("\tVMULPD %s, %s, %s", c("expP5"), v(6), v(7))
+	for _, k := range []string{"expP4", "expP3", "expP2"} {
+		p("\tVADDPD %s, %s, %s", c(k), v(7), v(7))
+		p("\tVMULPD %s, %s, %s", v(6), v(7), v(7))
+	}
+	p("\tVADDPD %s, %s, %s", c("expP1"), v(7), v(7))
+	p("\tVMULPD %s, %s, %s", v(6), v(7), v(7))
+	p("\tVSUBPD %s, %s, %s", v(7), v(5), v(7))
+	// y = 1 - ((lo - r c/(2 - c)) - hi) (register 5).
+	p("\tVMULPD %s, %s, %s", v(7), v(5), v(5))
+	p("\tVMOVUPD %s, %s", c("expTwo"), v(8))
+	p("\tVSUBPD %s, %s, %s", v(7), v(8), v(8))
+	p("\tVDIVPD %s, %s, %s", v(8), v(5), v(5))
+	p("\tVSUBPD %s, %s, %s", v(5), v(4), v(4))
+	p("\tVSUBPD %s, %s, %s", v(3), v(4), v(4))
+	p("\tVMOVUPD %s, %s", c("expOne"), v(5))
+	p("\tVSUBPD %s, %s, %s", v(4), v(5), v(5))
+	// Times 2^k: (k + 1023) << 52 as a double's bits.
+	p("\tVPADDD %s, %s2, %s2", c("expBias"), half, half)
+	p("\tVPMOVSXDQ %s2, %s", half, v(2))
+	p("\tVPSLLQ $52, %s, %s", v(2), v(2))
+	p("\tVMULPD %s, %s, %s", v(2), v(5), v(5))
+	// Lanes with x > -2^-28: 1 + x.
+	if s.w == 8 {
+		p("\tVCMPPD $0x1e, %s, Z0, K3", c("expNearZero"))
+		p("\tVADDPD %s, Z0, K3, Z5", c("expOne"))
+	} else {
+		p("\tVCMPPD $0x1e, %s, Y0, Y3", c("expNearZero"))
+		p("\tVADDPD %s, Y0, Y4", c("expOne"))
+		p("\tVBLENDVPD Y3, Y4, Y5, Y5")
+	}
+	p("\tVMOVUPD %s, (DI)(AX*8)", v(5))
+	p("\tADDQ $%d, AX", s.w)
+	p("\tJMP %sloop", name)
+	p("%sdone:", name)
+	p("\tVZEROUPPER")
+	p("\tMOVQ AX, ret+32(FP)")
 	p("\tRET")
 }

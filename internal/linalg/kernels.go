@@ -1,6 +1,10 @@
 package linalg
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/pueval/pueval/internal/portmath"
+)
 
 //go:generate go run gen_kernels.go
 
@@ -18,6 +22,9 @@ import "sync"
 //     each lane what the plain Go performs for that element, a separate
 //     rounded multiply, then the add or subtract (never a fused
 //     multiply-add);
+//   - expScaled performs portmath.Exp's operations lane by lane (fdlibm's
+//     algorithm, each product rounded), for arguments in [-708, 0]; others
+//     (and NaN) go to portmath.Exp itself;
 //   - Gram's sums are not split: a tile of 4 rows by 24 (AVX-512) or 12
 //     (AVX2) columns of S holds 48 or 96 independent sums, one per lane,
 //     each taking the products of its two rows in k order from a copy of
@@ -41,9 +48,11 @@ type kernels struct {
 	// (see syrk4Go).
 	syrk4      func(A []float64, lda int, u [4][]float64, i0, b int)
 	addScaled4 func(y []float64, a [4]float64, x0, x1, x2, x3 []float64)
+	// expScaled sets dst[k] = portmath.Exp(src[k] c) (see expScaledGo).
+	expScaled func(dst, src []float64, c float64)
 }
 
-var goKernels = kernels{name: "go", gramPanel: gramPanelGo, subScaled: subScaledGo, syrk4: syrk4Go, addScaled4: addScaled4Go}
+var goKernels = kernels{name: "go", gramPanel: gramPanelGo, subScaled: subScaledGo, syrk4: syrk4Go, addScaled4: addScaled4Go, expScaled: expScaledGo}
 
 // vk is the implementation in use: the best the CPU supports (pickKernels).
 var vk = pickKernels()
@@ -135,6 +144,14 @@ func subScaledGo(y []float64, a float64, x []float64) {
 	}
 	for ; j < len(x); j++ {
 		y[j] -= float64(a * x[j])
+	}
+}
+
+// expScaledGo sets dst[k] = portmath.Exp(src[k] c) (dst may be src).
+func expScaledGo(dst, src []float64, c float64) {
+	dst = dst[:len(src)]
+	for k, x := range src {
+		dst[k] = portmath.Exp(x * c)
 	}
 }
 

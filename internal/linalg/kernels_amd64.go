@@ -5,6 +5,7 @@ package linalg
 import (
 	"unsafe"
 
+	"github.com/pueval/pueval/internal/portmath"
 	"golang.org/x/sys/cpu"
 )
 
@@ -42,6 +43,7 @@ var avx512Kernels = kernels{name: "avx512", gramCols: gramColsAVX512,
 		p := rows4(y, x0, x1, x2, x3)
 		addScaled4AVX512(&a, &p, unsafe.SliceData(y), len(y))
 	},
+	expScaled: func(dst, src []float64, c float64) { expScaledVec(expScaledAVX512, 8, dst, src, c) },
 }
 
 var avx2Kernels = kernels{name: "avx2", gramCols: gramColsAVX2,
@@ -62,6 +64,7 @@ var avx2Kernels = kernels{name: "avx2", gramCols: gramColsAVX2,
 		p := rows4(y, x0, x1, x2, x3)
 		addScaled4AVX2(&a, &p, unsafe.SliceData(y), len(y))
 	},
+	expScaled: func(dst, src []float64, c float64) { expScaledVec(expScaledAVX2, 4, dst, src, c) },
 }
 
 // gramPanelArgs checks gramPanel's arguments against what the assembly
@@ -85,6 +88,22 @@ func syrk4Args(A []float64, lda int, u [4][]float64, i0, b int) [4]*float64 {
 		panic("linalg: syrk4: bad shape")
 	}
 	return [4]*float64{unsafe.SliceData(u[0][:b]), unsafe.SliceData(u[1][:b]), unsafe.SliceData(u[2][:b]), unsafe.SliceData(u[3][:b])}
+}
+
+// expScaledVec runs an assembly exp (w lanes, portmath.Exp's operations):
+// the assembly stops at a register with an argument outside [-708, 0]
+// (portmath.Exp's subnormal and special cases, NaN), which portmath.Exp
+// then does, with the tail.
+func expScaledVec(f func(dst, src *float64, n int, c float64) int, w int, dst, src []float64, c float64) {
+	dst = dst[:len(src)]
+	for k := 0; k < len(src); {
+		if len(src)-k >= w {
+			k += f(&dst[k], &src[k], len(src)-k, c)
+		}
+		for end := min(k+w, len(src)); k < end; k++ {
+			dst[k] = portmath.Exp(src[k] * c)
+		}
+	}
 }
 
 // rows4 checks that each of the four rows x holds len(y) entries (the
@@ -141,3 +160,9 @@ func syrk4AVX2(a *float64, lda int, u *[4]*float64, i0, b int)
 
 //go:noescape
 func addScaled4AVX2(a *[4]float64, x *[4]*float64, y *float64, n int)
+
+//go:noescape
+func expScaledAVX512(dst, src *float64, n int, c float64) int
+
+//go:noescape
+func expScaledAVX2(dst, src *float64, n int, c float64) int

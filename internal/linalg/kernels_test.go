@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/pueval/pueval/internal/portmath"
 )
 
 // special are the values that test the kernels' IEEE edge cases: signed
@@ -307,4 +309,50 @@ func TestPickKernels(t *testing.T) {
 		return
 	}
 	testPickKernelsAMD64(t)
+}
+
+// TestExpScaledAgrees: ExpScaled of every kernel this CPU runs gives
+// portmath.Exp(src[k] c)'s bits (the statement, expScaledGo), in place
+// too, for lengths 0..40 (the vector registers and tails) and scales c
+// around the Gaussian kernel's -1/(2 sigma^2), on arguments across
+// [-710, 0] (both sides of the vector path's -708 bound), the near-zero
+// branch (|x| < 2^-28), positive and special values.
+func TestExpScaledAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	args := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -5e-324,
+		-708, -708 - 1e-12, -708 + 1e-12, -709, -745, -746, -1e6, 1, 700, 710,
+		-0x1p-28, -0x1p-28 * (1 + 0x1p-52), -0x1p-28 * (1 - 0x1p-53), -1e-9, -1e-8}
+	for _, c := range []float64{-0.5, -1e-4, -3.7, -1e3, -1} {
+		for n := range 41 {
+			src := make([]float64, n)
+			for i := range src {
+				switch rng.IntN(10) {
+				case 0:
+					src[i] = args[rng.IntN(len(args))] / c
+				case 1:
+					src[i] = -(705 + 5*rng.Float64()) / c // x around -705..-710
+				default:
+					src[i] = rng.Float64() * math.Pow(10, 4*rng.Float64()-2) / -c
+				}
+			}
+			want := make([]float64, n)
+			expScaledGo(want, src, c)
+			for i, x := range src {
+				if w := portmath.Exp(x * c); math.Float64bits(w) != math.Float64bits(want[i]) && !math.IsNaN(w) {
+					t.Fatalf("expScaledGo(%v, %v) = %v, portmath.Exp %v", x, c, want[i], w)
+				}
+			}
+			for _, k := range allKernels() {
+				got := make([]float64, n)
+				k.expScaled(got, src, c)
+				inPlace := slices.Clone(src)
+				k.expScaled(inPlace, inPlace, c)
+				for _, g := range [][]float64{got, inPlace} {
+					if i, ok := sameBits(g, want); !ok {
+						t.Fatalf("%s: c = %v, n = %d: exp(%v c) = %v, portmath.Exp %v", k.name, c, n, src[i], g[i], want[i])
+					}
+				}
+			}
+		}
+	}
 }

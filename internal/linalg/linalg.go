@@ -2,6 +2,15 @@ package linalg
 
 import "math"
 
+// ExpScaled sets dst[k] = portmath.Exp(src[k] c) for k < len(src) (dst may
+// be src): the Gaussian kernel exp(-d / (2 sigma^2)) of squared distances d
+// with c = -1/(2 sigma^2). The amd64 vector kernels perform portmath.Exp's
+// operations lane by lane, so the values are portmath.Exp's bits on every
+// CPU.
+func ExpScaled(dst, src []float64, c float64) {
+	vk.expScaled(dst[:len(src)], src, c)
+}
+
 // Gram sets S[i*b+j] = sum_k Kt[i*m+k] Kt[j*m+k] for all i, j (b x b, full),
 // each sum in k order. S[j*b+i] is the same sum of the same products, so
 // computing the upper triangle and mirroring it gives the full matrix's
