@@ -611,9 +611,11 @@ func (e *engine) system(SL, vL []float64, nL int, SU, vU []float64, nU int) (H, 
 // partial pivoting (the PU_AUC matrix can be indefinite), both
 // internal/linalg's, in a fixed order. No condition number is estimated (it
 // would cost about as much as the factorisation); ok is false when a pivot
-// is exactly zero or w is not finite. H must be symmetric.
-func solve(H, h []float64, b int, lambda float64) (w []float64, ok bool) {
-	A := slices.Clone(H)
+// is exactly zero or w is not finite. H must be symmetric. A (b x b) is
+// the factor's scratch, overwritten.
+func solve(H, h []float64, b int, lambda float64, A []float64) (w []float64, ok bool) {
+	A = A[:b*b]
+	copy(A, H)
 	for i := range b {
 		A[i*b+i] += lambda
 	}
@@ -678,6 +680,7 @@ func (e *engine) cvRow(sigma float64, lambdas []float64, rowsL, rowsU [][]int, r
 	}
 	b := e.b
 	clear(row)
+	A := make([]float64, b*b) // solve's scratch, one per row of the grid
 	for f := range k {
 		trSL := make([]float64, b*b)
 		trSU := make([]float64, b*b)
@@ -701,7 +704,7 @@ func (e *engine) cvRow(sigma float64, lambdas []float64, rowsL, rowsU [][]int, r
 		}
 		H, h := e.system(trSL, trvL, nL, trSU, trvU, nU)
 		for li, lam := range lambdas {
-			w, ok := solve(H, h, b, lam)
+			w, ok := solve(H, h, b, lam, A)
 			if !ok {
 				row[li] = math.NaN()
 				continue
@@ -786,7 +789,7 @@ func (e *engine) weights(sigma, lambda float64) ([]float64, error) {
 	SL, vL := e.moments(e.basisT(sigma, rowsL), e.nL)
 	SU, vU := e.moments(e.basisT(sigma, rowsU), e.nU)
 	H, h := e.system(SL, vL, e.nL, SU, vU, e.nU)
-	w, ok := solve(H, h, e.b, lambda)
+	w, ok := solve(H, h, e.b, lambda, make([]float64, e.b*e.b))
 	if !ok {
 		return nil, fmt.Errorf("singular system at sigma %g, lambda %g", sigma, lambda)
 	}

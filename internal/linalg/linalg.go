@@ -214,14 +214,13 @@ func Cholesky(A []float64, b int) bool {
 
 // CholeskySolve overwrites x with A^-1 x for A = U'U, U the upper triangle
 // of the factor (Cholesky): U'y = x forward, subtracting row k's terms in k
-// order, then U w = y backward, each row's sum in column order.
+// order (elementwise over the later entries: subScaled), then U w = y
+// backward, each row's sum in column order.
 func CholeskySolve(U []float64, b int, x []float64) {
+	x = x[:b]
 	for k := range b {
 		x[k] /= U[k*b+k]
-		xk := x[k]
-		for i, u := range U[k*b+k+1 : (k+1)*b] {
-			x[k+1+i] -= float64(u * xk)
-		}
+		vk.subScaled(x[k+1:], x[k], U[k*b+k+1:(k+1)*b])
 	}
 	for i := b - 1; i >= 0; i-- {
 		s := x[i]
