@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_kernels writes kernels_amd64.s: the vector kernels of kernels.go
-// (gramPanel, subScaled, syrk4, addScaled4, expScaled) in Go assembly, once for
+// (gramPanel, cholPanel, subScaled, divide, syrk4, addScaled4, expScaled) in Go assembly, once for
 // AVX-512 (ZMM registers of 8 lanes, routine names suffixed AVX512) and
 // once for AVX2 (YMM registers of 4 lanes, suffixed AVX2), so that they
 // build with the default toolchain on any amd64 target and are chosen at
@@ -40,8 +40,10 @@ func main() {
 	p(`#include "textflag.h"`)
 	expData(p)
 	for _, s := range []isa{avx512, avx2} {
-		genGramPanel(p, s)
+		genGramPanel(p, s, "gramPanel", "VADDPD")
+		genGramPanel(p, s, "cholPanel", "VSUBPD")
 		genSubScaled(p, s)
+		genDivide(p, s)
 		genSyrk4(p, s)
 		genScaled4(p, s, "addScaled4", "VADD")
 		genExp(p, s)
@@ -80,7 +82,8 @@ func text(p emit, name, sig string, frame int) {
 	p("TEXT ·%s(SB), NOSPLIT, $0-%d", name, frame)
 }
 
-// genGramPanel: gramPanelGo. Tiles of 4 rows x s.cols columns (3
+// genGramPanel: gramPanelGo (op VADDPD) and cholPanelGo (op VSUBPD, acc
+// = acc - x_i y_j, always loading). Tiles of 4 rows x s.cols columns (3
 // registers per row): accumulators 0-11 (row r, register c: r*3+c), the
 // row's broadcast value in 12, products in 13-15, AVX-512's columns of t in
 // 16-18. Each accumulator lane is
@@ -90,8 +93,8 @@ func text(p emit, name, sig string, frame int) {
 // BX, DX; t's row k in AX (t + k ldt), the rows' values at AX + R10 (i0
 // bytes), the tile's columns at AX + R11 (j0 bytes, advanced per tile);
 // R12 counts the columns left, CX the k left, R9 is ldt in bytes, SI t.
-func genGramPanel(p emit, s isa) {
-	name := "gramPanel" + s.suffix
+func genGramPanel(p emit, s isa, base, op string) {
+	name := base + s.suffix
 	text(p, name, "(rows *[4]*float64, t *float64, ldt, i0, j0, nc, kn int, load bool)", 57)
 	p("\tMOVQ rows+0(FP), AX")
 	out := []string{"DI", "R8", "BX", "DX"}
@@ -138,7 +141,7 @@ func genGramPanel(p emit, s isa) {
 		for c := range 3 {
 			t := s.v(13 + c)
 			p("\tVMULPD %s, %s, %s", col(c), s.v(12), t)
-			p("\tVADDPD %s, %s, %s", t, s.v(r*3+c), s.v(r*3+c))
+			p("\t%s %s, %s, %s", op, t, s.v(r*3+c), s.v(r*3+c))
 		}
 	}
 	p("\tADDQ R9, AX")
@@ -216,7 +219,30 @@ func genSubScaled(p emit, s isa) {
 	p("\tRET")
 }
 
-// genSyrk4: syrk4Go, Cholesky's update of the rows i = i0..b-1 (BX) by 4
+// genDivide: divideGo, elementwise: y = y / d (d in register 8).
+func genDivide(p emit, s isa) {
+	name := "divide" + s.suffix
+	text(p, name, "(d float64, y *float64, n int)", 24)
+	p("\tVBROADCASTSD d+0(FP), %s", s.v(8))
+	p("\tMOVQ y+8(FP), DI")
+	p("\tMOVQ n+16(FP), CX")
+	forward(p, s, name, func() {
+		p("\tVMOVSD (DI)(AX*8), X0")
+		p("\tVDIVSD X8, X0, X0")
+		p("\tVMOVSD X0, (DI)(AX*8)")
+	}, func(k int) {
+		for i := range k {
+			p("\tVMOVUPD %d(DI)(AX*8), %s", i*s.bytes(), s.v(i))
+			p("\tVDIVPD %s, %s, %s", s.v(8), s.v(i), s.v(i))
+			p("\tVMOVUPD %s, %d(DI)(AX*8)", s.v(i), i*s.bytes())
+		}
+	})
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// genSyrk4: syrk4Go, Cholesky's update of the rows i = i0..i1-1 (BX; i1
+// in R11) by 4
 // pivot rows u (SI, R8, R9, R10, at their column 0): per row, the
 // coefficients u_r[i] in registers 8-11, then elementwise over the columns
 // j = i..b-1 (AX; CX = b), y = A's row i (DI, advanced by lda bytes, R12,
@@ -224,7 +250,7 @@ func genSubScaled(p emit, s isa) {
 // the products 4-7.
 func genSyrk4(p emit, s isa) {
 	name := "syrk4" + s.suffix
-	text(p, name, "(a *float64, lda int, u *[4]*float64, i0, b int)", 40)
+	text(p, name, "(a *float64, lda int, u *[4]*float64, i0, i1, b int)", 48)
 	xr := []string{"SI", "R8", "R9", "R10"}
 	p("\tMOVQ u+16(FP), AX")
 	for i, reg := range xr {
@@ -233,12 +259,13 @@ func genSyrk4(p emit, s isa) {
 	p("\tMOVQ lda+8(FP), R12")
 	p("\tSHLQ $3, R12")
 	p("\tMOVQ i0+24(FP), BX")
-	p("\tMOVQ b+32(FP), CX")
+	p("\tMOVQ i1+32(FP), R11")
+	p("\tMOVQ b+40(FP), CX")
 	p("\tMOVQ R12, DI")
 	p("\tIMULQ BX, DI")
 	p("\tADDQ a+0(FP), DI")
 	p("%srow:", name)
-	p("\tCMPQ BX, CX")
+	p("\tCMPQ BX, R11")
 	p("\tJGE %send", name)
 	for r, reg := range xr {
 		p("\tVBROADCASTSD (%s)(BX*8), %s", reg, s.v(8+r))

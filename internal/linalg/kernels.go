@@ -43,16 +43,21 @@ type kernels struct {
 	gramCols int
 	// gramPanel accumulates the tiles of 4 rows of S (see gramPanelGo).
 	gramPanel func(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load bool)
+	// cholPanel is Cholesky's trailing update of 4 rows by a panel of
+	// finished rows, gramPanel's tiles with subtraction (see cholPanelGo).
+	cholPanel func(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load bool)
 	subScaled func(y []float64, a float64, x []float64)
-	// syrk4 is Cholesky's update of the trailing rows by four pivot rows
+	// divide sets y[j] /= d (a division is correctly rounded in any lane).
+	divide func(y []float64, d float64)
+	// syrk4 is Cholesky's update of the later rows by four pivot rows
 	// (see syrk4Go).
-	syrk4      func(A []float64, lda int, u [4][]float64, i0, b int)
+	syrk4      func(A []float64, lda int, u [4][]float64, i0, i1, b int)
 	addScaled4 func(y []float64, a [4]float64, x0, x1, x2, x3 []float64)
 	// expScaled sets dst[k] = portmath.Exp(src[k] c) (see expScaledGo).
 	expScaled func(dst, src []float64, c float64)
 }
 
-var goKernels = kernels{name: "go", gramPanel: gramPanelGo, subScaled: subScaledGo, syrk4: syrk4Go, addScaled4: addScaled4Go, expScaled: expScaledGo}
+var goKernels = kernels{name: "go", gramPanel: gramPanelGo, cholPanel: cholPanelGo, subScaled: subScaledGo, divide: divideGo, syrk4: syrk4Go, addScaled4: addScaled4Go, expScaled: expScaledGo}
 
 // vk is the implementation in use: the best the CPU supports (pickKernels).
 var vk = pickKernels()
@@ -88,15 +93,36 @@ func gramPanelGo(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load b
 	}
 }
 
-// syrk4Go sets, for the rows i = i0..b-1 of A (row-major, row length lda)
-// and their columns j = i..b-1, A[i][j] = (((A[i][j] - u0[i] u0[j]) -
-// u1[i] u1[j]) - u2[i] u2[j]) - u3[i] u3[j]: the trailing update of
-// Cholesky's upper triangle by four finished rows u (indexed by column),
-// row by row with subScaled4Go.
-func syrk4Go(A []float64, lda int, u [4][]float64, i0, b int) {
+// syrk4Go sets, for the rows i = i0..i1-1 of A (row-major, row length
+// lda) and their columns j = i..b-1, A[i][j] = (((A[i][j] - u0[i] u0[j]) -
+// u1[i] u1[j]) - u2[i] u2[j]) - u3[i] u3[j]: the update of Cholesky's
+// upper triangle by four finished rows u (indexed by column), row by row
+// with subScaled4Go.
+func syrk4Go(A []float64, lda int, u [4][]float64, i0, i1, b int) {
 	u0, u1, u2, u3 := u[0][:b], u[1][:b], u[2][:b], u[3][:b]
-	for i := i0; i < b; i++ {
+	for i := i0; i < i1; i++ {
 		subScaled4Go(A[i*lda+i:i*lda+b], [4]float64{u0[i], u1[i], u2[i], u3[i]}, u0[i:], u1[i:], u2[i:], u3[i:])
+	}
+}
+
+// cholPanelGo sets, for r < 4 and j < nc, s = rows[r][j], then s -= t[k
+// ldt + i0 + r] t[k ldt + j0 + j] for k = 0..kn-1 in order, each product
+// rounded, and rows[r][j] = s: Cholesky's update of 4 rows by kn finished
+// rows t (the product's left operand the row's own coefficient, as in
+// syrk4Go). load must be true (the signature is gramPanel's).
+func cholPanelGo(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load bool) {
+	if !load {
+		panic("linalg: cholPanel: load is false")
+	}
+	for r := range 4 {
+		o := rows[r][:nc]
+		for j := range o {
+			s := o[j]
+			for k := range kn {
+				s -= float64(t[k*ldt+i0+r] * t[k*ldt+j0+j])
+			}
+			o[j] = s
+		}
 	}
 }
 
@@ -152,6 +178,13 @@ func expScaledGo(dst, src []float64, c float64) {
 	dst = dst[:len(src)]
 	for k, x := range src {
 		dst[k] = portmath.Exp(x * c)
+	}
+}
+
+// divideGo sets y[j] /= d.
+func divideGo(y []float64, d float64) {
+	for j := range y {
+		y[j] /= d
 	}
 }
 

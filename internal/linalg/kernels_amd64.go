@@ -31,13 +31,22 @@ var avx512Kernels = kernels{name: "avx512", gramCols: gramColsAVX512,
 		gramPanelArgs(&p, rows, t, ldt, i0, j0, nc, kn, gramColsAVX512)
 		gramPanelAVX512(&p, unsafe.SliceData(t), ldt, i0, j0, nc, kn, load)
 	},
+	cholPanel: func(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load bool) {
+		var p [4]*float64
+		gramPanelArgs(&p, rows, t, ldt, i0, j0, nc, kn, gramColsAVX512)
+		if !load {
+			panic("linalg: cholPanel: load is false")
+		}
+		cholPanelAVX512(&p, unsafe.SliceData(t), ldt, i0, j0, nc, kn, load)
+	},
 	subScaled: func(y []float64, a float64, x []float64) {
 		y = y[:len(x)]
 		subScaledAVX512(a, unsafe.SliceData(x), unsafe.SliceData(y), len(x))
 	},
-	syrk4: func(A []float64, lda int, u [4][]float64, i0, b int) {
-		p := syrk4Args(A, lda, u, i0, b)
-		syrk4AVX512(unsafe.SliceData(A), lda, &p, i0, b)
+	divide: func(y []float64, d float64) { divideAVX512(d, unsafe.SliceData(y), len(y)) },
+	syrk4: func(A []float64, lda int, u [4][]float64, i0, i1, b int) {
+		p := syrk4Args(A, lda, u, i0, i1, b)
+		syrk4AVX512(unsafe.SliceData(A), lda, &p, i0, i1, b)
 	},
 	addScaled4: func(y []float64, a [4]float64, x0, x1, x2, x3 []float64) {
 		p := rows4(y, x0, x1, x2, x3)
@@ -52,13 +61,22 @@ var avx2Kernels = kernels{name: "avx2", gramCols: gramColsAVX2,
 		gramPanelArgs(&p, rows, t, ldt, i0, j0, nc, kn, gramColsAVX2)
 		gramPanelAVX2(&p, unsafe.SliceData(t), ldt, i0, j0, nc, kn, load)
 	},
+	cholPanel: func(rows [4][]float64, t []float64, ldt, i0, j0, nc, kn int, load bool) {
+		var p [4]*float64
+		gramPanelArgs(&p, rows, t, ldt, i0, j0, nc, kn, gramColsAVX2)
+		if !load {
+			panic("linalg: cholPanel: load is false")
+		}
+		cholPanelAVX2(&p, unsafe.SliceData(t), ldt, i0, j0, nc, kn, load)
+	},
 	subScaled: func(y []float64, a float64, x []float64) {
 		y = y[:len(x)]
 		subScaledAVX2(a, unsafe.SliceData(x), unsafe.SliceData(y), len(x))
 	},
-	syrk4: func(A []float64, lda int, u [4][]float64, i0, b int) {
-		p := syrk4Args(A, lda, u, i0, b)
-		syrk4AVX2(unsafe.SliceData(A), lda, &p, i0, b)
+	divide: func(y []float64, d float64) { divideAVX2(d, unsafe.SliceData(y), len(y)) },
+	syrk4: func(A []float64, lda int, u [4][]float64, i0, i1, b int) {
+		p := syrk4Args(A, lda, u, i0, i1, b)
+		syrk4AVX2(unsafe.SliceData(A), lda, &p, i0, i1, b)
 	},
 	addScaled4: func(y []float64, a [4]float64, x0, x1, x2, x3 []float64) {
 		p := rows4(y, x0, x1, x2, x3)
@@ -81,10 +99,10 @@ func gramPanelArgs(p *[4]*float64, rows [4][]float64, t []float64, ldt, i0, j0, 
 }
 
 // syrk4Args checks syrk4's arguments against what the assembly reads and
-// writes (rows i0..b-1 of A from column i0 to b-1, columns up to b-1 of the
-// four rows u) and returns the rows' first entries.
-func syrk4Args(A []float64, lda int, u [4][]float64, i0, b int) [4]*float64 {
-	if i0 < 0 || b > lda || (i0 < b && len(A) < (b-1)*lda+b) {
+// writes (rows i0..i1-1 of A from column i0 to b-1, columns up to b-1 of
+// the four rows u) and returns the rows' first entries.
+func syrk4Args(A []float64, lda int, u [4][]float64, i0, i1, b int) [4]*float64 {
+	if i0 < 0 || b > lda || i1 > b || (i0 < i1 && len(A) < (i1-1)*lda+b) {
 		panic("linalg: syrk4: bad shape")
 	}
 	return [4]*float64{unsafe.SliceData(u[0][:b]), unsafe.SliceData(u[1][:b]), unsafe.SliceData(u[2][:b]), unsafe.SliceData(u[3][:b])}
@@ -144,7 +162,10 @@ func gramPanelAVX512(rows *[4]*float64, t *float64, ldt, i0, j0, nc, kn int, loa
 func subScaledAVX512(a float64, x, y *float64, n int)
 
 //go:noescape
-func syrk4AVX512(a *float64, lda int, u *[4]*float64, i0, b int)
+func syrk4AVX512(a *float64, lda int, u *[4]*float64, i0, i1, b int)
+
+//go:noescape
+func cholPanelAVX512(rows *[4]*float64, t *float64, ldt, i0, j0, nc, kn int, load bool)
 
 //go:noescape
 func addScaled4AVX512(a *[4]float64, x *[4]*float64, y *float64, n int)
@@ -156,7 +177,10 @@ func gramPanelAVX2(rows *[4]*float64, t *float64, ldt, i0, j0, nc, kn int, load 
 func subScaledAVX2(a float64, x, y *float64, n int)
 
 //go:noescape
-func syrk4AVX2(a *float64, lda int, u *[4]*float64, i0, b int)
+func syrk4AVX2(a *float64, lda int, u *[4]*float64, i0, i1, b int)
+
+//go:noescape
+func cholPanelAVX2(rows *[4]*float64, t *float64, ldt, i0, j0, nc, kn int, load bool)
 
 //go:noescape
 func addScaled4AVX2(a *[4]float64, x *[4]*float64, y *float64, n int)
@@ -166,3 +190,9 @@ func expScaledAVX512(dst, src *float64, n int, c float64) int
 
 //go:noescape
 func expScaledAVX2(dst, src *float64, n int, c float64) int
+
+//go:noescape
+func divideAVX512(d float64, y *float64, n int)
+
+//go:noescape
+func divideAVX2(d float64, y *float64, n int)

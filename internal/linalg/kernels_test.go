@@ -92,7 +92,7 @@ func TestGramKernelsAgree(t *testing.T) {
 	}
 }
 
-// TestElementwiseKernelsAgree: subScaled and addScaled4 of
+// TestElementwiseKernelsAgree: subScaled, divide and addScaled4 of
 // every kernel this CPU runs give the plain Go's bits, for every length
 // 0..41 (the vector blocks of 16 and 8 and their tails) at offsets 0..2,
 // with special values mixed in.
@@ -111,6 +111,12 @@ func TestElementwiseKernelsAgree(t *testing.T) {
 					name := fmt.Sprintf("%s: n = %d, offset %d, special %.1f", k.name, n, off, ps)
 
 					got, want := slices.Clone(y), slices.Clone(y)
+					k.divide(got, a[1])
+					divideGo(want, a[1])
+					if i, ok := sameBits(got, want); !ok {
+						t.Fatalf("%s: divide y[%d] = %v, plain Go %v", name, i, got[i], want[i])
+					}
+					got, want = slices.Clone(y), slices.Clone(y)
 					k.subScaled(got, a[0], x[0])
 					subScaledGo(want, a[0], x[0])
 					if i, ok := sameBits(got, want); !ok {
@@ -129,9 +135,9 @@ func TestElementwiseKernelsAgree(t *testing.T) {
 }
 
 // TestSyrk4KernelsAgree: syrk4 of every kernel this CPU runs gives
-// syrk4Go's bits on every row i0..b-1 and leaves the rest of A (the lower
-// triangle, the rows above i0, the columns past b) untouched, for b and i0
-// around the vector blocks, rows longer than b (lda > b), with special
+// syrk4Go's bits on every row i0..i1-1 and leaves the rest of A (the lower
+// triangle, the other rows, the columns past b) untouched, for b and i0
+// around the vector blocks, i1 = b or 2 short of it (odd b), rows longer than b (lda > b), with special
 // values mixed in.
 func TestSyrk4KernelsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -141,6 +147,7 @@ func TestSyrk4KernelsAgree(t *testing.T) {
 				if i0 < 0 || i0 > b {
 					continue
 				}
+				i1 := max(i0, b-2*(b%2))
 				for _, extra := range []int{0, 3} {
 					lda := b + extra
 					for _, ps := range []float64{0, 0.1} {
@@ -148,16 +155,16 @@ func TestSyrk4KernelsAgree(t *testing.T) {
 						U := randomVals(rng, 4*lda, ps)
 						u := [4][]float64{U[:lda], U[lda : 2*lda], U[2*lda : 3*lda], U[3*lda:]}
 						got, want := slices.Clone(A), slices.Clone(A)
-						k.syrk4(got, lda, u, i0, b)
-						syrk4Go(want, lda, u, i0, b)
+						k.syrk4(got, lda, u, i0, i1, b)
+						syrk4Go(want, lda, u, i0, i1, b)
 						if i, ok := sameBits(got, want); !ok {
-							t.Fatalf("%s: b = %d, i0 = %d, lda = %d, special %.1f: A[%d][%d] = %v, syrk4Go %v",
-								k.name, b, i0, lda, ps, i/lda, i%lda, got[i], want[i])
+							t.Fatalf("%s: b = %d, rows %d-%d, lda = %d, special %.1f: A[%d][%d] = %v, syrk4Go %v",
+								k.name, b, i0, i1, lda, ps, i/lda, i%lda, got[i], want[i])
 						}
 						for i := range b {
 							for j := range lda {
-								if _, ok := sameBits(want[i*lda+j:i*lda+j+1], A[i*lda+j:i*lda+j+1]); !ok && (i < i0 || j < i || j >= b) {
-									t.Fatalf("b = %d, i0 = %d, lda = %d: syrk4Go wrote A[%d][%d]", b, i0, lda, i, j)
+								if _, ok := sameBits(want[i*lda+j:i*lda+j+1], A[i*lda+j:i*lda+j+1]); !ok && (i < i0 || i >= i1 || j < i || j >= b) {
+									t.Fatalf("b = %d, rows %d-%d, lda = %d: syrk4Go wrote A[%d][%d]", b, i0, i1, lda, i, j)
 								}
 							}
 						}
@@ -188,24 +195,29 @@ func TestSubScaled4IsFourSubScaled(t *testing.T) {
 	}
 }
 
-// TestCholeskyKernelsAgree: Cholesky, CholeskySolve, LUSolve and
-// TransMulVec give the same bits with every kernel this CPU runs as with
-// the plain Go, for sizes around the 4-row blocks and kernelauc's 200.
+// TestCholeskyKernelsAgree: Cholesky (its upper triangle, the factor),
+// CholeskySolve, LUSolve and TransMulVec give the same bits with every
+// kernel this CPU runs as with the plain Go, for sizes around the 4-row
+// blocks, around the vector Cholesky's panels of 32 (from 64 on: its last
+// rows 0-3 past a multiple of 4), and kernelauc's 200.
 func TestCholeskyKernelsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
-	for _, b := range []int{1, 2, 3, 4, 5, 7, 8, 9, 17, 33, 200} {
+	for _, b := range []int{1, 2, 3, 4, 5, 7, 8, 9, 17, 33, 63, 64, 65, 66, 67, 95, 96, 97, 99, 200} {
 		A, h := randomSPD(rng, b)
 		m := 2*b + 3
 		Kt := randomVals(rng, b*m, 0.01)
 		type result struct{ U, x, lu, g []float64 }
 		run := func() result {
 			var r result
-			r.U = slices.Clone(A)
-			if !Cholesky(r.U, b) {
+			U := slices.Clone(A)
+			if !Cholesky(U, b) {
 				t.Fatalf("b = %d: positive definite matrix refused", b)
 			}
 			r.x = slices.Clone(h)
-			CholeskySolve(r.U, b, r.x)
+			CholeskySolve(U, b, r.x)
+			for i := range b { // the factor: the upper triangle
+				r.U = append(r.U, U[i*b+i:(i+1)*b]...)
+			}
 			r.lu = slices.Clone(h)
 			if !LUSolve(slices.Clone(A), b, r.lu) {
 				t.Fatalf("b = %d: LUSolve refused", b)
@@ -351,6 +363,36 @@ func TestExpScaledAgrees(t *testing.T) {
 					if i, ok := sameBits(g, want); !ok {
 						t.Fatalf("%s: c = %v, n = %d: exp(%v c) = %v, portmath.Exp %v", k.name, c, n, src[i], g[i], want[i])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestCholPanelKernelsAgree: cholPanel of every vector kernel this CPU
+// runs gives cholPanelGo's bits, for kn = 1..40 terms, one to three tiles,
+// row and column offsets in t, with special values mixed in.
+func TestCholPanelKernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, k := range allKernels() {
+		if k.gramCols == 0 {
+			continue
+		}
+		for kn := 1; kn <= 40; kn++ {
+			for tiles := 1; tiles <= 3; tiles++ {
+				nc := tiles * k.gramCols
+				i0, j0 := rng.IntN(5), rng.IntN(7)
+				ldt := max(i0+4, j0+nc) + rng.IntN(3)
+				tm := randomVals(rng, kn*ldt, 0.05)
+				out := randomVals(rng, 4*(nc+1), 0.05)
+				rowsOf := func(o []float64) [4][]float64 {
+					return [4][]float64{o[:nc], o[nc+1 : 2*nc+1], o[2*nc+2 : 3*nc+2], o[3*nc+3 : 4*nc+3]}
+				}
+				got, want := slices.Clone(out), slices.Clone(out)
+				k.cholPanel(rowsOf(got), tm, ldt, i0, j0, nc, kn, true)
+				cholPanelGo(rowsOf(want), tm, ldt, i0, j0, nc, kn, true)
+				if i, ok := sameBits(got, want); !ok {
+					t.Fatalf("%s: kn = %d, nc = %d: entry %d = %v, cholPanelGo %v", k.name, kn, nc, i, got[i], want[i])
 				}
 			}
 		}

@@ -171,45 +171,97 @@ func Dot(a, b []float64) float64 {
 }
 
 // Cholesky overwrites the upper triangle of the symmetric b x b matrix A
-// (row-major; the lower triangle is not read) with U, A = U'U, by the
-// right-looking outer-product algorithm: row k of U is row k of the updated
-// A over sqrt(A[k][k]), then every later row i loses U[k][i] times row k.
-// Entry (i, j) thus loses its terms U[k][i] U[k][j] in k order. The rows
-// are taken four at a time: the four are finished among themselves, then
-// each later row loses their four terms in one pass (syrk4Go), in the
-// same order, so the blocking changes no bit. It reports false, leaving A
-// partly overwritten, when a pivot is not positive (or NaN): A is not
-// (numerically) positive definite.
+// (row-major; the strictly lower triangle is not read, and is left
+// undefined: the vector path uses it as scratch) with U, A = U'U, by the
+// right-looking outer-product algorithm: row k of U is row k of the
+// updated A over sqrt(A[k][k]), then every later row i loses U[k][i] times
+// row k. Entry (i, j) thus loses its terms U[k][i] U[k][j] in k order.
+// The rows are taken four at a time: the four are finished among
+// themselves, then each later row loses their four terms in one pass
+// (syrk4Go), in the same order, so the blocking changes no bit. With the
+// vector kernels, panels of cholBlock rows are finished so among
+// themselves, then the later rows lose the panel's terms tile by tile
+// (choleskyTrailing), each entry still in k order. It reports false,
+// leaving A partly overwritten, when a pivot is not positive (or NaN): A is
+// not (numerically) positive definite.
 func Cholesky(A []float64, b int) bool {
-	for k0 := 0; k0 < b; k0 += 4 {
-		k1 := min(k0+4, b)
-		for k := k0; k < k1; k++ {
-			d := A[k*b+k]
+	if vk.gramCols == 0 || b < 2*cholBlock {
+		return choleskyRows(vk, A, b, 0, b)
+	}
+	A = A[:b*b]
+	for p0 := 0; p0 < b; p0 += cholBlock {
+		p1 := min(p0+cholBlock, b)
+		if !choleskyRows(vk, A, b, p0, p1) {
+			return false
+		}
+		choleskyTrailing(vk, A, b, p0, p1)
+	}
+	return true
+}
+
+// cholBlock is the panel height of the vector Cholesky: the trailing
+// update's tiles take this many terms per load and store of S.
+const cholBlock = 32
+
+// choleskyRows factors rows p0..p1-1 of A, which have lost the terms of
+// rows 0..p0-1, among themselves: four rows at a time, each block finished
+// among itself, then the later rows of the range (up to p1) lose its four
+// terms in one pass (syrk4).
+func choleskyRows(k *kernels, A []float64, b, p0, p1 int) bool {
+	for k0 := p0; k0 < p1; k0 += 4 {
+		k1 := min(k0+4, p1)
+		for kk := k0; kk < k1; kk++ {
+			d := A[kk*b+kk]
 			if !(d > 0) {
 				return false
 			}
 			d = math.Sqrt(d)
-			rowK := A[k*b+k : (k+1)*b]
+			rowK := A[kk*b+kk : (kk+1)*b]
 			rowK[0] = d
-			for j := 1; j < len(rowK); j++ {
-				rowK[j] /= d
-			}
-			for i := k + 1; i < k1; i++ {
-				vk.subScaled(A[i*b+i:(i+1)*b], rowK[i-k], rowK[i-k:])
+			k.divide(rowK[1:], d)
+			for i := kk + 1; i < k1; i++ {
+				k.subScaled(A[i*b+i:(i+1)*b], rowK[i-kk], rowK[i-kk:])
 			}
 		}
 		if k1-k0 < 4 {
-			for k := k0; k < k1; k++ {
-				rowK := A[k*b+k : (k+1)*b]
-				for i := k1; i < b; i++ {
-					vk.subScaled(A[i*b+i:(i+1)*b], rowK[i-k], rowK[i-k:])
+			for kk := k0; kk < k1; kk++ {
+				rowK := A[kk*b+kk : (kk+1)*b]
+				for i := k1; i < p1; i++ {
+					k.subScaled(A[i*b+i:(i+1)*b], rowK[i-kk], rowK[i-kk:])
 				}
 			}
 			continue
 		}
-		vk.syrk4(A, b, [4][]float64{A[k0*b : (k0+1)*b], A[(k0+1)*b : (k0+2)*b], A[(k0+2)*b : (k0+3)*b], A[(k0+3)*b : (k0+4)*b]}, k1, b)
+		k.syrk4(A, b, [4][]float64{A[k0*b : (k0+1)*b], A[(k0+1)*b : (k0+2)*b], A[(k0+2)*b : (k0+3)*b], A[(k0+3)*b : (k0+4)*b]}, k1, p1, b)
 	}
 	return true
+}
+
+// choleskyTrailing subtracts the terms of the finished rows p0..p1-1 from
+// the rows p1..b-1 (columns from the diagonal on): four rows at a time by
+// k's cholPanel, whose tiles of gramCols columns end at column b and start
+// left of the diagonal where they must (lower-triangle entries of rows >=
+// p1, which nothing reads: scratch), each entry losing the terms in k
+// order; the last rows (fewer than four) one term at a time by subScaled.
+// p1 >= cholBlock >= gramCols keeps every tile inside the matrix.
+func choleskyTrailing(k *kernels, A []float64, b, p0, p1 int) {
+	w := k.gramCols
+	t := A[p0*b:]
+	i0 := p1
+	for ; i0+4 <= b; i0 += 4 {
+		nc := (b - i0 + w - 1) / w * w
+		j0 := b - nc
+		var rows [4][]float64
+		for r := range rows {
+			rows[r] = A[(i0+r)*b+j0 : (i0+r+1)*b]
+		}
+		k.cholPanel(rows, t, b, i0, j0, nc, p1-p0, true)
+	}
+	for i := i0; i < b; i++ {
+		for kk := p0; kk < p1; kk++ {
+			k.subScaled(A[i*b+i:(i+1)*b], A[kk*b+i], A[kk*b+i:(kk+1)*b])
+		}
+	}
 }
 
 // CholeskySolve overwrites x with A^-1 x for A = U'U, U the upper triangle
