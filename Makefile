@@ -245,6 +245,7 @@ fuzz:
 	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded FuzzReadIDX; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
 	$(GO) test -run '^$$' -fuzz FuzzScore -fuzztime 30s ./classifiers
+	$(GO) test -run '^$$' -fuzz FuzzGramKernelsAgree -fuzztime 30s -fuzzminimizetime 5s ./internal/linalg
 	$(GO) test -run '^$$' -fuzz FuzzSVMTrain -fuzztime 30s -fuzzminimizetime 5s ./classifiers/svm
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime 30s -fuzzminimizetime 5s ./experiments
 	for f in FuzzReadRecords FuzzScoreCache; do \

@@ -40,15 +40,16 @@
 //
 // # Vector kernels
 //
-// On amd64 CPUs with AVX2 or AVX-512, Gram, Cholesky's updates and
-// TransMulVec run in assembly kernels chosen at run time (kernels.go): each
-// vector lane carries one entry's own chain of operations, in the order
-// stated above (Gram: tiles of 4 x 24 or 4 x 12 entries of S, each lane
-// one entry's k-ordered sum over Kt transposed; separate multiplies and
-// adds, never a fused multiply-add), so they return the plain Go's bits
-// on every input (the *KernelsAgree tests). Gram takes about a
-// quarter of the plain Go's time at b = 200, Cholesky about 40 %
-// (BenchmarkGram, BenchmarkCholesky).
+// On amd64 CPUs with AVX2 or AVX-512, Gram, Cholesky, CholeskySolve's
+// forward step, TransMulVec and [ExpScaled] run in assembly kernels chosen
+// at run time (kernels.go): each vector lane carries one entry's own chain
+// of operations, in the order stated above (Gram: tiles of 4 x 24 or
+// 4 x 12 entries of S, each lane one entry's k-ordered sum over Kt
+// transposed; Cholesky: panels of 32 rows, whose terms the later rows lose
+// by such tiles, in k order; separate multiplies and adds, never a fused
+// multiply-add), so they return the plain Go's bits on every input (the
+// *KernelsAgree tests). At b = 200 Gram and Cholesky take about a quarter
+// to a third of the plain Go's time (BenchmarkGram, BenchmarkCholesky).
 //
 // References: G. H. Golub, C. F. Van Loan. Matrix Computations, 4th ed.,
 // Johns Hopkins University Press, 2013.
