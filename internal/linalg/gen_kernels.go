@@ -444,6 +444,21 @@ func genExp(p emit, s isa) {
 		p("\tCMPQ BX, $0xf")
 	}
 	p("\tJNE %sdone", name)
+	expCore(p, s, c, half)
+	p("\tVMOVUPD %s, (DI)(AX*8)", v(5))
+	p("\tADDQ $%d, AX", s.w)
+	p("\tJMP %sloop", name)
+	p("%sdone:", name)
+	p("\tVZEROUPPER")
+	p("\tMOVQ AX, ret+32(FP)")
+	p("\tRET")
+}
+
+// expCore writes portmath.Exp's operations on the lanes of register 0 (x,
+// every lane in [-708, 0]) with the result in register 5; c addresses a
+// constant, half names the int32 lanes' register size.
+func expCore(p emit, s isa, c func(string) string, half string) {
+	v := s.v
 	// k (int32 lanes in register 2) and kf (register 1).
 	p("\tVMULPD %s, %s, %s", c("expLog2e"), v(0), v(1))
 	p("\tVSUBPD %s, %s, %s", c("expHalf"), v(1), v(1))
@@ -492,11 +507,4 @@ func genExp(p emit, s isa) {
 		p("\tVADDPD %s, Y0, Y4", c("expOne"))
 		p("\tVBLENDVPD Y3, Y4, Y5, Y5")
 	}
-	p("\tVMOVUPD %s, (DI)(AX*8)", v(5))
-	p("\tADDQ $%d, AX", s.w)
-	p("\tJMP %sloop", name)
-	p("%sdone:", name)
-	p("\tVZEROUPPER")
-	p("\tMOVQ AX, ret+32(FP)")
-	p("\tRET")
 }
