@@ -516,8 +516,8 @@ type engine struct {
 
 // basisT returns the b x len(rows) transposed basis matrix of the rows:
 // out[l*m + r] = exp(-D[rows[r], l] / (2 sigma^2)), computed as
-// portmath.Exp(D[rows[r], l] c) with c = -1/(2 sigma^2) (the same product
-// as (-D) / (2 sigma^2)'s: negation is exact) a row at a time by
+// portmath.Exp(D[rows[r], l] c), c = -inv, inv = 1/(2 sigma^2) (D c is
+// the product (-D) inv exactly: negation is exact), a row at a time by
 // linalg.ExpScaled's vector kernels.
 func (e *engine) basisT(sigma float64, rows []int) []float64 {
 	m := len(rows)
