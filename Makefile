@@ -59,7 +59,7 @@ CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/
 CROSS_KMPE_AVX2 := ^Test(GoldenBits|PickKernels|VecKernelsAgree|Axpy4KernelsAgree|Axpy2x4KernelsAgree|BackSubstituteRowByRow|RotKernelsAgree|SubTileKernelsAgree|ExpNegAgrees|SqDistAgrees)$$
 # internal/linalg has no golden hash of its own (kernelauc's and gmm's cover it): its kernel agreement tests and
 # the tests of its plain-Go statements run instead, on every emulated CPU.
-CROSS_LINALG := ^Test(GramKernelsAgree|ElementwiseKernelsAgree|Syrk4KernelsAgree|CholeskyKernelsAgree|PickKernels|TransMulVecInOrder|GramInOrder|CholeskySolve|LUSolve)$$
+CROSS_LINALG := ^Test(GramKernelsAgree|ElementwiseKernelsAgree|Syrk4KernelsAgree|CholPanelKernelsAgree|CholeskyKernelsAgree|ExpScaledAgrees|SubScaled4IsFourSubScaled|PickKernels|TransMulVecInOrder|GramInOrder|CholeskySolve|LUSolve)$$
 test-cross:
 	GOARCH=arm64 $(GO) vet ./classifiers/nnet
 	GOARCH=riscv64 $(GO) vet ./classifiers/nnet

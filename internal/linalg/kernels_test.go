@@ -56,9 +56,10 @@ func withKernels(k *kernels, f func()) {
 // TestGramKernelsAgree: the vector Gram (gramVec, every kernel this CPU
 // runs, including the plain-Go panel) gives gramGo's bits, for b around the
 // 4-row panels and the tile widths (1, 2, 3; 11, 12, 13; 23, 24, 25; 200),
-// m around the k blocks (0, 1, 255, 256, 257, 600), with special values
-// (NaN, infinities, subnormals, signed zeros, overflowing products) mixed
-// in at two rates; and S comes back exactly symmetric.
+// m around the k blocks (0, 1, 255, 256, 257, 600; b = 200 at 257 only),
+// with special values (NaN, infinities, subnormals, signed zeros,
+// overflowing products) mixed in at two rates; gramGo's S being exactly
+// symmetric, so is the vector one.
 func TestGramKernelsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, k := range allKernels() {
@@ -68,7 +69,7 @@ func TestGramKernelsAgree(t *testing.T) {
 		}
 		for _, b := range []int{1, 2, 3, 4, 5, 11, 12, 13, 16, 23, 24, 25, 47, 49, 200} {
 			for _, m := range []int{0, 1, 2, 7, 255, 256, 257, 600} {
-				if b == 200 && m < 255 {
+				if b == 200 && m != 257 { // kernelauc's size, two blocks; the rest is slow under emulation
 					continue
 				}
 				for _, ps := range []float64{0, 0.02} {
