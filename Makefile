@@ -35,7 +35,7 @@ test:
 ## that give the same bits on every CPU (internal/portmath, classifiers/gbdt, estimators/kmpe,
 ## estimators/distcurve, classifiers/svm, classifiers/kernelauc, datasets/gmm, estimators/bounds) under
 ## qemu-aarch64, Haswell and Nehalem, with kmpe's AVX2 kernels against their Go statements on
-## Haswell; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
+## Haswell, and internal/linalg's kernel agreement tests on all three; and, with $$PUEVAL_UCI_MIRROR, the records of the five smoke configs under
 ## qemu-aarch64 against the golden hashes written on amd64 (cli TestGoldenRecords, about
 ## 3 minutes); and on an amd64 CPU that can run it, both golden checks natively with GOAMD64=v3,
 ## whose compiler fuses multiply-adds as arm64's does. A part whose emulator (or CPU) is missing
@@ -55,8 +55,11 @@ CROSS_HASWELL  := Haswell,-hle,-rtm,-pcid,-invpcid,-x2apic,-tsc-deadline
 # agreement tests (CROSS_KMPE_AVX2, with its golden test), which run the AVX2 assembly against
 # the Go statements.
 CROSS_PORTABLE := internal/portmath classifiers/gbdt estimators/kmpe estimators/distcurve classifiers/svm \
-	classifiers/kernelauc datasets/gmm estimators/bounds
+	classifiers/kernelauc datasets/gmm estimators/bounds internal/linalg
 CROSS_KMPE_AVX2 := ^Test(GoldenBits|PickKernels|VecKernelsAgree|Axpy4KernelsAgree|Axpy2x4KernelsAgree|BackSubstituteRowByRow|RotKernelsAgree|SubTileKernelsAgree|ExpNegAgrees|SqDistAgrees)$$
+# internal/linalg has no golden hash of its own (kernelauc's and gmm's cover it): its kernel agreement tests and
+# the tests of its plain-Go statements run instead, on every emulated CPU.
+CROSS_LINALG := ^Test(GramKernelsAgree|ElementwiseKernelsAgree|Syrk4KernelsAgree|CholPanelKernelsAgree|CholeskyKernelsAgree|ExpScaledAgrees|SubScaled4IsFourSubScaled|PickKernels|TransMulVecInOrder|GramInOrder|CholeskySolve|LUSolve)$$
 test-cross:
 	GOARCH=arm64 $(GO) vet ./classifiers/nnet
 	GOARCH=riscv64 $(GO) vet ./classifiers/nnet
@@ -71,7 +74,8 @@ test-cross:
 		for p in $(CROSS_PORTABLE); do \
 			echo "test-cross: $$p golden bits under qemu-aarch64"; \
 			GOARCH=arm64 $(GO) test -c -o "$$tmp/portable.test" ./$$p; \
-			(cd $$p && qemu-aarch64 "$$tmp/portable.test" -test.run '^TestGoldenBits$$'); \
+			run='^TestGoldenBits$$'; if [ "$$p" = internal/linalg ]; then run='$(CROSS_LINALG)'; fi; \
+			(cd $$p && qemu-aarch64 "$$tmp/portable.test" -test.run "$$run"); \
 		done; \
 		if [ -n "$$PUEVAL_UCI_MIRROR" ]; then \
 			echo "test-cross: the smoke configs' records under qemu-aarch64 (TestGoldenRecords)"; \
@@ -86,9 +90,10 @@ test-cross:
 		for p in $(CROSS_PORTABLE); do \
 			echo "test-cross: $$p golden bits under qemu-x86_64 -cpu Haswell and -cpu Nehalem"; \
 			run='^TestGoldenBits$$'; if [ "$$p" = estimators/kmpe ]; then run='$(CROSS_KMPE_AVX2)'; fi; \
+			nrun='^TestGoldenBits$$'; if [ "$$p" = internal/linalg ]; then run='$(CROSS_LINALG)'; nrun=$$run; fi; \
 			GOARCH=amd64 $(GO) test -c -o "$$tmp/portable-amd64.test" ./$$p; \
 			(cd $$p && qemu-x86_64 -cpu $(CROSS_HASWELL) "$$tmp/portable-amd64.test" -test.run "$$run"); \
-			(cd $$p && qemu-x86_64 -cpu Nehalem "$$tmp/portable-amd64.test" -test.run '^TestGoldenBits$$'); \
+			(cd $$p && qemu-x86_64 -cpu Nehalem "$$tmp/portable-amd64.test" -test.run "$$nrun"); \
 		done; \
 	else echo "test-cross: amd64/Haswell skipped: qemu-x86_64 not installed (apt-get install qemu-user)"; fi; \
 	if [ "$$($(GO) env GOARCH)" = amd64 ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo && grep -qw movbe /proc/cpuinfo; then \
@@ -240,6 +245,7 @@ fuzz:
 	for f in FuzzParseDelimited FuzzParseGas FuzzDecompressZ FuzzReadXLS FuzzParseDocuments FuzzParseCatalog FuzzDecodeEncoded FuzzReadIDX; do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 5s ./datasets || exit 1; done
 	$(GO) test -run '^$$' -fuzz FuzzScore -fuzztime 30s ./classifiers
+	$(GO) test -run '^$$' -fuzz FuzzGramKernelsAgree -fuzztime 30s -fuzzminimizetime 5s ./internal/linalg
 	$(GO) test -run '^$$' -fuzz FuzzSVMTrain -fuzztime 30s -fuzzminimizetime 5s ./classifiers/svm
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime 30s -fuzzminimizetime 5s ./experiments
 	for f in FuzzReadRecords FuzzScoreCache; do \

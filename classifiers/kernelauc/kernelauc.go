@@ -515,16 +515,20 @@ type engine struct {
 }
 
 // basisT returns the b x len(rows) transposed basis matrix of the rows:
-// out[l*m + r] = exp(-D[rows[r], l] / (2 sigma^2)).
+// out[l*m + r] = exp(-D[rows[r], l] / (2 sigma^2)), computed as
+// portmath.Exp(D[rows[r], l] c), c = -inv, inv = 1/(2 sigma^2) (D c is
+// the product (-D) inv exactly: negation is exact), a row at a time by
+// linalg.ExpScaled's vector kernels.
 func (e *engine) basisT(sigma float64, rows []int) []float64 {
 	m := len(rows)
 	b := e.b
-	inv := 1 / (2 * sigma * sigma)
+	c := -(1 / (2 * sigma * sigma))
 	out := make([]float64, b*m)
+	row := make([]float64, b)
 	for r, i := range rows {
-		di := e.D[i*b : (i+1)*b]
-		for l, v := range di {
-			out[l*m+r] = portmath.Exp(-v * inv)
+		linalg.ExpScaled(row, e.D[i*b:(i+1)*b], c)
+		for l, v := range row {
+			out[l*m+r] = v
 		}
 	}
 	return out
@@ -607,9 +611,11 @@ func (e *engine) system(SL, vL []float64, nL int, SU, vU []float64, nU int) (H, 
 // partial pivoting (the PU_AUC matrix can be indefinite), both
 // internal/linalg's, in a fixed order. No condition number is estimated (it
 // would cost about as much as the factorisation); ok is false when a pivot
-// is exactly zero or w is not finite. H must be symmetric.
-func solve(H, h []float64, b int, lambda float64) (w []float64, ok bool) {
-	A := slices.Clone(H)
+// is exactly zero or w is not finite. H must be symmetric. A (b x b) is
+// the factor's scratch, overwritten.
+func solve(H, h []float64, b int, lambda float64, A []float64) (w []float64, ok bool) {
+	A = A[:b*b]
+	copy(A, H)
 	for i := range b {
 		A[i*b+i] += lambda
 	}
@@ -674,6 +680,7 @@ func (e *engine) cvRow(sigma float64, lambdas []float64, rowsL, rowsU [][]int, r
 	}
 	b := e.b
 	clear(row)
+	A := make([]float64, b*b) // solve's scratch, one per row of the grid
 	for f := range k {
 		trSL := make([]float64, b*b)
 		trSU := make([]float64, b*b)
@@ -697,7 +704,7 @@ func (e *engine) cvRow(sigma float64, lambdas []float64, rowsL, rowsU [][]int, r
 		}
 		H, h := e.system(trSL, trvL, nL, trSU, trvU, nU)
 		for li, lam := range lambdas {
-			w, ok := solve(H, h, b, lam)
+			w, ok := solve(H, h, b, lam, A)
 			if !ok {
 				row[li] = math.NaN()
 				continue
@@ -782,7 +789,7 @@ func (e *engine) weights(sigma, lambda float64) ([]float64, error) {
 	SL, vL := e.moments(e.basisT(sigma, rowsL), e.nL)
 	SU, vU := e.moments(e.basisT(sigma, rowsU), e.nU)
 	H, h := e.system(SL, vL, e.nL, SU, vU, e.nU)
-	w, ok := solve(H, h, e.b, lambda)
+	w, ok := solve(H, h, e.b, lambda, make([]float64, e.b*e.b))
 	if !ok {
 		return nil, fmt.Errorf("singular system at sigma %g, lambda %g", sigma, lambda)
 	}
