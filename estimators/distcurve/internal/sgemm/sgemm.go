@@ -83,7 +83,10 @@ func Gemm(transA, transB bool, m, n, k int, a []float32, lda int, b []float32, l
 		}
 		return
 	}
-	p := problem{transA: transA, transB: transB, k: k, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, load: beta != 0, direct: n <= 2*NR}
+	p := problem{transA: transA, transB: transB, k: k, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, load: beta != 0, direct: n <= 2*NR, kc: KC}
+	if p.direct && transA {
+		p.kc = kcStrided
+	}
 	// Split C into Threads bands of whole tiles, along the longer side.
 	mt, nt := (m+MR-1)/MR, (n+NR-1)/NR
 	w := max(1, min(Threads, max(mt, nt)))
@@ -130,7 +133,13 @@ type problem struct {
 	// instead of packing them. Chosen when C has at most two B panels, so
 	// that A is read about once anyway and packing would only add a copy.
 	direct bool
+	// kc is the depth of a block: KC, or kcStrided when A is read in place
+	// transposed, each k then on another row of A (often another page):
+	// fewer rows per block keep them in the first-level TLB.
+	kc int
 }
+
+const kcStrided = 32
 
 // buffers holds one goroutine's packed blocks and an edge tile.
 type buffers struct {
@@ -148,8 +157,8 @@ func (p *problem) block(i0, i1, j0, j1 int) {
 	defer pool.Put(buf)
 	for jc := j0; jc < j1; jc += NC {
 		nc := min(NC, j1-jc)
-		for pc := 0; pc < p.k; pc += KC {
-			kc := min(KC, p.k-pc)
+		for pc := 0; pc < p.k; pc += p.kc {
+			kc := min(p.kc, p.k-pc)
 			load := p.load || pc > 0
 			p.packB(buf.pb, pc, kc, jc, nc)
 			for ic := i0; ic < i1; ic += MC {
