@@ -25,11 +25,17 @@ const distCurveVersion = 2 // 2: no fused multiply-adds on arm64 (amd64 results 
 // estimates alpha, the class prior of U, from univariate scores (a
 // classifier trained labeled against unlabeled); beta is 1.
 //
-//	estimators: [{name: distcurve, repeats: 10}]
+//	estimators: [{name: distcurve, repeats: 10, network: small}]
 type DistCurve struct {
 	// Repeats is the number of nearest-neighbour removal passes averaged
 	// (the published code's L); 0 means distcurve.DefaultRepeats.
 	Repeats int `yaml:"repeats"`
+	// Network is the shipped network that reads the curve: "small" (the
+	// default, also when empty: 100-256-128-64-1) or "published" (the
+	// paper's 100-2048-1024-512-1 with batch normalisation and dropout).
+	// Package distcurve documents both and their accuracy; a build without
+	// the published weights refuses "published" when the estimator is made.
+	Network string `yaml:"network,omitempty" json:"network,omitempty"`
 }
 
 func (c *DistCurve) Name() string { return DistCurveName }
@@ -41,18 +47,34 @@ func (c *DistCurve) repeats() int {
 	return c.Repeats
 }
 
-// Validate checks the repeats.
+func (c *DistCurve) network() string {
+	if c.Network == "" {
+		return distcurve.NetSmall
+	}
+	return c.Network
+}
+
+// Validate checks the repeats and the network's name.
 func (c *DistCurve) Validate() error {
 	if c.Repeats < 0 || c.Repeats > 1000 {
 		return fmt.Errorf("estimator %s: repeats %d: want 1 to 1000 (0 for %d)", DistCurveName, c.Repeats, distcurve.DefaultRepeats)
 	}
+	if n := c.network(); n != distcurve.NetSmall && n != distcurve.NetPublished {
+		return fmt.Errorf("estimator %s: network %q: want %s or %s", DistCurveName, c.Network, distcurve.NetSmall, distcurve.NetPublished)
+	}
 	return nil
 }
 
-// networkHash names the shipped network, so that a retrained network
-// never serves estimates cached with the old one.
-var networkHash = sync.OnceValues(func() (string, error) {
-	n, err := distcurve.DefaultNetwork()
+// networkHashes names each shipped network by the first 8 bytes of its
+// weights' sha256, so that a retrained network never serves estimates
+// cached with the old one.
+var networkHashes = map[string]func() (string, error){
+	distcurve.NetSmall:     sync.OnceValues(func() (string, error) { return networkHash(distcurve.NetSmall) }),
+	distcurve.NetPublished: sync.OnceValues(func() (string, error) { return networkHash(distcurve.NetPublished) }),
+}
+
+func networkHash(name string) (string, error) {
+	n, err := distcurve.ShippedNetwork(name)
 	if err != nil {
 		return "", err
 	}
@@ -62,25 +84,28 @@ var networkHash = sync.OnceValues(func() (string, error) {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8]), nil
-})
+}
 
-// Key is the name, the version, the repeats and the shipped network's hash.
+// Key is the name, the version, the repeats and the chosen network's hash.
 func (c *DistCurve) Key() string {
-	h, err := networkHash()
+	h, err := "unknown", error(nil)
+	if f, ok := networkHashes[c.network()]; ok {
+		h, err = f()
+	}
 	if err != nil {
 		h = "unreadable"
 	}
 	return fmt.Sprintf("%s/v%d repeats=%d network=%s", DistCurveName, distCurveVersion, c.repeats(), h)
 }
 
-// New validates the options and checks the shipped network.
+// New validates the options and loads the chosen network.
 func (c *DistCurve) New() (Estimator, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	n, err := distcurve.DefaultNetwork()
+	n, err := distcurve.ShippedNetwork(c.network())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("estimator %s: network %s: %w", DistCurveName, c.network(), err)
 	}
 	return &distCurve{repeats: c.repeats(), net: n}, nil
 }

@@ -2,10 +2,13 @@ package classprior
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/pueval/pueval/estimators/distcurve"
 )
 
 // The distcurve estimator on scores with a known class prior: the
@@ -57,7 +60,25 @@ func TestDistCurveEstimator(t *testing.T) {
 	if _, err := e.Estimate(context.Background(), in, nil); err == nil {
 		t.Error("nil stream: no error")
 	}
+	if err := (&DistCurve{Network: "large"}).Validate(); err == nil || !strings.Contains(err.Error(), "network") {
+		t.Errorf("network large: %v", err)
+	}
+	if (&DistCurve{Network: "small"}).Key() != c.Key() {
+		t.Errorf("network small's key %q differs from the default's %q", (&DistCurve{Network: "small"}).Key(), c.Key())
+	}
+	if (&DistCurve{Network: "published"}).Key() == c.Key() {
+		t.Errorf("network published has the default's key %q", c.Key())
+	}
+	if _, err := (&DistCurve{Network: "published"}).New(); publishedShipped() != (err == nil) {
+		t.Errorf("network published, shipped %v: New() error %v", publishedShipped(), err)
+	}
 	if err := (&DistCurve{Repeats: -1}).Validate(); err == nil {
 		t.Error("repeats -1: no error")
 	}
+}
+
+// publishedShipped is whether this build has the published network.
+func publishedShipped() bool {
+	_, err := distcurve.ShippedNetwork(distcurve.NetPublished)
+	return !errors.Is(err, distcurve.ErrNotShipped)
 }

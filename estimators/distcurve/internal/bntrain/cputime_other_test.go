@@ -1,0 +1,6 @@
+//go:build !unix
+
+package bntrain
+
+// cpuSeconds is unknown here: the per-CPU metric is left out.
+func cpuSeconds() float64 { return 0 }
