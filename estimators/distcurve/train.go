@@ -58,28 +58,8 @@ func Train(ctx context.Context, train, valid []Example, cfg TrainConfig) (*Netwo
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x747261696e)) // "train"
 
-	// Standardisation.
-	net := &Network{Mean: make([]float64, in), Scale: make([]float64, in)}
-	for _, e := range train {
-		for i, v := range e.Curve {
-			net.Mean[i] += v
-		}
-	}
-	for i := range net.Mean {
-		net.Mean[i] /= float64(len(train))
-	}
-	for _, e := range train {
-		for i, v := range e.Curve {
-			d := v - net.Mean[i]
-			net.Scale[i] += d * d
-		}
-	}
-	for i := range net.Scale {
-		net.Scale[i] = math.Sqrt(net.Scale[i] / float64(len(train)))
-		if !(net.Scale[i] > 1e-300) {
-			net.Scale[i] = 1
-		}
-	}
+	mean, scale := Standardisation(train)
+	net := &Network{Mean: mean, Scale: scale}
 
 	widths := append([]int{in}, cfg.Hidden...)
 	widths = append(widths, 1)
@@ -261,4 +241,34 @@ func MAE(n *Network, examples []Example) float64 {
 		s += math.Abs(min(max(n.Raw(e.Curve), 0), 1) - e.Alpha)
 	}
 	return s / float64(len(examples))
+}
+
+// Standardisation is the per-point mean and population standard deviation
+// of the training curves (a deviation of 0 taken as 1), the inputs'
+// z = (x - mean)/scale of every shipped network. train is not empty and its
+// curves have one length.
+func Standardisation(train []Example) (mean, scale []float64) {
+	in := len(train[0].Curve)
+	mean, scale = make([]float64, in), make([]float64, in)
+	for _, e := range train {
+		for i, v := range e.Curve {
+			mean[i] += v
+		}
+	}
+	for i := range mean {
+		mean[i] /= float64(len(train))
+	}
+	for _, e := range train {
+		for i, v := range e.Curve {
+			d := v - mean[i]
+			scale[i] += d * d
+		}
+	}
+	for i := range scale {
+		scale[i] = math.Sqrt(scale[i] / float64(len(train)))
+		if !(scale[i] > 1e-300) {
+			scale[i] = 1
+		}
+	}
+	return mean, scale
 }

@@ -147,27 +147,8 @@ func (m *Model) clone() *Model {
 // in, with the standardisation of train.
 func newModel(train []distcurve.Example, cfg Config) *Model {
 	in := len(train[0].Curve)
-	m := &Model{Mean: make([]float64, in), Scale: make([]float64, in), BNEps: cfg.BNEps}
-	for _, e := range train {
-		for i, v := range e.Curve {
-			m.Mean[i] += v
-		}
-	}
-	for i := range m.Mean {
-		m.Mean[i] /= float64(len(train))
-	}
-	for _, e := range train {
-		for i, v := range e.Curve {
-			d := v - m.Mean[i]
-			m.Scale[i] += d * d
-		}
-	}
-	for i := range m.Scale {
-		m.Scale[i] = math.Sqrt(m.Scale[i] / float64(len(train)))
-		if !(m.Scale[i] > 1e-300) {
-			m.Scale[i] = 1
-		}
-	}
+	mean, scale := distcurve.Standardisation(train)
+	m := &Model{Mean: mean, Scale: scale, BNEps: cfg.BNEps}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x696e6974)) // "init"
 	widths := append(append([]int{in}, cfg.Hidden...), 1)
 	for k := 1; k < len(widths); k++ {
